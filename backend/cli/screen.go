@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/osfoundry/desktop/backend/terminal"
+)
+
+func init() {
+	c := &Command{
+		Name:  "screen",
+		Usage: "[--cols 120] [--rows 32] [FILE...]",
+		Help:  "Feed raw terminal bytes (stdin or files) through the app's emulator and print the visible screen.",
+	}
+	c.Run = func(env *Env, args []string) int {
+		fs := flag.NewFlagSet("screen", flag.ContinueOnError)
+		fs.SetOutput(env.Stderr)
+		cols := fs.Int("cols", 120, "screen width")
+		rows := fs.Int("rows", 32, "screen height")
+		if err := fs.Parse(args); err != nil {
+			return 2
+		}
+		files := fs.Args()
+		if len(files) == 0 {
+			files = []string{"-"}
+		}
+		for i, name := range files {
+			emu := terminal.NewEmulator(*cols, *rows)
+			if err := feed(env, emu, name); err != nil {
+				return fail(env, c, "%v", err)
+			}
+			if len(files) > 1 {
+				if i > 0 {
+					fmt.Fprintln(env.Stdout)
+				}
+				fmt.Fprintf(env.Stdout, "==> %s <==\n", name)
+			}
+			for _, l := range emu.Lines() {
+				fmt.Fprintln(env.Stdout, l)
+			}
+		}
+		return 0
+	}
+	register(c)
+}
+
+// feed streams a file (or stdin for "-") into the emulator in chunks.
+func feed(env *Env, emu *terminal.Emulator, name string) error {
+	var r io.Reader = env.Stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return fmt.Errorf("reading capture: %w", err)
+		}
+		defer f.Close()
+		r = f
+	}
+	buf := make([]byte, 32<<10)
+	var ui []byte
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			ui = emu.WriteUI(buf[:n], ui[:0])
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", name, err)
+		}
+	}
+}

@@ -1,0 +1,210 @@
+package terminal
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+)
+
+// Emitter delivers pane events to the UI. The app passes a Wails adapter;
+// tests pass a recorder. Backend packages never import the Wails runtime.
+type Emitter interface {
+	Emit(event string, payload any)
+}
+
+// Event names (mirrored in frontend/src/lib/events.ts).
+const (
+	EventOutput = "pane:output" // OutputEvent, at most one per frame per pane
+	EventExit   = "pane:exit"   // ExitEvent
+	EventPanes  = "panes:changed"
+)
+
+// OutputEvent carries a batch of UI bytes, base64-encoded (the output may
+// hold invalid UTF-8, which JSON strings cannot carry).
+type OutputEvent struct {
+	ID   string `json:"id"`
+	Data []byte `json:"data"`
+}
+
+// ExitEvent says a pane's program ended.
+type ExitEvent struct {
+	ID   string `json:"id"`
+	Code int    `json:"code"`
+}
+
+// Info describes a pane for the rail.
+type Info struct {
+	ID         string   `json:"id"`
+	Dir        string   `json:"dir"`
+	Folder     string   `json:"folder"` // short name
+	Argv       []string `json:"argv"`
+	Foreground string   `json:"foreground"` // program holding the terminal
+	Title      string   `json:"title"`
+	Cols       int      `json:"cols"`
+	Rows       int      `json:"rows"`
+	Exited     bool     `json:"exited"`
+	ExitCode   int      `json:"exitCode"`
+	StartedAt  int64    `json:"startedAt"` // unix ms
+}
+
+// Manager owns the app's panes.
+type Manager struct {
+	emit Emitter
+	mu   sync.Mutex
+	pan  map[string]*Pane
+	seq  int
+	// Hooks for observers (detection): called for every pane.
+	onChange []func(id string)
+	onOSC    []func(id string, num int, payload string)
+	onExit   []func(id string, code int)
+	onCreate []func(p *Pane)
+}
+
+type nopEmitter struct{}
+
+func (nopEmitter) Emit(string, any) {}
+
+// NewManager returns a Manager emitting to em (nil: nowhere).
+func NewManager(em Emitter) *Manager {
+	if em == nil {
+		em = nopEmitter{}
+	}
+	return &Manager{emit: em, pan: map[string]*Pane{}}
+}
+
+// Observe registers callbacks run for every pane. Call before Create.
+func (m *Manager) Observe(onCreate func(*Pane), onChange func(id string), onOSC func(id string, num int, payload string), onExit func(id string, code int)) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if onCreate != nil {
+		m.onCreate = append(m.onCreate, onCreate)
+	}
+	if onChange != nil {
+		m.onChange = append(m.onChange, onChange)
+	}
+	if onOSC != nil {
+		m.onOSC = append(m.onOSC, onOSC)
+	}
+	if onExit != nil {
+		m.onExit = append(m.onExit, onExit)
+	}
+}
+
+// Create starts a pane. Options' callbacks are set by the Manager.
+func (m *Manager) Create(o Options) (Info, error) {
+	id := newID()
+	o.ID = id
+	m.mu.Lock()
+	m.seq++
+	onChange, onOSC, onExit, onCreate := m.onChange, m.onOSC, m.onExit, m.onCreate
+	m.mu.Unlock()
+	o.OnOutput = func(b []byte) { m.emit.Emit(EventOutput, OutputEvent{ID: id, Data: b}) }
+	o.OnChange = func() {
+		for _, f := range onChange {
+			f(id)
+		}
+	}
+	o.OnOSC = func(num int, payload string) {
+		for _, f := range onOSC {
+			f(id, num, payload)
+		}
+	}
+	o.OnExit = func(code int) {
+		m.emit.Emit(EventExit, ExitEvent{ID: id, Code: code})
+		for _, f := range onExit {
+			f(id, code)
+		}
+		m.emit.Emit(EventPanes, nil)
+	}
+	p, err := Start(o)
+	if err != nil {
+		return Info{}, err
+	}
+	m.mu.Lock()
+	m.pan[id] = p
+	m.mu.Unlock()
+	for _, f := range onCreate {
+		f(p)
+	}
+	m.emit.Emit(EventPanes, nil)
+	return infoOf(p), nil
+}
+
+func newID() string {
+	b := make([]byte, 6)
+	rand.Read(b)
+	return "p-" + hex.EncodeToString(b)
+}
+
+// Get returns a pane by id.
+func (m *Manager) Get(id string) (*Pane, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	p, ok := m.pan[id]
+	if !ok {
+		return nil, fmt.Errorf("pane %q: no such pane (it may have been closed)", id)
+	}
+	return p, nil
+}
+
+// List returns every pane, oldest first.
+func (m *Manager) List() []Info {
+	m.mu.Lock()
+	ps := make([]*Pane, 0, len(m.pan))
+	for _, p := range m.pan {
+		ps = append(ps, p)
+	}
+	m.mu.Unlock()
+	sort.Slice(ps, func(i, j int) bool { return ps[i].started.Before(ps[j].started) })
+	out := make([]Info, len(ps))
+	for i, p := range ps {
+		out[i] = infoOf(p)
+	}
+	return out
+}
+
+func infoOf(p *Pane) Info {
+	_, fg := p.Foreground()
+	s := p.Screen()
+	return Info{
+		ID: p.ID(), Dir: p.Dir(), Folder: ShortName(p.Dir()), Argv: p.Argv(), Foreground: fg,
+		Title: s.Title, Cols: s.Cols, Rows: s.Rows, Exited: p.Exited(), ExitCode: p.ExitCode(),
+		StartedAt: p.Started().UnixMilli(),
+	}
+}
+
+// Close ends a pane's whole process session and forgets it.
+func (m *Manager) Close(id string) error {
+	m.mu.Lock()
+	p, ok := m.pan[id]
+	delete(m.pan, id)
+	m.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("closing pane %q: no such pane", id)
+	}
+	err := p.Close()
+	m.emit.Emit(EventPanes, nil)
+	return err
+}
+
+// CloseAll ends every pane in parallel (app quit).
+func (m *Manager) CloseAll() {
+	m.mu.Lock()
+	ps := m.pan
+	m.pan = map[string]*Pane{}
+	m.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, p := range ps {
+		wg.Add(1)
+		go func() { defer wg.Done(); p.Close() }()
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Second):
+	}
+}

@@ -1,0 +1,300 @@
+package terminal
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// Options describe a pane to start.
+type Options struct {
+	ID   string   // set by the Manager; empty for a standalone pane
+	Dir  string   // working folder; must exist
+	Argv []string // program and arguments; empty means the user's shell
+	Env  []string // full environment; nil means the app's own
+	Cols int
+	Rows int
+	// Tap, when set, receives every raw byte read from the PTY (recorders).
+	Tap io.Writer
+	// OnOutput receives batched UI bytes (at most one call per frame).
+	OnOutput func(data []byte)
+	// OnOSC receives every OSC the program sends (titles, status reports).
+	OnOSC func(num int, payload string)
+	// OnChange is called after output changed the emulated screen.
+	OnChange func()
+	// OnExit is called once when the program ended, with its exit code.
+	OnExit func(code int)
+}
+
+// ptyProc is a program on a pseudo-terminal: creack/pty on Unix, ConPTY
+// on Windows.
+type ptyProc interface {
+	io.ReadWriter
+	Resize(cols, rows int) error
+	Pid() int
+	Wait() (int, error)
+	Foreground() (pgrp int, name string)
+	Kill(grace time.Duration)
+	Close() error
+}
+
+// Errors callers branch on.
+var (
+	// ErrFolderMissing: the pane's folder does not exist; nothing started.
+	ErrFolderMissing = errors.New("folder does not exist")
+	// ErrClosed: the pane was closed; input and resizes are refused.
+	ErrClosed = errors.New("pane is closed")
+)
+
+// Pane is one program in a real pseudo-terminal, with its emulated screen
+// and a bounded buffer of recent output for re-attaching a view.
+type Pane struct {
+	opts  Options
+	proc  ptyProc
+	emu   *Emulator
+	batch *batcher
+
+	mu       sync.Mutex
+	recent   ring
+	closed   bool
+	exited   bool
+	exitCode int
+	started  time.Time
+
+	writeMu sync.Mutex
+	done    chan struct{}
+}
+
+// Start runs a program in a new pane.
+func Start(o Options) (*Pane, error) {
+	if o.Cols <= 0 || o.Rows <= 0 {
+		o.Cols, o.Rows = 120, 32
+	}
+	o.Cols, o.Rows = clampSize(o.Cols, o.Rows)
+	if o.Dir == "" {
+		o.Dir, _ = os.UserHomeDir()
+	}
+	if st, err := os.Stat(o.Dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("starting pane in %s: %w — choose an existing folder", o.Dir, ErrFolderMissing)
+	}
+	if len(o.Argv) == 0 {
+		o.Argv = []string{DefaultShell()}
+	}
+	if o.Env == nil {
+		o.Env = os.Environ()
+	}
+	o.Env = withTerm(o.Env)
+	if _, err := lookPath(o.Argv[0], o.Env); err != nil {
+		return nil, fmt.Errorf("starting pane: %q was not found — check the command or install it: %w", o.Argv[0], err)
+	}
+	proc, err := startPTY(o)
+	if err != nil {
+		return nil, fmt.Errorf("starting pane: %w", err)
+	}
+	p := &Pane{opts: o, proc: proc, emu: NewEmulator(o.Cols, o.Rows), done: make(chan struct{}), started: time.Now()}
+	p.recent.max = recentBytes
+	p.emu.OnReply(func(b []byte) { go p.Write(b) })
+	p.emu.OnOSC(o.OnOSC)
+	p.batch = newBatcher(frameInterval, func(b []byte) {
+		if o.OnOutput != nil {
+			o.OnOutput(b)
+		}
+	})
+	go p.readLoop()
+	return p, nil
+}
+
+// frameInterval bounds UI events to about 60 per second per pane.
+const frameInterval = 16 * time.Millisecond
+
+// recentBytes bounds the output kept for re-attaching a view.
+const recentBytes = 256 << 10
+
+func (p *Pane) readLoop() {
+	buf := make([]byte, 64<<10)
+	var ui []byte
+	for {
+		n, err := p.proc.Read(buf)
+		if n > 0 {
+			if p.opts.Tap != nil {
+				p.opts.Tap.Write(buf[:n])
+			}
+			ui = p.emu.WriteUI(buf[:n], ui[:0])
+			p.mu.Lock()
+			p.recent.write(ui)
+			p.mu.Unlock()
+			p.batch.add(ui)
+			if p.opts.OnChange != nil {
+				p.opts.OnChange()
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	code, err := p.proc.Wait()
+	if err != nil {
+		code = -1
+	}
+	p.batch.stop()
+	p.mu.Lock()
+	p.exited, p.exitCode = true, code
+	p.mu.Unlock()
+	close(p.done)
+	if p.opts.OnExit != nil {
+		p.opts.OnExit(code)
+	}
+}
+
+// ID is the pane's id (empty for standalone panes).
+func (p *Pane) ID() string { return p.opts.ID }
+
+// Dir is the folder the pane started in.
+func (p *Pane) Dir() string { return p.opts.Dir }
+
+// Argv is the command the pane runs.
+func (p *Pane) Argv() []string { return append([]string(nil), p.opts.Argv...) }
+
+// Pid is the pane's session leader.
+func (p *Pane) Pid() int { return p.proc.Pid() }
+
+// Started is when the pane started.
+func (p *Pane) Started() time.Time { return p.started }
+
+// Emulator exposes the emulated screen.
+func (p *Pane) Emulator() *Emulator { return p.emu }
+
+// Write types into the pane.
+func (p *Pane) Write(b []byte) (int, error) {
+	if p.isClosed() {
+		return 0, ErrClosed
+	}
+	p.writeMu.Lock()
+	defer p.writeMu.Unlock()
+	n, err := p.proc.Write(b)
+	if err != nil {
+		return n, fmt.Errorf("writing to pane: %w", err)
+	}
+	return n, nil
+}
+
+// Resize changes the PTY and emulator size (clamped to 2×1 … 1000×500).
+func (p *Pane) Resize(cols, rows int) error {
+	if p.isClosed() {
+		return ErrClosed
+	}
+	cols, rows = clampSize(cols, rows)
+	p.emu.Resize(cols, rows)
+	return p.proc.Resize(cols, rows)
+}
+
+// Screen is a snapshot of the visible screen.
+type Screen struct {
+	Lines []string
+	Title string
+	Cols  int
+	Rows  int
+	Alt   bool
+}
+
+// Screen returns the visible screen now.
+func (p *Pane) Screen() Screen {
+	c, r := p.emu.Size()
+	return Screen{Lines: p.emu.Lines(), Title: p.emu.Title(), Cols: c, Rows: r, Alt: p.emu.AltScreen()}
+}
+
+// Snapshot returns what a freshly attached view must draw to show exactly
+// what is on the pane now: recent output (for scrollback), then a repaint
+// of the current screen.
+func (p *Pane) Snapshot() []byte {
+	p.mu.Lock()
+	out := p.recent.bytes()
+	p.mu.Unlock()
+	return append(out, p.emu.Repaint()...)
+}
+
+// Foreground names the program holding the terminal now (tcgetpgrp).
+func (p *Pane) Foreground() (pgrp int, name string) {
+	if p.Exited() {
+		return 0, ""
+	}
+	return p.proc.Foreground()
+}
+
+// ShellInFront reports whether the pane's own first program (usually the
+// shell) holds the terminal again — an agent started from it has ended.
+func (p *Pane) ShellInFront() bool {
+	pg, _ := p.Foreground()
+	return pg != 0 && pg == p.proc.Pid()
+}
+
+// Exited reports whether the program ended, and its exit code.
+func (p *Pane) Exited() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.exited
+}
+
+// ExitCode is valid once Done is closed.
+func (p *Pane) ExitCode() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.exitCode
+}
+
+// Done is closed when the program ended and its output was drained.
+func (p *Pane) Done() <-chan struct{} { return p.done }
+
+func (p *Pane) isClosed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.closed
+}
+
+// Close ends the pane's whole session (no orphans) and releases the PTY.
+func (p *Pane) Close() error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil
+	}
+	p.closed = true
+	p.mu.Unlock()
+	p.proc.Kill(500 * time.Millisecond)
+	select {
+	case <-p.done:
+	case <-time.After(2 * time.Second):
+	}
+	return p.proc.Close()
+}
+
+// DefaultShell is the user's login shell.
+func DefaultShell() string {
+	if s := os.Getenv("SHELL"); s != "" {
+		return s
+	}
+	return defaultShell
+}
+
+// ShortName is the folder's last element, as the rail shows it.
+func ShortName(dir string) string {
+	if b := filepath.Base(filepath.Clean(dir)); b != "." && b != string(filepath.Separator) {
+		return b
+	}
+	return dir
+}
+
+func withTerm(env []string) []string {
+	out := make([]string, 0, len(env)+2)
+	for _, kv := range env {
+		if len(kv) >= 5 && (kv[:5] == "TERM=" || (len(kv) >= 10 && kv[:10] == "COLORTERM=")) {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "TERM=xterm-256color", "COLORTERM=truecolor")
+}

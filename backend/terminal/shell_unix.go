@@ -1,0 +1,5 @@
+//go:build !windows
+
+package terminal
+
+const defaultShell = "/bin/sh"
