@@ -19,14 +19,14 @@ import (
 type filterState uint8
 
 const (
-	stGround filterState = iota
-	stEsc                // after ESC
-	stEscInter           // ESC + intermediate bytes (charset designation)
-	stCSI                // ESC [
-	stOSC                // ESC ]
-	stOSCEsc             // ESC inside OSC (maybe ST)
-	stStr                // DCS, SOS, PM, APC: dropped until ST
-	stStrEsc             // ESC inside a string
+	stGround   filterState = iota
+	stEsc                  // after ESC
+	stEscInter             // ESC + intermediate bytes (charset designation)
+	stCSI                  // ESC [
+	stOSC                  // ESC ]
+	stOSCEsc               // ESC inside OSC (maybe ST)
+	stStr                  // DCS, SOS, PM, APC: dropped until ST
+	stStrEsc               // ESC inside a string
 )
 
 const (
