@@ -1,0 +1,119 @@
+package fakemodel
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// ToolResult is the outcome of a tool call as the CLI sent it back to the model.
+type ToolResult struct {
+	CallID  string
+	Text    string
+	IsError bool
+}
+
+// ToolResults returns every tool result in a request body, oldest first:
+// Anthropic tool_result blocks, or OpenAI function_call_output /
+// custom_tool_call_output items.
+func (r Request) ToolResults() []ToolResult {
+	switch r.API {
+	case "anthropic":
+		var req struct {
+			Messages []struct {
+				Content json.RawMessage `json:"content"`
+			} `json:"messages"`
+		}
+		if json.Unmarshal(r.Body, &req) != nil {
+			return nil
+		}
+		var out []ToolResult
+		for _, m := range req.Messages {
+			var blocks []struct {
+				Type      string          `json:"type"`
+				ToolUseID string          `json:"tool_use_id"`
+				Content   json.RawMessage `json:"content"`
+				IsError   bool            `json:"is_error"`
+			}
+			if json.Unmarshal(m.Content, &blocks) != nil {
+				continue // a plain string message
+			}
+			for _, b := range blocks {
+				if b.Type == "tool_result" {
+					out = append(out, ToolResult{CallID: b.ToolUseID, Text: flatten(b.Content), IsError: b.IsError})
+				}
+			}
+		}
+		return out
+	case "openai":
+		var req struct {
+			Input []struct {
+				Type   string          `json:"type"`
+				CallID string          `json:"call_id"`
+				Output json.RawMessage `json:"output"`
+			} `json:"input"`
+		}
+		if json.Unmarshal(r.Body, &req) != nil {
+			return nil
+		}
+		var out []ToolResult
+		for _, it := range req.Input {
+			if it.Type == "function_call_output" || it.Type == "custom_tool_call_output" {
+				out = append(out, ToolResult{CallID: it.CallID, Text: flatten(it.Output)})
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// flatten turns a string or an array of {type:text,text} parts into text.
+func flatten(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var parts []struct {
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &parts) == nil {
+		var b strings.Builder
+		for _, p := range parts {
+			b.WriteString(p.Text)
+		}
+		return b.String()
+	}
+	return string(raw)
+}
+
+// ToolNames lists the names of the tools the CLI offered in a request
+// (custom and function tools; built-ins such as web_search by their type).
+func (r Request) ToolNames() []string {
+	var req struct {
+		Tools []struct {
+			Name string `json:"name"`
+			Type string `json:"type"`
+		} `json:"tools"`
+	}
+	if json.Unmarshal(r.Body, &req) != nil {
+		return nil
+	}
+	out := make([]string, 0, len(req.Tools))
+	for _, t := range req.Tools {
+		if t.Name != "" {
+			out = append(out, t.Name)
+		} else {
+			out = append(out, t.Type)
+		}
+	}
+	return out
+}
+
+// HasTool reports whether the request offered a tool of that name.
+func (r Request) HasTool(name string) bool {
+	for _, n := range r.ToolNames() {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}

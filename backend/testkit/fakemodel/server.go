@@ -1,0 +1,305 @@
+// Package fakemodel is a scripted model API on loopback for running the real
+// agent CLIs offline: it speaks the Anthropic Messages API (Claude Code) and
+// the OpenAI Responses API (Codex), streams scripted turns and records every
+// request so tests can assert what the CLI actually sent.
+package fakemodel
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Call is one tool call the model makes.
+type Call struct {
+	// Name as the CLI offered it: "Bash", "Write", "mcp__osfoundry__memory_search",
+	// "exec_command", "apply_patch", …
+	Name string
+	// Args is the JSON arguments object (function tools).
+	Args json.RawMessage
+	// Input is the free-form input of an OpenAI custom tool (Codex's
+	// apply_patch takes the patch text itself); when set, Args is ignored and
+	// the call is streamed as a custom_tool_call.
+	Input string
+}
+
+// Turn is one scripted model response.
+type Turn struct {
+	Text  string
+	Calls []Call
+	// Delay is slept after the stream has started and before the first
+	// content, so the CLI shows its working spinner. A cancelled request
+	// (the user interrupted) ends the wait early.
+	Delay time.Duration
+	// Hold, when non-nil, is waited on like Delay: the turn stays "working"
+	// until the test closes the channel or the CLI gives up.
+	Hold <-chan struct{}
+}
+
+// Request is one recorded HTTP request.
+type Request struct {
+	Time   time.Time
+	Method string
+	Path   string
+	Query  string
+	Header http.Header
+	Body   []byte
+	// API is "anthropic", "openai" or "" for anything else.
+	API string
+	// Side is true for requests that do not consume the script (titles,
+	// quota checks, topic detection, …).
+	Side bool
+	// Turn is the index of the scripted turn that answered, or -1.
+	Turn int
+}
+
+// JSON decodes the body into a generic map (nil when it is not JSON).
+func (r Request) JSON() map[string]any {
+	var m map[string]any
+	if json.Unmarshal(r.Body, &m) != nil {
+		return nil
+	}
+	return m
+}
+
+// Server is a running fake model API.
+type Server struct {
+	// URL is the base URL, e.g. http://127.0.0.1:41234 (no trailing slash).
+	URL string
+
+	ln    net.Listener
+	srv   *http.Server
+	mu    sync.Mutex
+	cond  *sync.Cond
+	turns []Turn
+	next  int
+	reqs  []Request
+	ids   int
+	// Fallback answers main requests once the script is used up.
+	Fallback Turn
+}
+
+// New starts a server on 127.0.0.1 with an OS-chosen port.
+func New(turns ...Turn) (*Server, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("listening on loopback: %w", err)
+	}
+	s := &Server{
+		URL:      "http://" + ln.Addr().String(),
+		ln:       ln,
+		turns:    turns,
+		Fallback: Turn{Text: "Done."},
+	}
+	s.cond = sync.NewCond(&s.mu)
+	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	go s.srv.Serve(ln) //nolint:errcheck // returns on Close
+	return s, nil
+}
+
+// Start is New for tests: it fails the test on error and closes the server
+// when the test ends.
+func Start(tb testing.TB, turns ...Turn) *Server {
+	tb.Helper()
+	s, err := New(turns...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	return s
+}
+
+// Close stops the server and ends streams still open.
+func (s *Server) Close() error {
+	return s.srv.Close()
+}
+
+// Push appends turns to the script (for tests that decide the next answer
+// after seeing what the CLI did).
+func (s *Server) Push(turns ...Turn) {
+	s.mu.Lock()
+	s.turns = append(s.turns, turns...)
+	s.mu.Unlock()
+}
+
+// Requests returns a copy of every request recorded so far.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.reqs...)
+}
+
+// MainRequests returns the requests that consumed (or asked for) a scripted turn.
+func (s *Server) MainRequests() []Request {
+	var out []Request
+	for _, r := range s.Requests() {
+		if r.API != "" && !r.Side {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Used is how many scripted turns have been handed out.
+func (s *Server) Used() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.next
+}
+
+// WaitMain blocks until n main requests arrived or the timeout passed, and
+// reports whether they did.
+func (s *Server) WaitMain(n int, timeout time.Duration) bool {
+	deadline := time.Now().Add(timeout)
+	t := time.AfterFunc(timeout, func() { s.mu.Lock(); s.cond.Broadcast(); s.mu.Unlock() })
+	defer t.Stop()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for s.countMain() < n {
+		if time.Now().After(deadline) {
+			return false
+		}
+		s.cond.Wait()
+	}
+	return true
+}
+
+func (s *Server) countMain() int {
+	n := 0
+	for _, r := range s.reqs {
+		if r.API != "" && !r.Side {
+			n++
+		}
+	}
+	return n
+}
+
+func (s *Server) newID(prefix string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ids++
+	return fmt.Sprintf("%s_fake%06d", prefix, s.ids)
+}
+
+// record stores a request; for main requests it also takes the next turn.
+func (s *Server) record(r Request) (Turn, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	turn, idx := Turn{}, -1
+	if r.API != "" && !r.Side {
+		if s.next < len(s.turns) {
+			turn, idx = s.turns[s.next], s.next
+			s.next++
+		} else {
+			turn = s.Fallback
+		}
+	}
+	r.Turn = idx
+	s.reqs = append(s.reqs, r)
+	s.cond.Broadcast()
+	return turn, idx
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+	if err != nil {
+		http.Error(w, "reading body: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	req := Request{Time: time.Now(), Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery,
+		Header: r.Header.Clone(), Body: body}
+	path := strings.TrimSuffix(r.URL.Path, "/")
+	switch {
+	case r.Method == http.MethodPost && path == "/v1/messages":
+		req.API = "anthropic"
+		req.Side = anthropicSide(body)
+		turn, _ := s.record(req)
+		s.serveAnthropic(w, r, body, turn, req.Side)
+	case r.Method == http.MethodPost && path == "/v1/messages/count_tokens":
+		s.record(req)
+		writeJSON(w, map[string]any{"input_tokens": approxTokens(body)})
+	case path == "/api/hello" || path == "" || path == "/v1":
+		s.record(req)
+		w.WriteHeader(http.StatusOK)
+	case r.Method == http.MethodPost && path == "/v1/responses":
+		req.API = "openai"
+		turn, _ := s.record(req)
+		s.serveOpenAI(w, r, body, turn)
+	case r.Method == http.MethodGet && path == "/v1/models":
+		s.record(req)
+		writeJSON(w, map[string]any{"object": "list", "data": []any{}, "models": []any{}})
+	default:
+		s.record(req)
+		http.Error(w, "fakemodel: no such endpoint "+r.Method+" "+r.URL.Path, http.StatusNotFound)
+	}
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(v) //nolint:errcheck // client gone
+}
+
+// approxTokens is a stable stand-in for a token count: 1 token per 4 bytes.
+func approxTokens(body []byte) int { return len(body)/4 + 1 }
+
+// sse writes server-sent events and flushes each one.
+type sse struct {
+	w http.ResponseWriter
+	f http.Flusher
+}
+
+func newSSE(w http.ResponseWriter) *sse {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	f, _ := w.(http.Flusher)
+	return &sse{w: w, f: f}
+}
+
+func (e *sse) send(event string, data any) {
+	b, _ := json.Marshal(data)
+	fmt.Fprintf(e.w, "event: %s\ndata: %s\n\n", event, b)
+	if e.f != nil {
+		e.f.Flush()
+	}
+}
+
+// wait sleeps for the turn's Delay/Hold; false if the client went away.
+func wait(r *http.Request, t Turn) bool {
+	if t.Delay > 0 {
+		select {
+		case <-time.After(t.Delay):
+		case <-r.Context().Done():
+			return false
+		}
+	}
+	if t.Hold != nil {
+		select {
+		case <-t.Hold:
+		case <-r.Context().Done():
+			return false
+		}
+	}
+	return true
+}
+
+// chunks splits text into a few pieces so the CLI sees a real token stream.
+func chunks(s string) []string {
+	var out []string
+	for len(s) > 0 {
+		n := strings.IndexByte(s[min(len(s), 1):], ' ')
+		if n < 0 {
+			out = append(out, s)
+			break
+		}
+		out = append(out, s[:n+1])
+		s = s[n+1:]
+	}
+	return out
+}

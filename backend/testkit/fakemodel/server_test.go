@@ -1,0 +1,181 @@
+package fakemodel
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+type event struct {
+	name string
+	data map[string]any
+}
+
+func post(t *testing.T, url, body string) []event {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("POST %s: %s", url, resp.Status)
+	}
+	var evs []event
+	sc := bufio.NewScanner(resp.Body)
+	var name string
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "event: "):
+			name = strings.TrimPrefix(line, "event: ")
+		case strings.HasPrefix(line, "data: "):
+			var m map[string]any
+			if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &m); err != nil {
+				t.Fatalf("bad data line %q: %v", line, err)
+			}
+			if m["type"] != name {
+				t.Errorf("event %q carries type %v", name, m["type"])
+			}
+			evs = append(evs, event{name, m})
+		}
+	}
+	return evs
+}
+
+func names(evs []event) string {
+	var s []string
+	for _, e := range evs {
+		s = append(s, e.name)
+	}
+	return strings.Join(s, ",")
+}
+
+const mainBody = `{"model":"m","stream":true,"system":"x","tools":[{"name":"Bash"}],"messages":[{"role":"user","content":"hi"}]}`
+
+func TestAnthropicStream(t *testing.T) {
+	s := Start(t, Text("one two"), ClaudeBash("echo é", "d"))
+	// A side request (no tools) must not consume the script.
+	side := post(t, s.URL+"/v1/messages?beta=true", `{"model":"haiku","stream":true,"system":"Generate a title","messages":[]}`)
+	if got := names(side); !strings.HasPrefix(got, "message_start,ping,content_block_start") {
+		t.Fatalf("side events = %s", got)
+	}
+	tests := []struct {
+		want     string
+		stop     string
+		contains string
+	}{
+		{"message_start,ping,content_block_start,content_block_delta,content_block_delta,content_block_stop,message_delta,message_stop", "end_turn", "one"},
+		{"message_start,ping,content_block_start,content_block_delta,content_block_delta,content_block_stop,message_delta,message_stop", "tool_use", `"command":"echo é"`},
+		{"message_start,ping,content_block_start,content_block_delta,content_block_stop,message_delta,message_stop", "end_turn", "Done."},
+	}
+	for i, tc := range tests {
+		evs := post(t, s.URL+"/v1/messages?beta=true", mainBody)
+		if got := names(evs); got != tc.want {
+			t.Errorf("turn %d events = %s", i, got)
+		}
+		delta := evs[len(evs)-2].data["delta"].(map[string]any)
+		if delta["stop_reason"] != tc.stop {
+			t.Errorf("turn %d stop_reason = %v", i, delta["stop_reason"])
+		}
+		var text strings.Builder
+		for _, e := range evs {
+			if d, ok := e.data["delta"].(map[string]any); ok {
+				for _, k := range []string{"text", "partial_json"} {
+					if v, ok := d[k].(string); ok {
+						text.WriteString(v)
+					}
+				}
+			}
+		}
+		if !strings.Contains(text.String(), tc.contains) {
+			t.Errorf("turn %d streamed %q, want %q", i, text.String(), tc.contains)
+		}
+	}
+	if s.Used() != 2 || len(s.MainRequests()) != 3 || len(s.Requests()) != 4 {
+		t.Fatalf("used %d, main %d, all %d", s.Used(), len(s.MainRequests()), len(s.Requests()))
+	}
+}
+
+func TestOpenAIStream(t *testing.T) {
+	s := Start(t, Text("hi there"), CodexExec("ls"), CodexAddFile("a.txt", "x"))
+	want := []string{
+		"response.created,response.in_progress,response.output_item.added,response.content_part.added,response.output_text.delta,response.output_text.delta,response.output_text.done,response.content_part.done,response.output_item.done,response.completed",
+		"response.created,response.in_progress,response.output_item.added,response.function_call_arguments.delta,response.function_call_arguments.done,response.output_item.done,response.completed",
+		"response.created,response.in_progress,response.output_item.added,response.custom_tool_call_input.delta,response.custom_tool_call_input.done,response.output_item.done,response.completed",
+	}
+	for i, w := range want {
+		evs := post(t, s.URL+"/v1/responses", `{"model":"gpt-5.5","input":[]}`)
+		if got := names(evs); got != w {
+			t.Errorf("turn %d events = %s", i, got)
+		}
+		last := evs[len(evs)-1].data["response"].(map[string]any)
+		usage := last["usage"].(map[string]any)
+		if usage["input_tokens_details"].(map[string]any)["cached_tokens"] != float64(CachedTokens) {
+			t.Errorf("turn %d usage = %v", i, usage)
+		}
+		if len(last["output"].([]any)) != 1 {
+			t.Errorf("turn %d output = %v", i, last["output"])
+		}
+	}
+}
+
+func TestToolResults(t *testing.T) {
+	tests := []struct {
+		api, body string
+		want      []ToolResult
+	}{
+		{"anthropic", `{"messages":[{"role":"user","content":"go"},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":[{"type":"text","text":"out"}]},{"type":"tool_result","tool_use_id":"t2","content":"bad","is_error":true}]}]}`,
+			[]ToolResult{{"t1", "out", false}, {"t2", "bad", true}}},
+		{"openai", `{"input":[{"type":"message"},{"type":"function_call_output","call_id":"c1","output":"42"},{"type":"custom_tool_call_output","call_id":"c2","output":"Success"}]}`,
+			[]ToolResult{{"c1", "42", false}, {"c2", "Success", false}}},
+		{"openai", `not json`, nil},
+	}
+	for _, tc := range tests {
+		got := Request{API: tc.api, Body: []byte(tc.body)}.ToolResults()
+		if len(got) != len(tc.want) {
+			t.Fatalf("%s: got %+v", tc.api, got)
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("%s[%d] = %+v, want %+v", tc.api, i, got[i], tc.want[i])
+			}
+		}
+	}
+}
+
+func TestSlowTurnEndsWhenClientLeaves(t *testing.T) {
+	s := Start(t, Slow(time.Hour, "never"))
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "POST", s.URL+"/v1/responses", strings.NewReader(`{"model":"x"}`))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Headers and the first events arrive before the delay: the CLI is "working".
+	line, _ := bufio.NewReader(resp.Body).ReadString('\n')
+	if line != "event: response.created\n" {
+		t.Fatalf("first line = %q", line)
+	}
+	cancel()
+	resp.Body.Close()
+	if !s.WaitMain(1, time.Second) {
+		t.Fatal("request not recorded")
+	}
+}
+
+func TestUnknownEndpoint(t *testing.T) {
+	s := Start(t)
+	resp, err := http.Get(s.URL + "/v2/nothing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 404 || len(s.Requests()) != 1 {
+		t.Fatalf("status %d, recorded %d", resp.StatusCode, len(s.Requests()))
+	}
+}
