@@ -48,6 +48,9 @@ type Call struct {
 	PlanMode bool
 	// Source names the caller for the audit ("bridge:<run>", "connect:<id>").
 	Source string
+	// Folder is the run's working folder, bound when the run starts
+	// (code_search, extract_content). Tools never take a folder from Args.
+	Folder string
 }
 
 // Result is what a tool returns. IsError marks a tool-level failure the
