@@ -1,0 +1,148 @@
+package detect
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// OverrideDir is where a user's rule files live, relative to their home.
+const OverrideDir = ".osfoundry/agent-detection"
+
+// maxRulesFile bounds an override file; real ones are a few hundred bytes.
+const maxRulesFile = 256 << 10
+
+// LoadError reports a rules file that could not be used. For an override the
+// bundled file of the same agent is used instead.
+type LoadError struct {
+	File    string
+	Problem string
+}
+
+func (e *LoadError) Error() string {
+	return fmt.Sprintf("agent detection rules %s: %s", e.File, e.Problem)
+}
+
+// Registry is the set of agents the app can recognise, bundled rules with
+// user overrides applied.
+type Registry struct {
+	sets  map[string]*RuleSet
+	order []string // bundled agents first (sorted), then override-only agents
+}
+
+// Load compiles every bundled <agent>.toml in bundled (usually rules.Files)
+// and applies overrides from <home>/.osfoundry/agent-detection/<agent>.toml.
+// home may be empty (no overrides). Broken overrides are returned as
+// *LoadError values and ignored; a broken bundled file is an error because
+// the binary itself is wrong.
+func Load(bundled fs.FS, home string) (*Registry, []error, error) {
+	r := &Registry{sets: map[string]*RuleSet{}}
+	names, err := fs.Glob(bundled, "*.toml")
+	if err != nil {
+		return nil, nil, fmt.Errorf("listing bundled rules: %w", err)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		data, err := fs.ReadFile(bundled, n)
+		if err != nil {
+			return nil, nil, fmt.Errorf("reading bundled rules %s: %w", n, err)
+		}
+		agent := strings.TrimSuffix(n, ".toml")
+		rs, err := ParseRules(agent, "bundled rules/"+n, data)
+		if err != nil {
+			return nil, nil, fmt.Errorf("compiling bundled rules/%s: %w", n, err)
+		}
+		r.sets[agent] = rs
+		r.order = append(r.order, agent)
+	}
+	var problems []error
+	if home != "" {
+		problems = r.applyOverrides(filepath.Join(home, OverrideDir))
+	}
+	return r, problems, nil
+}
+
+func (r *Registry) applyOverrides(dir string) []error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return []error{&LoadError{File: dir, Problem: "cannot read the folder: " + err.Error()}}
+	}
+	var problems []error
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".toml") {
+			continue
+		}
+		path := filepath.Join(dir, name)
+		agent := strings.TrimSuffix(name, ".toml")
+		fallback := "; using the bundled rules"
+		if _, ok := r.sets[agent]; !ok {
+			fallback = "; this agent is not recognised until it is fixed"
+		}
+		if !validAgentName(agent) {
+			problems = append(problems, &LoadError{File: path, Problem: "file name must be <agent>.toml with letters, digits, - or _" + fallback})
+			continue
+		}
+		data, err := readBounded(path)
+		if err != nil {
+			problems = append(problems, &LoadError{File: path, Problem: err.Error() + fallback})
+			continue
+		}
+		rs, err := ParseRules(agent, path, data)
+		if err != nil {
+			problems = append(problems, &LoadError{File: path, Problem: err.Error() + fallback})
+			continue
+		}
+		if _, ok := r.sets[agent]; !ok {
+			r.order = append(r.order, agent)
+		}
+		r.sets[agent] = rs
+	}
+	return problems
+}
+
+func readBounded(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open: %v", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxRulesFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read: %v", err)
+	}
+	if len(data) > maxRulesFile {
+		return nil, fmt.Errorf("larger than %d KB; a rules file only holds a few patterns", maxRulesFile>>10)
+	}
+	return data, nil
+}
+
+func validAgentName(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// Get returns an agent's rule set, or nil.
+func (r *Registry) Get(agent string) *RuleSet {
+	return r.sets[agent]
+}
+
+// Agents lists known agent names in a stable order.
+func (r *Registry) Agents() []string {
+	return append([]string(nil), r.order...)
+}

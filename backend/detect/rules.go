@@ -1,0 +1,189 @@
+// Package detect decides, for one terminal pane, whether the agent in it is
+// working, idle or waiting for the user (blocked). It reads the emulated
+// screen against per-agent rule files (data, see /rules), combines that with
+// the agent's own reports (hooks, OSC 7501, window title) and the foreground
+// process, and schedules re-evaluation shortly after the screen changes.
+//
+// The package imports no sibling: panes hand it screen lines through a
+// callback and receive decisions through another.
+package detect
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	toml "github.com/pelletier/go-toml/v2"
+)
+
+// State is what a pane's agent is doing, as the user cares about it.
+type State string
+
+const (
+	Idle    State = "idle"    // waiting for its next task, or nothing recognised
+	Working State = "working" // running a turn
+	Blocked State = "blocked" // waiting for the user's decision ("Needs you")
+)
+
+func parseState(s string) (State, bool) {
+	switch State(s) {
+	case Idle, Working, Blocked:
+		return State(s), true
+	}
+	return "", false
+}
+
+// Rule is one compiled [[rules]] entry: any of its patterns matching the
+// screen gives its state.
+type Rule struct {
+	Index    int // 1-based position in the file, for "which rule decided"
+	State    State
+	Patterns []*regexp.Regexp
+}
+
+// RuleSet is one agent's compiled rules file.
+type RuleSet struct {
+	Agent         string
+	Display       string
+	Source        string // "bundled rules/claude.toml" or the override's path
+	ProcessNames  []string
+	Argv          []*regexp.Regexp
+	ScreenMarkers []*regexp.Regexp
+	TitleWorking  []*regexp.Regexp
+	TitleIdle     []*regexp.Regexp
+	Rules         []Rule
+}
+
+// fileFormat is the only shape a rules file may have. Decoding is strict:
+// any other key is refused, so a file can never smuggle in something like a
+// command to run.
+type fileFormat struct {
+	Agent struct {
+		Name          string   `toml:"name"`
+		Display       string   `toml:"display"`
+		ProcessNames  []string `toml:"process_names"`
+		Argv          []string `toml:"argv"`
+		ScreenMarkers []string `toml:"screen_markers"`
+	} `toml:"agent"`
+	Title struct {
+		Working []string `toml:"working"`
+		Idle    []string `toml:"idle"`
+	} `toml:"title"`
+	Rules []struct {
+		State string   `toml:"state"`
+		Any   []string `toml:"any"`
+	} `toml:"rules"`
+}
+
+// programKeys are keys people might try in order to make a rules file run
+// something; they get a specific refusal instead of "unknown key".
+var programKeys = map[string]bool{
+	"command": true, "commands": true, "cmd": true, "exec": true, "run": true,
+	"program": true, "shell": true, "script": true, "args": true, "action": true,
+	"actions": true, "hook": true, "hooks": true, "on_match": true,
+}
+
+// maxPatternLen bounds a single regex so an override cannot make every
+// evaluation expensive; RE2 keeps matching linear, but compile size matters.
+const maxPatternLen = 1000
+
+// ParseRules compiles one rules file. agent is the name the file is known by
+// (its file name without .toml); source names it in errors and decisions.
+func ParseRules(agent, source string, data []byte) (*RuleSet, error) {
+	var f fileFormat
+	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, describeTOMLError(err)
+	}
+	if f.Agent.Name != "" && f.Agent.Name != agent {
+		return nil, fmt.Errorf("[agent] name is %q but the file is %s.toml; make them match", f.Agent.Name, agent)
+	}
+	rs := &RuleSet{Agent: agent, Display: f.Agent.Display, Source: source}
+	if rs.Display == "" {
+		rs.Display = agent
+	}
+	for _, n := range f.Agent.ProcessNames {
+		if strings.ContainsAny(n, "/\\ \t") || n == "" {
+			return nil, fmt.Errorf("[agent] process_names: %q is not a bare process name (no paths or spaces)", n)
+		}
+		rs.ProcessNames = append(rs.ProcessNames, n)
+	}
+	var err error
+	if rs.Argv, err = compileAll("[agent] argv", f.Agent.Argv); err != nil {
+		return nil, err
+	}
+	if rs.ScreenMarkers, err = compileAll("[agent] screen_markers", f.Agent.ScreenMarkers); err != nil {
+		return nil, err
+	}
+	if rs.TitleWorking, err = compileAll("[title] working", f.Title.Working); err != nil {
+		return nil, err
+	}
+	if rs.TitleIdle, err = compileAll("[title] idle", f.Title.Idle); err != nil {
+		return nil, err
+	}
+	if len(f.Rules) == 0 {
+		return nil, errors.New("no [[rules]]: add at least one rule with state and any")
+	}
+	for i, r := range f.Rules {
+		st, ok := parseState(r.State)
+		if !ok {
+			return nil, fmt.Errorf("rule %d: state %q is not one of blocked, working, idle", i+1, r.State)
+		}
+		if len(r.Any) == 0 {
+			return nil, fmt.Errorf("rule %d (%s): empty any = []; list at least one pattern", i+1, st)
+		}
+		pats, err := compileAll(fmt.Sprintf("rule %d (%s)", i+1, st), r.Any)
+		if err != nil {
+			return nil, err
+		}
+		rs.Rules = append(rs.Rules, Rule{Index: i + 1, State: st, Patterns: pats})
+	}
+	return rs, nil
+}
+
+func compileAll(where string, pats []string) ([]*regexp.Regexp, error) {
+	out := make([]*regexp.Regexp, 0, len(pats))
+	for _, p := range pats {
+		if p == "" {
+			return nil, fmt.Errorf("%s: empty pattern matches every screen; remove it", where)
+		}
+		if len(p) > maxPatternLen {
+			return nil, fmt.Errorf("%s: pattern longer than %d characters", where, maxPatternLen)
+		}
+		re, err := regexp.Compile(p)
+		if err != nil {
+			return nil, fmt.Errorf("%s: bad regex %q: %v", where, p, err)
+		}
+		out = append(out, re)
+	}
+	return out, nil
+}
+
+// describeTOMLError turns go-toml's errors into one line naming the key or
+// the position, and says plainly why a program-like key is refused.
+func describeTOMLError(err error) error {
+	var strict *toml.StrictMissingError
+	if errors.As(err, &strict) {
+		keys := make([]string, 0, len(strict.Errors))
+		program := false
+		for _, e := range strict.Errors {
+			k := e.Key()
+			keys = append(keys, strings.Join(k, "."))
+			if len(k) > 0 && programKeys[strings.ToLower(k[len(k)-1])] {
+				program = true
+			}
+		}
+		if program {
+			return fmt.Errorf("key %s refused: a rules file can only hold patterns, never a program or command to run", strings.Join(keys, ", "))
+		}
+		return fmt.Errorf("unknown key %s; allowed: [agent] name, display, process_names, argv, screen_markers; [title] working, idle; [[rules]] state, any", strings.Join(keys, ", "))
+	}
+	var de *toml.DecodeError
+	if errors.As(err, &de) {
+		row, col := de.Position()
+		return fmt.Errorf("bad TOML at line %d column %d: %s", row, col, strings.TrimPrefix(de.Error(), "toml: "))
+	}
+	return fmt.Errorf("bad TOML: %v", err)
+}

@@ -1,0 +1,274 @@
+package detect
+
+import (
+	"sync"
+	"time"
+)
+
+// DefaultDelay is how long a Tracker waits after a screen change before
+// reading the screen. Output arrives in bursts (Ink redraws a frame in a few
+// writes); 20 ms lets a frame land, and one evaluation covers the whole
+// burst, so a 10 Hz spinner costs 10 evaluations a second, not one per byte.
+const DefaultDelay = 20 * time.Millisecond
+
+// TrackerConfig wires one pane into detection.
+type TrackerConfig struct {
+	ID       string
+	Registry *Registry
+	// Screen returns the pane's visible lines (never the scrollback). It is
+	// called without any Tracker lock held.
+	Screen func() []string
+	Clock  Clock         // nil: RealClock
+	Delay  time.Duration // 0: DefaultDelay
+	// OnState is called, in order, whenever the combined decision changes.
+	// It must not call Evaluate, CheckSend or CheckAnswer synchronously.
+	OnState func(Update)
+	// Agent pins the agent when the app started it itself; "" = discover.
+	Agent string
+}
+
+// Update is one change of a pane's decision.
+type Update struct {
+	ID       string
+	Prev     Decision
+	Decision Decision
+	At       time.Time
+}
+
+// Tracker keeps one pane's signals and decides its state: shortly after each
+// screen change (coalesced), on every report, and when a Scheduler sweeps.
+type Tracker struct {
+	cfg TrackerConfig
+
+	evalMu sync.Mutex // serialises evaluations so updates arrive in order
+
+	mu         sync.Mutex
+	pending    bool
+	timer      Timer
+	closed     bool
+	agent      string
+	pinned     bool
+	report     *Signal
+	reportAt   time.Time
+	title      string
+	ranAgent   bool // an agent was seen in the foreground since the last shell
+	shellFront bool
+	lastScreen Decision
+	current    Decision
+	evals      int
+}
+
+// NewTracker starts tracking a pane. Nothing is evaluated until the first
+// ScreenChanged, Report or Evaluate.
+func NewTracker(cfg TrackerConfig) *Tracker {
+	if cfg.Clock == nil {
+		cfg.Clock = RealClock()
+	}
+	if cfg.Delay <= 0 {
+		cfg.Delay = DefaultDelay
+	}
+	t := &Tracker{cfg: cfg, agent: cfg.Agent, pinned: cfg.Agent != ""}
+	t.current = Decision{State: Idle, Source: FromNoAgent, Agent: cfg.Agent}
+	return t
+}
+
+// ID is the pane id given in the config.
+func (t *Tracker) ID() string { return t.cfg.ID }
+
+// ScreenChanged tells the tracker the pane's screen changed. The first call
+// schedules an evaluation after Delay; calls before it runs are covered by
+// it. Cheap enough to call on every PTY read.
+func (t *Tracker) ScreenChanged() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.scheduleLocked()
+}
+
+func (t *Tracker) scheduleLocked() {
+	if t.pending || t.closed {
+		return
+	}
+	t.pending = true
+	t.timer = t.cfg.Clock.AfterFunc(t.cfg.Delay, t.fire)
+}
+
+func (t *Tracker) fire() {
+	t.mu.Lock()
+	t.pending = false
+	closed := t.closed
+	t.mu.Unlock()
+	if !closed {
+		t.Evaluate()
+	}
+}
+
+// Report records an agent report (hook or OSC 7501). The latest one counts;
+// kind=clear withdraws it. A report naming its app identifies the agent.
+func (t *Tracker) Report(s Signal) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if s.Clear {
+		t.report = nil
+	} else {
+		sig := s
+		t.report = &sig
+		t.reportAt = t.cfg.Clock.Now()
+	}
+	if t.agent == "" {
+		if a := agentForApp(s.App); a != "" && t.cfg.Registry.Get(a) != nil {
+			t.agent = a
+		}
+	}
+	t.scheduleLocked()
+}
+
+// agentForApp maps the names agents give themselves in OSC 7501 to rule files.
+func agentForApp(app string) string {
+	switch app {
+	case "claude-code", "claude":
+		return "claude"
+	case "codex", "codex-cli":
+		return "codex"
+	case "gemini", "gemini-cli":
+		return "gemini"
+	}
+	return ""
+}
+
+// Title records the pane's window title (OSC 0/2).
+func (t *Tracker) Title(title string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if title == t.title {
+		return
+	}
+	t.title = title
+	t.scheduleLocked()
+}
+
+// SetProcess records the PTY's foreground process. An agent process names
+// the pane's agent; a shell after an agent means the agent ended, which also
+// drops that run's reports.
+func (t *Tracker) SetProcess(p Process) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if agent := t.cfg.Registry.IdentifyProcess(p); agent != "" {
+		if !t.pinned {
+			t.agent = agent
+		}
+		t.ranAgent, t.shellFront = true, false
+	} else if isInteractiveShell(p) {
+		if t.ranAgent && !t.shellFront {
+			t.report, t.title = nil, ""
+		}
+		t.shellFront = true
+	} else {
+		t.shellFront = false
+	}
+	t.scheduleLocked()
+}
+
+// SetAgent pins the pane's agent (the app started it, or the user said so).
+func (t *Tracker) SetAgent(agent string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.agent, t.pinned = agent, agent != ""
+	t.scheduleLocked()
+}
+
+// Current is the last decision, without re-reading the screen.
+func (t *Tracker) Current() Decision {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.current
+}
+
+// Evaluations counts screen reads so far (for benchmarks).
+func (t *Tracker) Evaluations() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.evals
+}
+
+// Evaluate reads the screen now, combines all signals and returns the
+// decision, calling OnState if it changed.
+func (t *Tracker) Evaluate() Decision {
+	t.evalMu.Lock()
+	defer t.evalMu.Unlock()
+	lines := t.cfg.Screen()
+	text := ScreenText(lines)
+	now := t.cfg.Clock.Now()
+
+	t.mu.Lock()
+	t.evals++
+	reg := t.cfg.Registry
+	if t.agent == "" && !t.shellFront {
+		t.agent = reg.identifyText(text)
+	}
+	ended := t.shellFront && t.ranAgent
+	var screen Decision
+	if rs := reg.Get(t.agent); rs != nil && !ended {
+		// Once the agent exited its last screen may still show a prompt; the
+		// shell being back in front is the fact that counts then.
+		screen = rs.EvaluateText(text)
+	} else {
+		screen = Decision{State: Idle, Source: FromNoAgent}
+	}
+	note := ""
+	// Hooks never fire when the user presses Esc on a prompt or interrupts a
+	// turn, so a report can outlive what it reported. The screen switching
+	// to an explicit idle rule after the report arrived is newer evidence:
+	// drop the report rather than keep a stale "needs you" or "working".
+	if t.report != nil && t.evals > 1 && isExplicitIdle(screen) && !isExplicitIdle(t.lastScreen) && now.After(t.reportAt) {
+		t.report = nil
+		note = "report superseded by screen"
+	}
+	t.lastScreen = screen
+	in := Inputs{Screen: screen, Report: t.report, ShellForeground: ended}
+	if t.title != "" {
+		if rs := reg.Get(t.agent); rs != nil {
+			if st, ok := rs.TitleState(t.title); ok {
+				in.Title = &Signal{Source: FromTitle, State: st, Kind: "title"}
+			}
+		}
+	}
+	d := Combine(in)
+	if note != "" && d.Source == screen.Source {
+		d.Note = note
+	}
+	prev := t.current
+	t.current = d
+	cb := t.cfg.OnState
+	t.mu.Unlock()
+
+	if cb != nil && changed(prev, d) {
+		cb(Update{ID: t.cfg.ID, Prev: prev, Decision: d, At: now})
+	}
+	return d
+}
+
+func isExplicitIdle(d Decision) bool { return d.Source == FromScreen && d.State == Idle }
+
+func changed(a, b Decision) bool {
+	return a.State != b.State || a.Source != b.Source || a.Rule != b.Rule || a.Agent != b.Agent ||
+		a.Message != b.Message || a.Ended != b.Ended || a.Kind != b.Kind
+}
+
+// Close stops pending work; later calls do nothing.
+func (t *Tracker) Close() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.closed = true
+	if t.timer != nil {
+		t.timer.Stop()
+	}
+}
+
+func (r *Registry) identifyText(text string) string {
+	for _, agent := range r.order {
+		if r.sets[agent].MatchesMarkers(text) {
+			return agent
+		}
+	}
+	return ""
+}
