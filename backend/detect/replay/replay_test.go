@@ -1,0 +1,125 @@
+package replay
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/osfoundry/desktop/backend/detect"
+	"github.com/osfoundry/desktop/rules"
+)
+
+func registry(t *testing.T) *detect.Registry {
+	t.Helper()
+	reg, problems, err := detect.Load(rules.Files, "")
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("loading rules: %v %v", err, problems)
+	}
+	return reg
+}
+
+// Every capture the harness recorded is classified as its name says.
+func TestRecordedFixtures(t *testing.T) {
+	dir := filepath.Join("..", "..", "testkit", "fixtures", "testdata")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.raw"))
+	var named []string
+	for _, f := range files {
+		if _, st := ParseName(filepath.Base(f)); st != "" {
+			named = append(named, f)
+		}
+	}
+	if len(named) == 0 {
+		t.Skipf("no recorded captures named <agent>-<version>.<state>[.<variant>].raw in %s yet", dir)
+	}
+	reg := registry(t)
+	for _, f := range named {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			res, err := File(reg, f, Options{Agent: "auto"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.OK() {
+				t.Errorf("got %s (%s), want %s; screen:\n%s", res.Decision.State, res.Decision, res.Expected, strings.Join(res.Lines, "\n"))
+			}
+		})
+	}
+}
+
+func TestParseName(t *testing.T) {
+	cases := []struct {
+		name, agent string
+		state       detect.State
+	}{
+		{"claude-2.1.328.blocked.edit.raw", "claude", detect.Blocked},
+		{"claude.blocked.raw", "claude", detect.Blocked},
+		{"codex-0.169.0.working.raw", "codex", detect.Working},
+		{"gemini-cli-0.9.1.idle.after.raw", "gemini-cli", detect.Idle},
+		{"claude-2.1.328.startup.raw", "claude", ""},
+		{"session.raw", "session", ""},
+	}
+	for _, c := range cases {
+		a, s := ParseName(c.name)
+		if a != c.agent || s != c.state {
+			t.Errorf("ParseName(%q) = %q, %q; want %q, %q", c.name, a, s, c.agent, c.state)
+		}
+	}
+	if got := resolveHint(registry(t), "gemini-cli"); got != "gemini" {
+		t.Errorf("resolveHint(gemini-cli) = %q", got)
+	}
+}
+
+// The Claude Code bytes quoted in seed 004: words placed with CSI n G and no
+// "\n" at all. Only an emulated screen sees the prompt.
+const claudeProceed = "\r\x1b[1C\x1b[1B\x1b[39mDo\x1b[5Gyou\x1b[9Gwant\x1b[14Gto\x1b[17Gproceed?" +
+	"\r\x1b[1C\x1b[1B\x1b[38;2;177;185;249m❯\x1b[4G\x1b[38;2;153;153;153m1. \x1b[38;2;177;185;249mYes" +
+	"\r\x1b[3C\x1b[1B\x1b[38;2;153;153;153m2. \x1b[39mYes,\x1b[12Gand\x1b[16Galways\x1b[23Gallow"
+
+func TestReplaySizesAndHostileBytes(t *testing.T) {
+	reg := registry(t)
+	junk := bytes.Repeat([]byte("🎉한\u0301\x1b[999;999H\x1b[2J\x1b]0;⠂\x07\x1b]7501;state=working\x07"), 500)
+	cases := []struct {
+		name       string
+		data       string
+		cols, rows int
+		agent      string
+		want       detect.State
+	}{
+		{"claude prompt 120x32", claudeProceed, 120, 32, "claude", detect.Blocked},
+		{"claude prompt 500x200", claudeProceed, 500, 200, "claude", detect.Blocked},
+		{"claude prompt 1x1", claudeProceed, 1, 1, "claude", detect.Idle},
+		{"junk 1x1", string(junk), 1, 1, "claude", detect.Working},
+		{"junk 500x200", string(junk), 500, 200, "claude", detect.Working},
+		{"prompt then erased", claudeProceed + "\x1b[2A\r\x1b[J✻ Working… (esc to interrupt)", 80, 24, "claude", detect.Working},
+		{"osc blocked then screen idle", "\x1b]7501;state=blocked:app=codex:kind=permission\x07" + "› ", 80, 24, "auto", detect.Blocked},
+		{"osc done", "\x1b]7501;state=working:app=codex\x07• Working (1s • esc to interrupt)\r\n\x1b]7501;state=idle:app=codex:kind=done\x07", 80, 24, "auto", detect.Idle},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := Reader(reg, strings.NewReader(c.data), Options{Agent: c.agent, Cols: c.cols, Rows: c.rows}, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Decision.State != c.want {
+				t.Fatalf("got %s (%s), want %s; screen:\n%s", res.Decision.State, res.Decision, c.want, strings.Join(res.Lines, "\n"))
+			}
+		})
+	}
+	if _, err := Reader(reg, strings.NewReader(""), Options{Agent: "nosuch"}, ""); err == nil || !strings.Contains(err.Error(), "known: claude") {
+		t.Errorf("unknown agent: %v", err)
+	}
+}
+
+func TestFileErrors(t *testing.T) {
+	_, err := File(registry(t), filepath.Join(t.TempDir(), "missing.raw"), Options{})
+	if err == nil || !strings.Contains(err.Error(), "reading capture") {
+		t.Fatalf("err = %v", err)
+	}
+	p := filepath.Join(t.TempDir(), "claude-2.1.0.blocked.raw")
+	os.WriteFile(p, []byte(claudeProceed), 0o644)
+	res, err := File(registry(t), p, Options{})
+	if err != nil || !res.OK() || !strings.Contains(res.Decision.Note, "agent from file name") {
+		t.Fatalf("res = %+v, %v", res, err)
+	}
+}
