@@ -10,8 +10,10 @@ import (
 type batcher struct {
 	mu       sync.Mutex
 	buf      []byte
+	seq      uint64 // number of the last delivered batch
+	recent   ring   // UI bytes kept for re-attaching a view
 	interval time.Duration
-	emit     func([]byte)
+	emit     func(seq uint64, b []byte)
 	timer    *time.Timer
 	armed    bool
 	stopped  bool
@@ -22,19 +24,26 @@ type batcher struct {
 // kept in the recent-output ring only.
 const maxBatch = 1 << 20
 
-func newBatcher(interval time.Duration, emit func([]byte)) *batcher {
+func newBatcher(interval time.Duration, emit func(seq uint64, b []byte)) *batcher {
 	b := &batcher{interval: interval, emit: emit}
+	b.recent.max = recentBytes
 	b.timer = time.AfterFunc(time.Hour, b.flush)
 	b.timer.Stop()
 	return b
 }
 
-func (b *batcher) add(p []byte) {
+// add runs produce (which feeds the emulator and returns UI bytes) under
+// the batcher's lock, so a snapshot never sees the screen ahead of the
+// batches: everything on screen is either in the snapshot or in a later
+// batch, never both.
+func (b *batcher) add(produce func() []byte) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	p := produce()
 	if len(p) == 0 {
 		return
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
+	b.recent.write(p)
 	if b.stopped {
 		return
 	}
@@ -54,10 +63,25 @@ func (b *batcher) flush() {
 	out := b.buf
 	b.buf = nil
 	b.armed = false
+	var seq uint64
+	if len(out) > 0 {
+		b.seq++
+		seq = b.seq
+	}
 	b.mu.Unlock()
 	if len(out) > 0 {
-		b.emit(out)
+		b.emit(seq, out)
 	}
+}
+
+// snapshot returns render() taken atomically with the batch sequence: the
+// caller draws the snapshot and then applies only batches numbered after
+// seq. Pending bytes are dropped from the next batch (they are on screen).
+func (b *batcher) snapshot(render func(recent []byte) []byte) (seq uint64, out []byte) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = nil
+	return b.seq, render(b.recent.bytes())
 }
 
 // stop delivers what is pending and refuses further output.

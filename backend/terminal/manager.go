@@ -26,6 +26,7 @@ const (
 // hold invalid UTF-8, which JSON strings cannot carry).
 type OutputEvent struct {
 	ID   string `json:"id"`
+	Seq  uint64 `json:"seq"`
 	Data []byte `json:"data"`
 }
 
@@ -55,7 +56,6 @@ type Manager struct {
 	emit Emitter
 	mu   sync.Mutex
 	pan  map[string]*Pane
-	seq  int
 	// Hooks for observers (detection): called for every pane.
 	onChange []func(id string)
 	onOSC    []func(id string, num int, payload string)
@@ -98,10 +98,9 @@ func (m *Manager) Create(o Options) (Info, error) {
 	id := newID()
 	o.ID = id
 	m.mu.Lock()
-	m.seq++
 	onChange, onOSC, onExit, onCreate := m.onChange, m.onOSC, m.onExit, m.onCreate
 	m.mu.Unlock()
-	o.OnOutput = func(b []byte) { m.emit.Emit(EventOutput, OutputEvent{ID: id, Data: b}) }
+	o.OnOutput = func(seq uint64, b []byte) { m.emit.Emit(EventOutput, OutputEvent{ID: id, Seq: seq, Data: b}) }
 	o.OnChange = func() {
 		for _, f := range onChange {
 			f(id)

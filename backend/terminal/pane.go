@@ -20,8 +20,9 @@ type Options struct {
 	Rows int
 	// Tap, when set, receives every raw byte read from the PTY (recorders).
 	Tap io.Writer
-	// OnOutput receives batched UI bytes (at most one call per frame).
-	OnOutput func(data []byte)
+	// OnOutput receives batched UI bytes (at most one call per frame),
+	// numbered from 1.
+	OnOutput func(seq uint64, data []byte)
 	// OnOSC receives every OSC the program sends (titles, status reports).
 	OnOSC func(num int, payload string)
 	// OnChange is called after output changed the emulated screen.
@@ -59,7 +60,6 @@ type Pane struct {
 	batch *batcher
 
 	mu       sync.Mutex
-	recent   ring
 	closed   bool
 	exited   bool
 	exitCode int
@@ -96,12 +96,11 @@ func Start(o Options) (*Pane, error) {
 		return nil, fmt.Errorf("starting pane: %w", err)
 	}
 	p := &Pane{opts: o, proc: proc, emu: NewEmulator(o.Cols, o.Rows), done: make(chan struct{}), started: time.Now()}
-	p.recent.max = recentBytes
 	p.emu.OnReply(func(b []byte) { go p.Write(b) })
 	p.emu.OnOSC(o.OnOSC)
-	p.batch = newBatcher(frameInterval, func(b []byte) {
+	p.batch = newBatcher(frameInterval, func(seq uint64, b []byte) {
 		if o.OnOutput != nil {
-			o.OnOutput(b)
+			o.OnOutput(seq, b)
 		}
 	})
 	go p.readLoop()
@@ -123,11 +122,10 @@ func (p *Pane) readLoop() {
 			if p.opts.Tap != nil {
 				p.opts.Tap.Write(buf[:n])
 			}
-			ui = p.emu.WriteUI(buf[:n], ui[:0])
-			p.mu.Lock()
-			p.recent.write(ui)
-			p.mu.Unlock()
-			p.batch.add(ui)
+			p.batch.add(func() []byte {
+				ui = p.emu.WriteUI(buf[:n], ui[:0])
+				return ui
+			})
 			if p.opts.OnChange != nil {
 				p.opts.OnChange()
 			}
@@ -208,13 +206,12 @@ func (p *Pane) Screen() Screen {
 }
 
 // Snapshot returns what a freshly attached view must draw to show exactly
-// what is on the pane now: recent output (for scrollback), then a repaint
-// of the current screen.
-func (p *Pane) Snapshot() []byte {
-	p.mu.Lock()
-	out := p.recent.bytes()
-	p.mu.Unlock()
-	return append(out, p.emu.Repaint()...)
+// what is on the pane now — recent output (for scrollback), then a repaint
+// of the current screen — and the number of the last batch it includes.
+func (p *Pane) Snapshot() (seq uint64, data []byte) {
+	return p.batch.snapshot(func(recent []byte) []byte {
+		return append(recent, p.emu.Repaint()...)
+	})
 }
 
 // Foreground names the program holding the terminal now (tcgetpgrp).

@@ -34,7 +34,7 @@ func TestPaneEchoAndScreen(t *testing.T) {
 	var events int
 	var ui []byte
 	p, err := Start(Options{Dir: t.TempDir(), Argv: []string{"/bin/sh"}, Env: shellEnv(), Cols: 80, Rows: 24,
-		OnOutput: func(b []byte) { mu.Lock(); events++; ui = append(ui, b...); mu.Unlock() }})
+		OnOutput: func(_ uint64, b []byte) { mu.Lock(); events++; ui = append(ui, b...); mu.Unlock() }})
 	if err != nil {
 		t.Fatal(err)
 	}

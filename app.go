@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+
+	"github.com/osfoundry/desktop/backend/appdir"
+	"github.com/osfoundry/desktop/backend/store"
+	"github.com/osfoundry/desktop/backend/terminal"
+	"github.com/osfoundry/desktop/backend/wailsui"
+)
+
+// App is the composition root: it opens the store, builds the services,
+// starts and stops them. Bound services do the work; App only wires.
+type App struct {
+	dir   string
+	db    *sql.DB
+	emit  *wailsui.Emitter
+	panes *terminal.Manager
+
+	Terminal *terminal.Service
+}
+
+func newApp() (*App, error) {
+	dir, err := appdir.Dir()
+	if err != nil {
+		return nil, err
+	}
+	db, err := store.Open(filepath.Join(dir, store.FileName))
+	if err != nil {
+		return nil, err
+	}
+	a := &App{dir: dir, db: db, emit: &wailsui.Emitter{}}
+	a.panes = terminal.NewManager(a.emit)
+	a.Terminal = terminal.NewService(a.panes, nil)
+	return a, nil
+}
+
+func (a *App) startup(ctx context.Context) {
+	a.emit.SetContext(ctx)
+}
+
+// shutdown ends every pane's whole session before the process exits.
+func (a *App) shutdown(context.Context) {
+	a.panes.CloseAll()
+	a.db.Close()
+}
+
+func runWindow() error {
+	a, err := newApp()
+	if err != nil {
+		return err
+	}
+	// SIGTERM/SIGINT/SIGHUP do not pass through Wails' shutdown hook: end
+	// the panes here so no agent is left running without its window.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	go func() {
+		<-sigs
+		a.shutdown(context.Background())
+		os.Exit(0)
+	}()
+	err = wails.Run(&options.App{
+		Title:            "osFoundry",
+		Width:            1280,
+		Height:           820,
+		MinWidth:         720,
+		MinHeight:        480,
+		BackgroundColour: &options.RGBA{R: 24, G: 24, B: 27, A: 255},
+		AssetServer:      &assetserver.Options{Assets: assets},
+		OnStartup:        a.startup,
+		OnShutdown:       a.shutdown,
+		Bind:             []any{a.Terminal},
+	})
+	if err != nil {
+		return fmt.Errorf("running the window: %w", err)
+	}
+	return nil
+}

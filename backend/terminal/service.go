@@ -1,0 +1,168 @@
+package terminal
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Service is the Terminal screen's binding: thin methods with concrete
+// types over the Manager.
+type Service struct {
+	m   *Manager
+	env func() []string
+}
+
+// NewService binds the Manager. env returns the environment new panes get
+// (nil: the app's own).
+func NewService(m *Manager, env func() []string) *Service {
+	if env == nil {
+		env = os.Environ
+	}
+	return &Service{m: m, env: env}
+}
+
+// CreateRequest is what the "New pane" form sends.
+type CreateRequest struct {
+	Dir     string `json:"dir"`     // empty: home folder; "~/x" expands
+	Command string `json:"command"` // empty: the user's shell
+	Cols    int    `json:"cols"`
+	Rows    int    `json:"rows"`
+}
+
+// Create starts a pane. The command line is split into argv like a shell
+// would split words (quotes and backslashes), but nothing is expanded or
+// interpreted: no variables, globs, pipes or command substitution.
+func (s *Service) Create(req CreateRequest) (Info, error) {
+	argv, err := SplitCommand(req.Command)
+	if err != nil {
+		return Info{}, err
+	}
+	dir, err := expandHome(strings.TrimSpace(req.Dir))
+	if err != nil {
+		return Info{}, err
+	}
+	return s.m.Create(Options{Dir: dir, Argv: argv, Env: s.env(), Cols: req.Cols, Rows: req.Rows})
+}
+
+// List returns the panes for the rail.
+func (s *Service) List() []Info { return s.m.List() }
+
+// Close ends a pane and everything it started.
+func (s *Service) Close(id string) error { return s.m.Close(id) }
+
+// Input types keystrokes or pasted text into a pane.
+func (s *Service) Input(id, data string) error {
+	p, err := s.m.Get(id)
+	if err != nil {
+		return err
+	}
+	_, err = p.Write([]byte(data))
+	return err
+}
+
+// Resize follows the view's size.
+func (s *Service) Resize(id string, cols, rows int) error {
+	p, err := s.m.Get(id)
+	if err != nil {
+		return err
+	}
+	return p.Resize(cols, rows)
+}
+
+// Attachment is what a view draws when it attaches to a pane.
+type Attachment struct {
+	Seq  uint64 `json:"seq"`  // apply only output events after this
+	Data []byte `json:"data"` // base64 in JSON
+}
+
+// Attach returns the pane's current contents for a fresh view.
+func (s *Service) Attach(id string) (Attachment, error) {
+	p, err := s.m.Get(id)
+	if err != nil {
+		return Attachment{}, err
+	}
+	seq, data := p.Snapshot()
+	return Attachment{Seq: seq, Data: data}, nil
+}
+
+// ScreenText returns the visible screen as text (tests, tools).
+func (s *Service) ScreenText(id string) ([]string, error) {
+	p, err := s.m.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	return p.Screen().Lines, nil
+}
+
+// DefaultShell names the shell an empty command runs.
+func (s *Service) DefaultShell() string { return DefaultShell() }
+
+func expandHome(dir string) (string, error) {
+	if dir == "" || dir == "~" || strings.HasPrefix(dir, "~/") {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("finding the home folder: %w", err)
+		}
+		return filepath.Join(home, strings.TrimPrefix(strings.TrimPrefix(dir, "~"), "/")), nil
+	}
+	return dir, nil
+}
+
+// ErrUnclosedQuote: a command line ends inside quotes.
+var ErrUnclosedQuote = errors.New("the command has an unclosed quote — close it or remove it")
+
+// SplitCommand splits a command line into words: whitespace separates,
+// '…' keeps everything literal, "…" keeps spaces and allows \" and \\,
+// and a backslash outside quotes escapes the next character.
+func SplitCommand(s string) ([]string, error) {
+	var out []string
+	var cur strings.Builder
+	inWord := false
+	var quote rune
+	esc := false
+	for _, r := range s {
+		switch {
+		case esc:
+			cur.WriteRune(r)
+			esc = false
+		case quote == '\'':
+			if r == '\'' {
+				quote = 0
+			} else {
+				cur.WriteRune(r)
+			}
+		case quote == '"':
+			switch r {
+			case '"':
+				quote = 0
+			case '\\':
+				esc = true
+			default:
+				cur.WriteRune(r)
+			}
+		case r == '\\':
+			esc, inWord = true, true
+		case r == '\'' || r == '"':
+			quote, inWord = r, true
+		case r == ' ' || r == '\t' || r == '\n' || r == '\r':
+			if inWord {
+				out = append(out, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quote != 0 || esc {
+		return nil, ErrUnclosedQuote
+	}
+	if inWord {
+		out = append(out, cur.String())
+	}
+	return out, nil
+}

@@ -1,0 +1,40 @@
+import { call } from '../wails';
+
+export interface PaneInfo {
+  id: string;
+  dir: string;
+  folder: string;
+  argv: string[];
+  foreground: string;
+  title: string;
+  cols: number;
+  rows: number;
+  exited: boolean;
+  exitCode: number;
+  startedAt: number;
+}
+
+export interface CreateRequest {
+  dir: string;
+  command: string;
+  cols: number;
+  rows: number;
+}
+
+export interface Attachment {
+  seq: number;
+  data: string; // base64
+}
+
+const svc = <T>(method: string, ...args: unknown[]) => call<T>('terminal', 'Service', method, ...args);
+
+export const terminalApi = {
+  create: (req: CreateRequest) => svc<PaneInfo>('Create', req),
+  list: () => svc<PaneInfo[]>('List'),
+  close: (id: string) => svc<void>('Close', id),
+  input: (id: string, data: string) => svc<void>('Input', id, data),
+  resize: (id: string, cols: number, rows: number) => svc<void>('Resize', id, cols, rows),
+  attach: (id: string) => svc<Attachment>('Attach', id),
+  screenText: (id: string) => svc<string[]>('ScreenText', id),
+  defaultShell: () => svc<string>('DefaultShell'),
+};

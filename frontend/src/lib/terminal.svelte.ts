@@ -1,0 +1,60 @@
+import { terminalApi, type PaneInfo } from './api/terminal';
+import { on } from './events';
+
+/** TerminalState holds the rail's panes and the selected pane. */
+export class TerminalState {
+  panes = $state<PaneInfo[]>([]);
+  selected = $state<string | null>(null);
+  error = $state('');
+
+  /** start subscribes to pane list changes; returns the stop function. */
+  start(): () => void {
+    this.refresh();
+    const offs = [on('panes:changed', () => this.refresh()), on('pane:exit', () => this.refresh())];
+    // The foreground program changes without an event (the user starts an
+    // agent from the shell): poll the cheap list while the screen is open.
+    const t = setInterval(() => this.refresh(), 1500);
+    return () => {
+      offs.forEach((off) => off());
+      clearInterval(t);
+    };
+  }
+
+  async refresh() {
+    try {
+      this.panes = await terminalApi.list();
+      if (this.selected && !this.panes.some((p) => p.id === this.selected)) this.selected = null;
+      if (!this.selected && this.panes.length) this.selected = this.panes[this.panes.length - 1].id;
+    } catch (e) {
+      this.error = String(e);
+    }
+  }
+
+  async create(dir: string, command: string) {
+    this.error = '';
+    try {
+      const info = await terminalApi.create({ dir, command, cols: 120, rows: 32 });
+      this.selected = info.id;
+      await this.refresh();
+      return true;
+    } catch (e) {
+      this.error = String(e);
+      return false;
+    }
+  }
+
+  async close(id: string) {
+    try {
+      await terminalApi.close(id);
+    } catch (e) {
+      this.error = String(e);
+    }
+    await this.refresh();
+  }
+}
+
+/** label is what the rail shows for a pane: folder · program. */
+export function paneLabel(p: PaneInfo): string {
+  const prog = p.exited ? `exited ${p.exitCode}` : p.foreground || p.argv[0]?.split('/').pop() || '';
+  return `${p.folder} · ${prog}`;
+}
