@@ -1,0 +1,148 @@
+package connect
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// Grant is what an access token carries: who, which connection, which
+// scopes, for which resource. Nothing else is trusted from it.
+type Grant struct {
+	ConnectionID string
+	UserID       string
+	ClientID     string
+	Scopes       []string
+	Resource     string
+}
+
+// Denial codes: item-level failures are tool results with isError, because
+// another token would not fix them.
+const (
+	DenyRevoked       = "connection_revoked"
+	DenyPending       = "connection_pending"
+	DenyToolDisabled  = "tool_disabled"
+	DenyNotFound      = "not_found"
+	DenyNotInProject  = "not_in_project"
+	DenyApproverView  = "approver_cannot_view"
+	DenyApproverEdit  = "approver_cannot_edit"
+	DenyInsufficient  = "insufficient_scope"
+	DecisionAllowed   = "allowed"
+	decisionToolError = "allowed (tool error)"
+)
+
+var denyText = map[string]string{
+	DenyRevoked:      "The owner revoked this connection. Reconnect osFoundry to continue.",
+	DenyPending:      "This connection is not set up yet. Finish connecting osFoundry first.",
+	DenyToolDisabled: "The owner turned this tool off for this connection.",
+	DenyNotFound:     "No such item in the connected workspace.",
+	DenyNotInProject: "This item is in a project this connection has not been added to. Ask the owner to add the project (Connected agents → Projects → Add to project); call list_granted_resources to see what is open.",
+	DenyApproverView: "The person who approved this connection can no longer see this item.",
+	DenyApproverEdit: "The person who approved this connection can no longer edit this item.",
+	DenyInsufficient: "This tool needs a scope the connection was not granted.",
+}
+
+// Denial is a refused call.
+type Denial struct {
+	Code string
+	Text string
+}
+
+func (d *Denial) Error() string { return d.Code + ": " + d.Text }
+
+func deny(code string) *Denial { return &Denial{Code: code, Text: denyText[code]} }
+
+// allowed is the live state a permitted call runs with.
+type allowed struct {
+	grant     Grant
+	workspace string
+	approver  string
+	target    Target
+}
+
+// accessQuery re-reads, in one round trip, everything a call depends on.
+// Times and flags are plain integers so the query runs on PostgreSQL too.
+const accessQuery = `SELECT c.status, c.workspace, c.approver,
+	(SELECT COUNT(*) FROM connect_disabled_tools d WHERE d.connection_id = c.id AND d.tool = ?),
+	(SELECT COUNT(*) FROM connect_projects p WHERE p.connection_id = c.id AND p.project = ?),
+	(SELECT COUNT(*) FROM connect_channel_invites i WHERE i.connection_id = c.id AND i.channel = ?),
+	COALESCE((SELECT u.admin FROM connect_users u WHERE u.id = c.approver), -1),
+	COALESCE((SELECT MAX(CASE r.role WHEN 'owner' THEN 3 WHEN 'editor' THEN 2 WHEN 'viewer' THEN 1 ELSE 0 END)
+		FROM connect_roles r WHERE r.user_id = c.approver AND r.workspace = c.workspace
+		AND (r.project = '' OR r.project = ?)), 0)
+FROM connect_connections c WHERE c.id = ?`
+
+// channelKinds are targets reachable by an explicit channel invite.
+var channelKinds = []string{"channel", "message_channel", "record_channel"}
+
+// Check decides one call of tool with args under grant, reading the
+// current state. It returns a Denial for a refused call; other errors are
+// failures to read that state.
+func (s *Service) Check(ctx context.Context, g Grant, tool string, args json.RawMessage) (*allowed, error) {
+	e, ok := s.cat.tools[tool]
+	if !ok {
+		return nil, deny(DenyToolDisabled)
+	}
+	if !slices.Contains(g.Scopes, e.Scope) {
+		return nil, deny(DenyInsufficient)
+	}
+	var t Target
+	var err error
+	switch {
+	case e.source != nil:
+		t, err = e.source.CallTarget(ctx, tool, args)
+	case e.target != nil:
+		t, err = e.target(ctx, args)
+	}
+	if err != nil {
+		return nil, &Denial{Code: "invalid_arguments", Text: err.Error()}
+	}
+	var (
+		status, workspace, approver       string
+		off, inProject, invited, admin, r int
+	)
+	project := t.Project
+	err = s.q.access.QueryRowContext(ctx, tool, project, t.ID, project, g.ConnectionID).
+		Scan(&status, &workspace, &approver, &off, &inProject, &invited, &admin, &r)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, deny(DenyRevoked)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("checking access: %w", err)
+	}
+	switch {
+	case status == StatusRevoked:
+		return nil, deny(DenyRevoked)
+	case status != StatusConnected:
+		return nil, deny(DenyPending)
+	case off > 0:
+		return nil, deny(DenyToolDisabled)
+	}
+	a := &allowed{grant: g, workspace: workspace, approver: approver, target: t}
+	if t.Kind == "" {
+		return a, nil // list tools filter by granted projects themselves
+	}
+	if t.Workspace != "" && t.Workspace != workspace || t.Workspace == "" && t.Kind != "project" {
+		return nil, deny(DenyNotFound)
+	}
+	if inProject == 0 && !(invited > 0 && slices.Contains(channelKinds, t.Kind)) {
+		return nil, deny(DenyNotInProject)
+	}
+	need := 1
+	if !e.ReadOnly {
+		need = 2
+	}
+	if admin == 1 {
+		return a, nil
+	}
+	if admin < 0 || r < need {
+		if need == 1 {
+			return nil, deny(DenyApproverView)
+		}
+		return nil, deny(DenyApproverEdit)
+	}
+	return a, nil
+}

@@ -1,0 +1,228 @@
+package connect
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/osfoundry/desktop/backend/tools"
+)
+
+// authRequest is a validated authorization request waiting for consent.
+type authRequest struct {
+	ID, ClientID, RedirectURI, State, Challenge, Resource, SessionHash, CSRF string
+	Scopes                                                                   []string
+}
+
+func (s *Service) saveAuthRequest(ctx context.Context, a *authRequest) error {
+	a.ID = newID("authz")
+	a.CSRF = newSecret("")
+	_, err := s.db.ExecContext(ctx, `INSERT INTO connect_auth_requests (id, client_id, redirect_uri, state, code_challenge, scopes, resource, session_hash, csrf, expires_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, a.ID, a.ClientID, a.RedirectURI, a.State, a.Challenge, strings.Join(a.Scopes, " "),
+		a.Resource, a.SessionHash, a.CSRF, s.now().Add(authRequestTTL).UnixMilli())
+	if err != nil {
+		return fmt.Errorf("saving authorization request: %w", err)
+	}
+	return nil
+}
+
+func (s *Service) loadAuthRequest(ctx context.Context, id string) (*authRequest, error) {
+	a := &authRequest{}
+	var scopes string
+	var expires int64
+	err := s.db.QueryRowContext(ctx, `SELECT id, client_id, redirect_uri, state, code_challenge, scopes, resource, session_hash, csrf, expires_at
+		FROM connect_auth_requests WHERE id = ?`, id).Scan(&a.ID, &a.ClientID, &a.RedirectURI, &a.State, &a.Challenge, &scopes, &a.Resource, &a.SessionHash, &a.CSRF, &expires)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && s.now().UnixMilli() > expires {
+		return nil, errors.New("this sign-in request expired or was already used; start connecting again from your assistant")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading authorization request: %w", err)
+	}
+	a.Scopes = splitScopes(scopes)
+	return a, nil
+}
+
+// bindAuthRequest gives a request waiting for sign-in to the session that
+// now continues it, with a fresh CSRF token.
+func (s *Service) bindAuthRequest(ctx context.Context, a *authRequest, sessionHash string) error {
+	a.SessionHash, a.CSRF = sessionHash, newSecret("")
+	_, err := s.db.ExecContext(ctx, `UPDATE connect_auth_requests SET session_hash = ?, csrf = ? WHERE id = ?`, sessionHash, a.CSRF, a.ID)
+	if err != nil {
+		return fmt.Errorf("continuing authorization request: %w", err)
+	}
+	return nil
+}
+
+// serveAuthorize validates the request and shows the consent page. An
+// unknown client or redirect URI gets an error page and never a redirect
+// (that would be an open redirector); later errors go back to the client.
+func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	q := r.URL.Query()
+	user, sess := s.svc.sessionUser(r)
+	if id := q.Get("request"); id != "" { // continuing after sign-in
+		a, err := s.svc.loadAuthRequest(ctx, id)
+		if err != nil || a.SessionHash != "" && a.SessionHash != sess {
+			s.errorPage(w, http.StatusBadRequest, "This sign-in request expired or was already used. Start connecting again from your assistant.")
+			return
+		}
+		if user == "" {
+			s.signInPage(w, r)
+			return
+		}
+		if err := s.svc.bindAuthRequest(ctx, a, sess); err != nil {
+			s.errorPage(w, http.StatusInternalServerError, err.Error())
+			return
+		}
+		s.consentPage(w, r, a, user, "")
+		return
+	}
+	c, err := s.svc.client(ctx, q.Get("client_id"))
+	if err != nil {
+		s.errorPage(w, http.StatusBadRequest, "Unknown assistant (client_id). Remove the server from your assistant and add it again so it registers.")
+		return
+	}
+	redirect := q.Get("redirect_uri")
+	if redirect == "" && len(c.RedirectURIs) == 1 {
+		redirect = c.RedirectURIs[0]
+	}
+	if !redirectAllowed(c.RedirectURIs, redirect) {
+		s.errorPage(w, http.StatusBadRequest, "The return address (redirect_uri) is not one this assistant registered. Nothing was sent back.")
+		return
+	}
+	back := func(code, desc string) {
+		redirectWith(w, r, redirect, url.Values{"error": {code}, "error_description": {desc}, "state": {q.Get("state")}, "iss": {s.base(r)}})
+	}
+	if q.Get("response_type") != "code" {
+		back("unsupported_response_type", "response_type must be code")
+		return
+	}
+	if q.Get("code_challenge") == "" || q.Get("code_challenge_method") != "S256" {
+		back("invalid_request", "PKCE is required with code_challenge_method S256")
+		return
+	}
+	if len(q.Get("code_challenge")) != 43 {
+		back("invalid_request", "code_challenge must be a base64url SHA-256 (43 characters)")
+		return
+	}
+	resource := q.Get("resource")
+	if resource == "" {
+		resource = s.base(r) + ResourcePath
+	}
+	if resource != s.base(r)+ResourcePath {
+		back("invalid_target", "resource must be "+s.base(r)+ResourcePath)
+		return
+	}
+	scopes := splitScopes(q.Get("scope"))
+	if len(scopes) == 0 {
+		scopes = []string{tools.ScopeRead, tools.ScopeWrite}
+	}
+	for _, sc := range scopes {
+		if !slices.Contains(s.scopesSupported(), sc) {
+			back("invalid_scope", "unknown scope "+sc)
+			return
+		}
+	}
+	a := &authRequest{ClientID: c.ID, RedirectURI: redirect, State: q.Get("state"), Challenge: q.Get("code_challenge"),
+		Resource: resource, Scopes: scopes, SessionHash: sess}
+	if err := s.svc.saveAuthRequest(ctx, a); err != nil {
+		s.errorPage(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	if user == "" {
+		s.signInPage(w, r)
+		return
+	}
+	s.consentPage(w, r, a, user, "")
+}
+
+func redirectWith(w http.ResponseWriter, r *http.Request, target string, v url.Values) {
+	u, _ := url.Parse(target)
+	q := u.Query()
+	for k, vs := range v {
+		if len(vs) > 0 && vs[0] != "" {
+			q.Set(k, vs[0])
+		}
+	}
+	u.RawQuery = q.Encode()
+	w.Header().Set("Cache-Control", "no-store")
+	http.Redirect(w, r, u.String(), http.StatusSeeOther)
+}
+
+// serveConsent handles the Connect button: Origin and CSRF checked, the
+// session must be the one the page was shown to, the box must be ticked.
+func (s *Server) serveConsent(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	if o := r.Header.Get("Origin"); o != "" && !strings.EqualFold(o, s.base(r)) || r.Header.Get("Sec-Fetch-Site") == "cross-site" {
+		s.errorPage(w, http.StatusForbidden, "This form can only be sent from the osFoundry consent page.")
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
+	if err := r.ParseForm(); err != nil {
+		s.errorPage(w, http.StatusBadRequest, "Unreadable form.")
+		return
+	}
+	f := r.PostForm
+	user, sess := s.svc.sessionUser(r)
+	a, err := s.svc.loadAuthRequest(ctx, f.Get("request"))
+	if err != nil {
+		s.errorPage(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	if user == "" || sess != a.SessionHash || !constantEqual(f.Get("csrf"), a.CSRF) {
+		s.errorPage(w, http.StatusForbidden, "This approval did not come from the page osFoundry showed you. Reload the sign-in page and try again.")
+		return
+	}
+	if f.Get("action") == "cancel" {
+		s.svc.deleteAuthRequest(ctx, a.ID)
+		redirectWith(w, r, a.RedirectURI, url.Values{"error": {"access_denied"}, "error_description": {"the owner did not approve"}, "state": {a.State}, "iss": {s.base(r)}})
+		return
+	}
+	if f.Get("approve") != "yes" {
+		s.consentPage(w, r, a, user, "Tick the box to approve, or close this page.")
+		return
+	}
+	conn, err := s.svc.approve(ctx, a, user, f.Get("workspace"), f.Get("connection"))
+	if err != nil {
+		s.consentPage(w, r, a, user, err.Error())
+		return
+	}
+	s.svc.deleteAuthRequest(ctx, a.ID)
+	code, err := s.svc.issueCode(ctx, codeGrant{ClientID: a.ClientID, ConnectionID: conn, UserID: user, RedirectURI: a.RedirectURI,
+		Challenge: a.Challenge, Resource: a.Resource, Scopes: a.Scopes})
+	if err != nil {
+		s.errorPage(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	redirectWith(w, r, a.RedirectURI, url.Values{"code": {code}, "state": {a.State}, "iss": {s.base(r)}})
+}
+
+func (s *Service) deleteAuthRequest(ctx context.Context, id string) {
+	s.db.ExecContext(ctx, `DELETE FROM connect_auth_requests WHERE id = ?`, id)
+}
+
+// serveSignIn redeems a one-time sign-in link, sets the session cookie
+// and continues to the newest consent waiting for a sign-in.
+func (s *Server) serveSignIn(w http.ResponseWriter, r *http.Request) {
+	sess, err := s.svc.redeemSignIn(r.Context(), r.URL.Query().Get("token"))
+	if err != nil {
+		s.errorPage(w, http.StatusForbidden, err.Error())
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: sess, Path: "/oauth", HttpOnly: true,
+		Secure: strings.HasPrefix(s.base(r), "https://"), SameSite: http.SameSiteLaxMode, MaxAge: int(sessionTTL.Seconds())})
+	var id string
+	err = s.svc.db.QueryRowContext(r.Context(), `SELECT id FROM connect_auth_requests WHERE session_hash = '' AND expires_at > ?
+		ORDER BY expires_at DESC LIMIT 1`, s.svc.ms()).Scan(&id)
+	if err == nil {
+		w.Header().Set("Cache-Control", "no-store")
+		http.Redirect(w, r, authorizePath+"?request="+url.QueryEscape(id), http.StatusSeeOther)
+		return
+	}
+	s.messagePage(w, http.StatusOK, "Signed in", "You are signed in to osFoundry. Go back to your assistant and connect again; the consent page will open here.")
+}

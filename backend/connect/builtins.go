@@ -1,0 +1,193 @@
+package connect
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/osfoundry/desktop/backend/tools"
+)
+
+// proposalKinds are the propose_… tools: writes that wait for the owner
+// under "Needs your approval". The assistant never receives a Git provider
+// token or any other secret through them.
+var proposalKinds = []struct{ tool, kind, what string }{
+	{"propose_gitnest_work", "gitnest_work", "work on an assigned GitNest repository"},
+	{"propose_change_set", "change_set", "a change set to the project's resources"},
+	{"propose_file_import", "file_import", "importing files into the project"},
+	{"propose_pull_request", "pull_request", "opening a pull request"},
+	{"propose_room_app_install", "room_app_install", "installing an app into a cloud Room"},
+}
+
+const proposalSchema = `{"type":"object","properties":{
+"project_id":{"type":"string","description":"Project the proposal belongs to (from list_granted_resources)."},
+"target":{"type":"string","description":"What the proposal changes: repository, Note id, Room, …"},
+"title":{"type":"string","description":"One line the owner reads under Needs your approval."},
+"files":{"type":"array","items":{"type":"string"},"description":"Files the proposal touches."},
+"details":{"type":"string","description":"What will happen if the owner approves."}},
+"required":["project_id","target","title"],"additionalProperties":false}`
+
+type projectArgs struct {
+	ProjectID string `json:"project_id"`
+}
+
+func decodeArgs(args json.RawMessage, v any) error {
+	if len(args) == 0 || string(args) == "null" {
+		args = json.RawMessage("{}")
+	}
+	if err := json.Unmarshal(args, v); err != nil {
+		return fmt.Errorf("reading arguments: %w", err)
+	}
+	return nil
+}
+
+// projectTarget makes a call that names project_id touch that project.
+func projectTarget(required bool) builtinTargeter {
+	return func(_ context.Context, args json.RawMessage) (Target, error) {
+		var a projectArgs
+		if err := decodeArgs(args, &a); err != nil {
+			return Target{}, err
+		}
+		if a.ProjectID == "" {
+			if required {
+				return Target{}, fmt.Errorf("project_id is required; call list_granted_resources to see the projects you can use")
+			}
+			return Target{}, nil
+		}
+		return Target{Kind: "project", ID: a.ProjectID, Project: a.ProjectID}, nil
+	}
+}
+
+func (s *Service) builtins() []*entry {
+	out := []*entry{
+		{Tool: tools.Tool{Meta: tools.Meta{Name: "list_granted_resources", Scope: tools.ScopeRead, ReadOnly: true,
+			Description: "List what this connection may use right now: its workspace, the projects the owner added and the Message channels it was invited to. Call this first.",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)}},
+			builtin: s.listGranted},
+		{Tool: tools.Tool{Meta: tools.Meta{Name: "list_project_resources", Scope: tools.ScopeRead, ReadOnly: true,
+			Description: "List the Notes, knowledge bases and Record channels of a granted project (project_id), or of every granted project when project_id is omitted. Returns ids to pass to the other tools.",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"project_id":{"type":"string","description":"A project from list_granted_resources; omit for all."}},"additionalProperties":false}`)}},
+			builtin: s.listProjectResources, target: projectTarget(false)},
+		{Tool: tools.Tool{Meta: tools.Meta{Name: "link_current_chat", Scope: tools.ScopeWrite,
+			Description: "Link this chat to a granted project under a label you choose, so work for that project can be routed here. The label is a routing hint, never an identity.",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"project_id":{"type":"string"},"label":{"type":"string","description":"Short name for this chat, e.g. \"Claude – launch planning\"."}},"required":["project_id","label"],"additionalProperties":false}`)}},
+			builtin: s.linkChat, target: projectTarget(true)},
+		{Tool: tools.Tool{Meta: tools.Meta{Name: "get_proposal_status", Scope: tools.ScopeRead, ReadOnly: true,
+			Description: "Read whether a proposal you queued was approved, declined or is still waiting for the owner.",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"proposal_id":{"type":"string"}},"required":["proposal_id"],"additionalProperties":false}`)}},
+			builtin: s.proposalStatus, target: s.proposalTarget},
+	}
+	for _, pk := range proposalKinds {
+		out = append(out, &entry{Tool: tools.Tool{Meta: tools.Meta{Name: pk.tool, Scope: tools.ScopeWrite,
+			Description: "Propose " + pk.what + ". Nothing changes until the owner approves it under Needs your approval in osFoundry; check the outcome with get_proposal_status.",
+			InputSchema: json.RawMessage(proposalSchema)}},
+			builtin: s.proposer(pk.kind), target: projectTarget(true)})
+	}
+	return out
+}
+
+func (s *Service) listGranted(ctx context.Context, a *allowed, _ json.RawMessage) (tools.Result, error) {
+	c, err := s.Connection(ctx, a.grant.ConnectionID)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	return tools.JSONResult(map[string]any{
+		"workspace": c.Workspace, "projects": c.Projects, "channels": c.Channels, "scopes": a.grant.Scopes,
+	}), nil
+}
+
+func (s *Service) listProjectResources(ctx context.Context, a *allowed, _ json.RawMessage) (tools.Result, error) {
+	projects := []string{a.target.Project}
+	if a.target.Kind == "" {
+		var err error
+		projects, err = s.strings(ctx, `SELECT project FROM connect_projects WHERE connection_id = ? ORDER BY added_at, project`, a.grant.ConnectionID)
+		if err != nil {
+			return tools.Result{}, err
+		}
+	}
+	out := []Resource{}
+	for _, p := range projects {
+		rs, err := s.res.ProjectResources(ctx, p)
+		if err != nil {
+			return tools.Result{}, fmt.Errorf("listing project %s: %w", p, err)
+		}
+		out = append(out, rs...)
+	}
+	return tools.JSONResult(map[string]any{"resources": out}), nil
+}
+
+func (s *Service) linkChat(ctx context.Context, a *allowed, args json.RawMessage) (tools.Result, error) {
+	var in struct {
+		ProjectID string `json:"project_id"`
+		Label     string `json:"label"`
+	}
+	if err := decodeArgs(args, &in); err != nil {
+		return tools.ErrorResult(err.Error()), nil
+	}
+	in.Label = strings.TrimSpace(in.Label)
+	if in.Label == "" || len(in.Label) > 120 {
+		return tools.ErrorResult("label is required (at most 120 characters)"), nil
+	}
+	_, err := s.db.ExecContext(ctx, `INSERT INTO connect_chat_links (connection_id, project, label, linked_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (connection_id, project, label) DO UPDATE SET linked_at = excluded.linked_at`,
+		a.grant.ConnectionID, in.ProjectID, in.Label, s.ms())
+	if err != nil {
+		return tools.Result{}, fmt.Errorf("linking chat: %w", err)
+	}
+	return tools.JSONResult(map[string]any{"linked": true, "project_id": in.ProjectID, "label": in.Label,
+		"note": "Work for this project may now be routed to this chat; it waits until someone opens the chat."}), nil
+}
+
+func (s *Service) proposer(kind string) builtinHandler {
+	return func(ctx context.Context, a *allowed, args json.RawMessage) (tools.Result, error) {
+		var in struct {
+			ProjectID string   `json:"project_id"`
+			Target    string   `json:"target"`
+			Title     string   `json:"title"`
+			Files     []string `json:"files"`
+			Details   string   `json:"details"`
+		}
+		if err := decodeArgs(args, &in); err != nil {
+			return tools.ErrorResult(err.Error()), nil
+		}
+		if strings.TrimSpace(in.Target) == "" || strings.TrimSpace(in.Title) == "" {
+			return tools.ErrorResult("target and title are required"), nil
+		}
+		p, err := s.addProposal(ctx, Proposal{ConnectionID: a.grant.ConnectionID, Kind: kind, Project: in.ProjectID,
+			Target: in.Target, Title: in.Title, Files: in.Files, Details: in.Details})
+		if err != nil {
+			return tools.Result{}, err
+		}
+		return tools.JSONResult(map[string]any{"proposal_id": p.ID, "status": p.Status,
+			"note": "Waiting under Needs your approval; nothing changes until the owner approves."}), nil
+	}
+}
+
+func (s *Service) proposalTarget(ctx context.Context, args json.RawMessage) (Target, error) {
+	var in struct {
+		ID string `json:"proposal_id"`
+	}
+	if err := decodeArgs(args, &in); err != nil {
+		return Target{}, err
+	}
+	p, err := s.Proposal(ctx, in.ID)
+	if err != nil {
+		return Target{Kind: "proposal", ID: in.ID}, nil // unknown: not_found
+	}
+	return Target{Kind: "project", ID: p.Project, Project: p.Project}, nil
+}
+
+func (s *Service) proposalStatus(ctx context.Context, a *allowed, args json.RawMessage) (tools.Result, error) {
+	var in struct {
+		ID string `json:"proposal_id"`
+	}
+	if err := decodeArgs(args, &in); err != nil {
+		return tools.ErrorResult(err.Error()), nil
+	}
+	p, err := s.Proposal(ctx, in.ID)
+	if err != nil || p.ConnectionID != a.grant.ConnectionID {
+		return tools.ErrorResult(DenyNotFound + ": " + denyText[DenyNotFound]), nil
+	}
+	return tools.JSONResult(map[string]any{"proposal_id": p.ID, "status": p.Status, "title": p.Title}), nil
+}

@@ -1,0 +1,189 @@
+package connect
+
+import (
+	"context"
+	"fmt"
+	"html"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/osfoundry/desktop/backend/store"
+)
+
+// env is a running endpoint over real loopback HTTP with a fake clock.
+type env struct {
+	t     *testing.T
+	svc   *Service
+	srv   *Server
+	notes *fakeNotes
+	clock *fakeClock
+}
+
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *fakeClock) Add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	db, err := store.Open(filepath.Join(t.TempDir(), "osfoundry.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	e := &env{t: t, notes: newFakeNotes(), clock: &fakeClock{t: time.Now()}}
+	e.notes.put("note-a1", "ws-acme", "proj-a", "Q3 launch checklist")
+	e.notes.put("note-b1", "ws-acme", "proj-b", "Budget")
+	e.notes.put("note-x1", "ws-other", "proj-x", "Elsewhere")
+	e.svc, err = Open(context.Background(), db, Options{Resources: e.notes, Now: e.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.srv, err = NewServer(e.svc, ServerConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.srv.Start("127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.srv.Close(context.Background()) })
+	return e
+}
+
+// browser is the owner's browser: a cookie jar that never follows a
+// redirect, so the test sees where the server sends it.
+type browser struct {
+	t      *testing.T
+	e      *env
+	c      *http.Client
+	origin string // Origin header sent with the consent POST
+}
+
+func (e *env) browser(signedIn bool) *browser {
+	jar, _ := cookiejar.New(nil)
+	b := &browser{t: e.t, e: e, origin: e.srv.BaseURL(), c: &http.Client{Jar: jar, Timeout: 10 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+	if signedIn {
+		link, err := e.srv.SignInURL(context.Background(), OwnerID, 0)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		resp, err := b.c.Get(link)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusSeeOther {
+			e.t.Fatalf("sign-in: %s", resp.Status)
+		}
+	}
+	return b
+}
+
+func (b *browser) get(u string) (int, string, http.Header) {
+	resp, err := b.c.Get(u)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body), resp.Header
+}
+
+// consentForm is what the consent page offered.
+type consentForm struct {
+	Request, CSRF string
+	Workspaces    []string // values
+	Connections   map[string]string
+	Page          string
+}
+
+var (
+	hiddenRE = regexp.MustCompile(`name="(request|csrf)" value="([^"]*)"`)
+	wsRE     = regexp.MustCompile(`name="workspace" value="([^"]*)"`)
+	connRE   = regexp.MustCompile(`name="connection" value="([^"]*)"[^>]*> ([^<]*)<`)
+)
+
+func parseConsent(page string) (*consentForm, error) {
+	f := &consentForm{Connections: map[string]string{}, Page: page}
+	for _, m := range hiddenRE.FindAllStringSubmatch(page, -1) {
+		if m[1] == "request" {
+			f.Request = m[2]
+		} else {
+			f.CSRF = m[2]
+		}
+	}
+	for _, m := range wsRE.FindAllStringSubmatch(page, -1) {
+		f.Workspaces = append(f.Workspaces, m[1])
+	}
+	for _, m := range connRE.FindAllStringSubmatch(page, -1) {
+		f.Connections[html.UnescapeString(m[2])] = m[1]
+	}
+	if f.Request == "" || f.CSRF == "" {
+		return nil, fmt.Errorf("no consent form in page:\n%s", page)
+	}
+	return f, nil
+}
+
+// openConsent GETs an authorization URL and parses the consent page.
+func (b *browser) openConsent(authURL string) (*consentForm, error) {
+	status, page, _ := b.get(authURL)
+	if status != http.StatusOK {
+		return nil, fmt.Errorf("authorize: status %d: %s", status, page)
+	}
+	return parseConsent(page)
+}
+
+// submit POSTs the consent form and returns the status and Location.
+func (b *browser) submit(f url.Values) (int, string, string) {
+	req, _ := http.NewRequest(http.MethodPost, b.e.srv.BaseURL()+authorizePath, strings.NewReader(f.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if b.origin != "" {
+		req.Header.Set("Origin", b.origin)
+	}
+	resp, err := b.c.Do(req)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header.Get("Location"), string(body)
+}
+
+// approve runs the whole consent for authURL choosing the connection
+// labelled choice ("" = the first) and returns the redirect URL.
+func (b *browser) approve(authURL, choice string) (*url.URL, error) {
+	f, err := b.openConsent(authURL)
+	if err != nil {
+		return nil, err
+	}
+	conn := "new"
+	if choice != "" {
+		v, ok := f.Connections[choice]
+		if !ok {
+			return nil, fmt.Errorf("consent page has no connection option %q (has %v)", choice, f.Connections)
+		}
+		conn = v
+	}
+	status, loc, body := b.submit(url.Values{"request": {f.Request}, "csrf": {f.CSRF}, "workspace": {"ws-acme"},
+		"connection": {conn}, "approve": {"yes"}, "action": {"connect"}})
+	if status != http.StatusSeeOther {
+		return nil, fmt.Errorf("consent POST: status %d: %s", status, body)
+	}
+	return url.Parse(loc)
+}

@@ -1,0 +1,267 @@
+package connect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"github.com/osfoundry/desktop/backend/tools"
+)
+
+// Paths of the endpoint. The issuer is pathless: clients find the AS
+// metadata at /.well-known/oauth-authorization-server.
+const (
+	ResourcePath  = "/mcp"
+	prmPath       = "/.well-known/oauth-protected-resource"
+	asmPath       = "/.well-known/oauth-authorization-server"
+	authorizePath = "/oauth/authorize"
+	tokenPath     = "/oauth/token"
+	registerPath  = "/oauth/register"
+	signInPath    = "/oauth/signin"
+)
+
+// Instructions is sent in initialize (SPEC §6, exact).
+const Instructions = "Use list_granted_resources first. Every Note edit must use the exact tab ID.\nLocal-only data is unavailable to cloud clients."
+
+// ServerVersion is reported in initialize.
+var ServerVersion = "0.1.0"
+
+// ServerConfig configures the HTTP side.
+type ServerConfig struct {
+	// PublicURL is the origin clients reach (https://team.example.com) for a
+	// headless team server behind TLS. Empty: the server is loopback-only
+	// and its URLs follow the Host the client used (127.0.0.1 or localhost),
+	// because the Go SDK client requires the metadata's resource to equal
+	// the URL it connected to byte for byte.
+	PublicURL string
+	// AllowedOrigins are browser origins allowed to call the MCP endpoint
+	// (a web-based MCP client). Requests without Origin are not browsers.
+	AllowedOrigins []string
+}
+
+// Server serves the MCP endpoint, the metadata, the authorization server
+// and the consent page.
+type Server struct {
+	svc       *Service
+	cfg       ServerConfig
+	public    *url.URL
+	mcp       http.Handler
+	mux       *http.ServeMux
+	mu        sync.Mutex
+	http      *http.Server
+	ln        net.Listener
+	loopHosts []string
+}
+
+// NewServer builds the handler. Start it with Start, or mount Handler.
+func NewServer(svc *Service, cfg ServerConfig) (*Server, error) {
+	s := &Server{svc: svc, cfg: cfg}
+	if cfg.PublicURL != "" {
+		u, err := url.Parse(strings.TrimRight(cfg.PublicURL, "/"))
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.Path != "" || u.RawQuery != "" {
+			return nil, fmt.Errorf("public URL %q must be an origin like https://osfoundry.example.com (no path)", cfg.PublicURL)
+		}
+		if u.Scheme == "http" && !isLoopbackHost(u.Hostname()) {
+			return nil, fmt.Errorf("public URL %q must use https unless it is a loopback address", cfg.PublicURL)
+		}
+		s.public = u
+	}
+	ms := mcp.NewServer(&mcp.Implementation{Name: "osfoundry", Version: ServerVersion},
+		&mcp.ServerOptions{Instructions: Instructions})
+	for _, name := range svc.cat.order {
+		ms.AddTool(svc.cat.tools[name].mcpTool(), svc.mcpHandler(name))
+	}
+	s.mcp = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ms },
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true,
+			// Host is checked by guard for every route, against the public
+			// URL too, which the SDK's loopback-only check cannot know.
+			DisableLocalhostProtection: true})
+	mux := http.NewServeMux()
+	mux.HandleFunc(ResourcePath, s.serveMCP)
+	mux.HandleFunc("GET "+prmPath, s.serveResourceMeta)
+	mux.HandleFunc("GET "+prmPath+ResourcePath, s.serveResourceMeta)
+	mux.HandleFunc("GET "+asmPath, s.serveAuthServerMeta)
+	mux.HandleFunc(registerPath, s.serveRegister)
+	mux.HandleFunc(tokenPath, s.serveToken)
+	mux.HandleFunc("GET "+authorizePath, s.serveAuthorize)
+	mux.HandleFunc("POST "+authorizePath, s.serveConsent)
+	mux.HandleFunc("GET "+signInPath, s.serveSignIn)
+	s.mux = mux
+	return s, nil
+}
+
+// Handler is the whole server with the Host check in front.
+func (s *Server) Handler() http.Handler { return http.HandlerFunc(s.guard) }
+
+// Start listens on addr (host:port; loopback unless a PublicURL is set)
+// and serves until Close.
+func (s *Server) Start(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("listen address %q must be host:port, e.g. 127.0.0.1:8765: %w", addr, err)
+	}
+	if s.public == nil && !isLoopbackHost(host) {
+		return fmt.Errorf("listen address %q is not loopback; serving other machines needs --public-url https://… behind TLS", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", addr, err)
+	}
+	s.mu.Lock()
+	s.ln = ln
+	s.http = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	s.mu.Unlock()
+	go s.http.Serve(ln)
+	return nil
+}
+
+// Addr is the listening address after Start.
+func (s *Server) Addr() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ln == nil {
+		return ""
+	}
+	return s.ln.Addr().String()
+}
+
+// BaseURL is the issuer: the public URL, or http://<listen address>.
+func (s *Server) BaseURL() string {
+	if s.public != nil {
+		return s.public.String()
+	}
+	return "http://" + s.Addr()
+}
+
+// ResourceURL is the server address users paste into their assistant.
+func (s *Server) ResourceURL() string { return s.BaseURL() + ResourcePath }
+
+// SignInURL mints a one-time owner sign-in link for user (OwnerID for the
+// person at this machine). Opening it in the browser signs them in for the
+// consent page and continues to a pending consent, if any.
+func (s *Server) SignInURL(ctx context.Context, user string, ttl time.Duration) (string, error) {
+	tok, err := s.svc.SignInToken(ctx, user, ttl)
+	if err != nil {
+		return "", err
+	}
+	return s.BaseURL() + signInPath + "?token=" + url.QueryEscape(tok), nil
+}
+
+// Close stops the server.
+func (s *Server) Close(ctx context.Context) error {
+	s.mu.Lock()
+	h := s.http
+	s.mu.Unlock()
+	if h == nil {
+		return nil
+	}
+	if err := h.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("stopping connect server: %w", err)
+	}
+	return nil
+}
+
+// base returns the origin for this request: the public URL, else the
+// Host the client used (already checked by guard).
+func (s *Server) base(r *http.Request) string {
+	if s.public != nil {
+		return s.public.String()
+	}
+	return "http://" + r.Host
+}
+
+// guard rejects a Host that is not ours (DNS rebinding) before any route.
+func (s *Server) guard(w http.ResponseWriter, r *http.Request) {
+	if !s.hostOK(r.Host) {
+		http.Error(w, fmt.Sprintf("Forbidden: Host %q is not this server", r.Host), http.StatusForbidden)
+		return
+	}
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	s.mux.ServeHTTP(w, r)
+}
+
+func (s *Server) hostOK(host string) bool {
+	if s.public != nil && strings.EqualFold(host, s.public.Host) {
+		return true
+	}
+	h, port, err := net.SplitHostPort(host)
+	if err != nil {
+		return false
+	}
+	if !isLoopbackHost(h) {
+		return false
+	}
+	// Any loopback name, but only on the port we listen on (when known).
+	if a := s.Addr(); a != "" {
+		_, lport, _ := net.SplitHostPort(a)
+		return port == lport
+	}
+	return true
+}
+
+// originOK allows our own origin and the configured browser origins.
+func (s *Server) originOK(r *http.Request, origin string) bool {
+	return strings.EqualFold(origin, s.base(r)) || slices.Contains(s.cfg.AllowedOrigins, origin)
+}
+
+func (s *Server) scopesSupported() []string {
+	sc := []string{tools.ScopeRead, tools.ScopeWrite, tools.ScopeRun, tools.ScopeModels}
+	return sc
+}
+
+func (s *Server) resourceMeta(r *http.Request) *oauthex.ProtectedResourceMetadata {
+	return &oauthex.ProtectedResourceMetadata{
+		Resource:               s.base(r) + ResourcePath,
+		AuthorizationServers:   []string{s.base(r)},
+		ScopesSupported:        s.scopesSupported(),
+		BearerMethodsSupported: []string{"header"},
+		ResourceName:           "osFoundry",
+	}
+}
+
+func (s *Server) serveResourceMeta(w http.ResponseWriter, r *http.Request) {
+	publicJSON(w, http.StatusOK, s.resourceMeta(r))
+}
+
+// authServerMeta is RFC 8414 metadata. The SDK's AuthServerMeta always
+// writes jwks_uri (empty here), which the TypeScript client's URL check
+// rejects, so the document has its own type.
+type authServerMeta struct {
+	Issuer                            string   `json:"issuer"`
+	AuthorizationEndpoint             string   `json:"authorization_endpoint"`
+	TokenEndpoint                     string   `json:"token_endpoint"`
+	RegistrationEndpoint              string   `json:"registration_endpoint"`
+	ScopesSupported                   []string `json:"scopes_supported"`
+	ResponseTypesSupported            []string `json:"response_types_supported"`
+	ResponseModesSupported            []string `json:"response_modes_supported"`
+	GrantTypesSupported               []string `json:"grant_types_supported"`
+	TokenEndpointAuthMethodsSupported []string `json:"token_endpoint_auth_methods_supported"`
+	CodeChallengeMethodsSupported     []string `json:"code_challenge_methods_supported"`
+	AuthorizationResponseIssSupported bool     `json:"authorization_response_iss_parameter_supported"`
+}
+
+func (s *Server) serveAuthServerMeta(w http.ResponseWriter, r *http.Request) {
+	b := s.base(r)
+	publicJSON(w, http.StatusOK, authServerMeta{
+		Issuer:                            b,
+		AuthorizationEndpoint:             b + authorizePath,
+		TokenEndpoint:                     b + tokenPath,
+		RegistrationEndpoint:              b + registerPath,
+		ScopesSupported:                   s.scopesSupported(),
+		ResponseTypesSupported:            []string{"code"},
+		ResponseModesSupported:            []string{"query"},
+		GrantTypesSupported:               []string{"authorization_code", "refresh_token"},
+		TokenEndpointAuthMethodsSupported: []string{"none"},
+		CodeChallengeMethodsSupported:     []string{"S256"},
+		AuthorizationResponseIssSupported: true,
+	})
+}
