@@ -1,0 +1,199 @@
+package notes
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/osfoundry/desktop/backend/store"
+)
+
+// Sentinel errors callers branch on.
+var (
+	// ErrNotFound: the named workspace, project, Note, tab, knowledge base,
+	// article, Record channel or item does not exist (in this workspace).
+	ErrNotFound = errors.New("not found")
+	// ErrLocked: another program holds the database's write lock for longer
+	// than the busy timeout. Closing the other osFoundry instance fixes it.
+	ErrLocked = errors.New("the osFoundry database is locked by another program; close other osFoundry windows or commands using it and try again")
+	// ErrInvalid: an owner-side helper got an argument it cannot store.
+	ErrInvalid = errors.New("invalid argument")
+	// ErrUnknownTool: CallTarget was asked about a tool this store does not serve.
+	ErrUnknownTool = errors.New("unknown tool")
+)
+
+// Scope says which version a write is checked against.
+type Scope int
+
+const (
+	// ScopeNote (the default) checks every write against the Note's single
+	// version: a write is refused if anything in the Note changed since the
+	// writer read it. See README.md for why this is the default.
+	ScopeNote Scope = iota
+	// ScopeTab checks a tab edit against that tab's own version only. No
+	// false conflicts between tabs, but no protection for cross-tab reads.
+	ScopeTab
+	// ScopeNone performs no check (last writer wins). It exists only so the
+	// bench can measure what the check prevents and what it costs.
+	ScopeNone
+)
+
+func (s Scope) String() string {
+	switch s {
+	case ScopeTab:
+		return "tab"
+	case ScopeNone:
+		return "none"
+	}
+	return "note"
+}
+
+// VersionSource says how a new version number is made.
+type VersionSource int
+
+const (
+	// VersionCounter (the default) adds one: two writes can never share a version.
+	VersionCounter VersionSource = iota
+	// VersionMillis uses the commit time in Unix milliseconds, which two
+	// writes in the same millisecond share. It reproduces the seed's failure
+	// (lost lines under fast writes) for the bench; never use it otherwise.
+	VersionMillis
+)
+
+// Options tune the store; the zero value is the production setting.
+type Options struct {
+	Scope    Scope
+	Versions VersionSource
+	// Now is the clock (tests inject one); nil means time.Now.
+	Now func() time.Time
+}
+
+// Store holds workspaces, projects, Notes, knowledge bases and Record
+// channels, and serves the Notes tools for every caller (bridge, Connected
+// endpoint, the person's editor).
+type Store struct {
+	db           *sql.DB
+	knowledgeDir string
+	opts         Options
+
+	subMu   sync.Mutex
+	subs    map[int]func(noteID string, version int64)
+	nextSub int
+
+	searchMu sync.Mutex // one lazy reindex at a time
+}
+
+// Open migrates the "notes" component in db and returns the store.
+// knowledgeDir is the folder of Markdown files memory_search also indexes
+// (appdir.Knowledge); it may not exist yet.
+func Open(db *sql.DB, knowledgeDir string) (*Store, error) {
+	return OpenWith(db, knowledgeDir, Options{})
+}
+
+// OpenWith is Open with non-default options (benchmarks, tests).
+func OpenWith(db *sql.DB, knowledgeDir string, opts Options) (*Store, error) {
+	if err := store.Migrate(context.Background(), db, Component, migrations); err != nil {
+		return nil, fmt.Errorf("opening notes store: %w", lockErr(err))
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Store{db: db, knowledgeDir: knowledgeDir, opts: opts, subs: map[int]func(string, int64){}}, nil
+}
+
+// DB returns the underlying database (owner commands share it).
+func (s *Store) DB() *sql.DB { return s.db }
+
+// OnChange registers f to be called after every committed change to a Note
+// (agent tool call or the person's save) with the Note's new version, so
+// the app can push agent edits into an open editor. f runs on the writer's
+// goroutine after commit: keep it short (emit an event). The returned
+// function unsubscribes.
+func (s *Store) OnChange(f func(noteID string, version int64)) (unsubscribe func()) {
+	s.subMu.Lock()
+	defer s.subMu.Unlock()
+	id := s.nextSub
+	s.nextSub++
+	s.subs[id] = f
+	return func() {
+		s.subMu.Lock()
+		defer s.subMu.Unlock()
+		delete(s.subs, id)
+	}
+}
+
+func (s *Store) notify(noteID string, version int64) {
+	s.subMu.Lock()
+	fs := make([]func(string, int64), 0, len(s.subs))
+	for _, f := range s.subs {
+		fs = append(fs, f)
+	}
+	s.subMu.Unlock()
+	for _, f := range fs {
+		f(noteID, version)
+	}
+}
+
+// nextVersion returns the version a write stores after current.
+func (s *Store) nextVersion(current int64) int64 {
+	if s.opts.Versions == VersionMillis {
+		return s.opts.Now().UnixMilli()
+	}
+	return current + 1
+}
+
+func (s *Store) now() time.Time { return s.opts.Now().UTC() }
+
+// timeText is the stored timestamp form: UTC, full precision, sortable.
+const timeText = "2006-01-02T15:04:05.000000000Z"
+
+func formatTime(t time.Time) string { return t.UTC().Format(timeText) }
+
+func parseTime(v string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, v)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// newID returns prefix-<16 hex chars> from crypto/rand: unguessable, so an
+// id in a tool argument proves nothing by itself (access is checked anyway).
+func newID(prefix string) string {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("reading random bytes: " + err.Error())
+	}
+	return prefix + "-" + hex.EncodeToString(b[:])
+}
+
+// lockErr turns SQLite's busy/locked failures into ErrLocked so the person
+// reads what to do instead of "database is locked (5) (SQLITE_BUSY)".
+func lockErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "SQLITE_BUSY") || strings.Contains(msg, "database is locked") ||
+		strings.Contains(msg, "SQLITE_LOCKED") {
+		return fmt.Errorf("%w (%v)", ErrLocked, err)
+	}
+	return err
+}
+
+// beginWrite starts a write transaction. store.Open's _txlock=immediate
+// makes this BEGIN IMMEDIATE: the write lock is taken before the version is
+// read, so no other writer can slip in between compare and update.
+func (s *Store) beginWrite(ctx context.Context) (*sql.Tx, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("starting write: %w", lockErr(err))
+	}
+	return tx, nil
+}
