@@ -1,0 +1,280 @@
+package inventory
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// claudeCode reads ~/.claude/projects/<escaped cwd>/<session id>.jsonl.
+// The folder name is the cwd with every non-alphanumeric character replaced
+// by '-' (and cut at 200 characters plus a hash): it loses information, so
+// the cwd always comes from the records, never from the folder name.
+type claudeCode struct{}
+
+func (claudeCode) Apps() []AppID { return []AppID{ClaudeCode} }
+
+func claudeProjects(env Env) string {
+	if v := env.getenv("CLAUDE_CONFIG_DIR"); v != "" {
+		return filepath.Join(v, "projects")
+	}
+	return filepath.Join(env.Home, ".claude", "projects")
+}
+
+func (claudeCode) Roots(env Env) []string { return []string{claudeProjects(env)} }
+
+func (claudeCode) Units(ctx context.Context, env Env) ([]Unit, error) {
+	root := claudeProjects(env)
+	var out []Unit
+	for _, dir := range listDirs(root) {
+		// Only files directly in the project folder: sub-agent transcripts
+		// live in <id>/subagents/ and also start with "agent-".
+		out = append(out, listFiles(dir, func(n string) bool {
+			return strings.HasSuffix(n, ".jsonl") && !strings.HasPrefix(n, "agent-")
+		})...)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+	}
+	return out, nil
+}
+
+func (claudeCode) Read(ctx context.Context, env Env, u Unit) ([]Session, error) {
+	s, err := readClaudeTranscript(u.Path)
+	if err != nil {
+		return nil, err
+	}
+	s.App = ClaudeCode
+	s.ID = strings.TrimSuffix(filepath.Base(u.Path), ".jsonl")
+	s.UpdatedMs = u.MtimeNs / 1e6
+	s.Bytes = u.Size
+	return []Session{s}, nil
+}
+
+// claudeMeta is what the index wants from one Claude Code record.
+type claudeMeta struct {
+	typ, cwd, branch, title, mode, model, effort, version string
+	sidechain                                             bool
+	message                                               []byte
+}
+
+func parseClaudeRecord(line []byte) (m claudeMeta, ok bool) {
+	ok = eachField(line, func(k, v []byte) bool {
+		switch string(k) {
+		case "type":
+			m.typ = str(v)
+		case "cwd":
+			m.cwd = str(v)
+		case "gitBranch":
+			m.branch = str(v)
+		case "customTitle", "aiTitle":
+			m.title = str(v)
+		case "permissionMode":
+			m.mode = str(v)
+		case "isSidechain":
+			m.sidechain = isTrue(v)
+		case "effort":
+			m.effort = str(v)
+		case "version":
+			m.version = str(v)
+		case "message":
+			m.message = v
+		}
+		return true
+	})
+	return m, ok
+}
+
+// readClaudeTranscript fills folder, branch, title, model, effort and mode
+// from the head (first 80 lines) and the tail (last 512 KiB) of a transcript.
+func readClaudeTranscript(path string) (Session, error) {
+	var s Session
+	f, st, err := openRegular(path)
+	if err != nil {
+		return s, err
+	}
+	defer f.Close()
+	s.Path = path
+	var headTitle, firstUser string
+	err = readHead(f, HeadLines, func(line []byte) bool {
+		m, ok := parseClaudeRecord(line)
+		if !ok {
+			return true // a torn or garbage line
+		}
+		if s.Folder == "" && m.cwd != "" {
+			s.Folder = m.cwd
+		}
+		if s.Branch == "" && m.branch != "" {
+			s.Branch = m.branch
+		}
+		if m.title != "" {
+			headTitle = m.title // newest in the head wins
+		}
+		if s.Version == "" {
+			s.Version = m.version
+		}
+		if firstUser == "" && m.typ == "user" && !m.sidechain && m.message != nil {
+			t := strings.TrimSpace(firstText(field(m.message, "content")))
+			if t != "" && !strings.HasPrefix(t, "<") {
+				firstUser = cleanText(t, 80)
+			}
+		}
+		// Stop early once the head has given everything it can; the title
+		// record may sit before the cwd (measured on Claude Code 2.1.328).
+		return s.Folder == "" || s.Branch == "" || firstUser == ""
+	})
+	if err != nil {
+		return s, err
+	}
+	var tailTitle, tailBranch string
+	haveModel, haveMode, haveEffort := false, false, false
+	err = readTailBackward(f, st.Size(), func(line []byte) bool {
+		m, ok := parseClaudeRecord(line)
+		if !ok {
+			return true
+		}
+		if tailTitle == "" && m.title != "" {
+			tailTitle = m.title
+		}
+		if tailBranch == "" && m.branch != "" {
+			tailBranch = m.branch
+		}
+		if !haveMode && m.mode != "" {
+			s.Mode, haveMode = m.mode, true
+		}
+		if m.typ == "assistant" {
+			if !haveModel && m.message != nil {
+				if mod := strField(m.message, "model"); mod != "" && mod != "<synthetic>" {
+					s.Model, haveModel = mod, true
+				}
+			}
+			if !haveEffort && m.effort != "" {
+				s.Effort, haveEffort = m.effort, true
+			}
+		}
+		return tailTitle == "" || tailBranch == "" || !haveModel || !haveMode || !haveEffort
+	})
+	if err != nil {
+		return s, err
+	}
+	switch {
+	case tailTitle != "":
+		s.Title = tailTitle
+	case headTitle != "":
+		s.Title = headTitle
+	default:
+		s.Title = firstUser
+	}
+	if tailBranch != "" {
+		s.Branch = tailBranch
+	}
+	return s, nil
+}
+
+// firstText returns a message content's text: the string itself, or the
+// first text block of a block list.
+func firstText(content []byte) string {
+	if len(content) > 0 && content[0] == '"' {
+		return str(content)
+	}
+	var out string
+	eachElem(content, func(b []byte) bool {
+		if strField(b, "type") == "text" {
+			out = strField(b, "text")
+			return out == ""
+		}
+		return true
+	})
+	return out
+}
+
+func (claudeCode) Transcript(ctx context.Context, env Env, s Session, cursor int64, limit int) (Page, error) {
+	return readJSONLPage(ctx, s.Path, cursor, limit, claudeRows)
+}
+
+// claudeRows turns one Claude Code record into rows: each text, thinking,
+// tool_use and tool_result block becomes its own row.
+func claudeRows(line []byte) []Row {
+	m, ok := parseClaudeRecord(line)
+	if !ok {
+		return []Row{{Kind: RowSkipped, Text: "[unreadable line]"}}
+	}
+	ts := strField(line, "timestamp")
+	switch m.typ {
+	case "user", "assistant":
+	case "custom-title", "ai-title":
+		return []Row{{Kind: RowSystem, Text: "Title: " + m.title, Time: ts}}
+	case "system":
+		if c := strField(line, "content"); c != "" {
+			return []Row{{Kind: RowSystem, Text: c, Time: ts}}
+		}
+		return nil
+	default:
+		return nil
+	}
+	role := RowUser
+	if m.typ == "assistant" {
+		role = RowAssistant
+	}
+	content := field(m.message, "content")
+	if len(content) > 0 && content[0] == '"' {
+		return []Row{textRow(role, str(content), ts)}
+	}
+	var rows []Row
+	eachElem(content, func(b []byte) bool {
+		switch strField(b, "type") {
+		case "text":
+			rows = append(rows, textRow(role, strField(b, "text"), ts))
+		case "thinking":
+			rows = append(rows, textRow(RowThinking, strField(b, "thinking"), ts))
+		case "tool_use":
+			r := textRow(RowToolCall, string(field(b, "input")), ts)
+			r.Name = strField(b, "name")
+			rows = append(rows, r)
+		case "tool_result":
+			r := textRow(RowToolResult, blocksText(field(b, "content")), ts)
+			r.IsError = isTrue(field(b, "is_error"))
+			rows = append(rows, r)
+		case "image":
+			rows = append(rows, Row{Kind: role, Text: "[image]", Time: ts})
+		}
+		return true
+	})
+	return rows
+}
+
+// blocksText flattens a string or a list of text blocks.
+func blocksText(v []byte) string {
+	if len(v) > 0 && v[0] == '"' {
+		return str(v)
+	}
+	var parts []string
+	eachElem(v, func(b []byte) bool {
+		if t := strField(b, "text"); t != "" {
+			parts = append(parts, t)
+		} else if strField(b, "type") == "image" {
+			parts = append(parts, "[image]")
+		}
+		return true
+	})
+	if len(parts) == 0 && len(v) > 0 && v[0] != '[' {
+		return string(v)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// rowTextCap bounds one row's text; the pane shows the rest as truncated.
+const rowTextCap = 32 << 10
+
+func textRow(kind, text, ts string) Row {
+	r := Row{Kind: kind, Text: text, Time: ts}
+	if len(r.Text) > rowTextCap {
+		r.Text = strings.ToValidUTF8(r.Text[:rowTextCap], "")
+		r.Truncated = true
+	}
+	return r
+}
+
+// fileExists is a stat that treats every error as absence.
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }

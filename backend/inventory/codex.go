@@ -1,0 +1,380 @@
+package inventory
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// codexStore reads ~/.codex (Codex CLI and the Codex desktop app share it):
+// the index ~/.codex/state_<n>.sqlite (highest n, table threads) and the
+// rollouts ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl and
+// ~/.codex/archived_sessions/. Both are units; when both report a thread
+// the database row wins and the rollout fills what the row lacks, so a
+// locked, corrupt or missing database falls back to the rollouts, and a
+// thread Codex has not yet checkpointed into the database still shows.
+type codexStore struct{}
+
+func (codexStore) Apps() []AppID { return []AppID{CodexCLI, CodexApp} }
+
+func codexHome(env Env) string {
+	if v := env.getenv("CODEX_HOME"); v != "" {
+		return v
+	}
+	return filepath.Join(env.Home, ".codex")
+}
+
+func (codexStore) Roots(env Env) []string {
+	h := codexHome(env)
+	return []string{h, filepath.Join(h, "sessions"), filepath.Join(h, "archived_sessions")}
+}
+
+var stateDBName = regexp.MustCompile(`^state_(\d+)\.sqlite$`)
+
+func (codexStore) Units(ctx context.Context, env Env) ([]Unit, error) {
+	h := codexHome(env)
+	if !isDir(h) {
+		return nil, nil
+	}
+	var out []Unit
+	best, bestN := Unit{}, -1
+	for _, u := range listFiles(h, func(n string) bool { return stateDBName.MatchString(n) }) {
+		n, _ := strconv.Atoi(stateDBName.FindStringSubmatch(filepath.Base(u.Path))[1])
+		if n > bestN {
+			best, bestN = u, n
+		}
+	}
+	if bestN >= 0 {
+		out = append(out, best)
+	}
+	isRollout := func(n string) bool { return strings.HasPrefix(n, "rollout-") && strings.HasSuffix(n, ".jsonl") }
+	for _, y := range listDirs(filepath.Join(h, "sessions")) {
+		for _, m := range listDirs(y) {
+			for _, d := range listDirs(m) {
+				out = append(out, listFiles(d, isRollout)...)
+			}
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+	}
+	arch := filepath.Join(h, "archived_sessions")
+	out = append(out, listFiles(arch, isRollout)...)
+	for _, d := range listDirs(arch) { // some versions keep the date tree
+		for _, m := range listDirs(d) {
+			for _, dd := range listDirs(m) {
+				out = append(out, listFiles(dd, isRollout)...)
+			}
+		}
+	}
+	return out, nil
+}
+
+func (c codexStore) Read(ctx context.Context, env Env, u Unit) ([]Session, error) {
+	if stateDBName.MatchString(filepath.Base(u.Path)) {
+		return readCodexDB(ctx, u.Path)
+	}
+	s, ok, err := readRollout(u.Path)
+	if err != nil || !ok {
+		return nil, err
+	}
+	s.UpdatedMs = u.MtimeNs / 1e6
+	s.Bytes = u.Size
+	s.Archived = strings.Contains(filepath.ToSlash(u.Path), "/archived_sessions/")
+	return []Session{s}, nil
+}
+
+// readCodexDB reads the threads table. Columns differ between Codex
+// versions, so it selects only the ones present.
+func readCodexDB(ctx context.Context, path string) ([]Session, error) {
+	db, err := openImmutable(path)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	cols, err := columns(ctx, db, "threads")
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if !cols["id"] {
+		return nil, fmt.Errorf("reading %s: no threads table", path)
+	}
+	want := [][]string{
+		{"id"}, {"rollout_path"}, {"cwd"}, {"git_branch"}, {"title"}, {"model"},
+		{"reasoning_effort"}, {"approval_mode", "approval_policy"}, {"sandbox_policy", "sandbox_mode"},
+		{"source"}, {"archived"}, {"updated_at_ms"}, {"updated_at"}, {"originator"}, {"cli_version"},
+	}
+	sel := make([]string, len(want))
+	for i, names := range want {
+		if c := pick(cols, names...); c != "" {
+			sel[i] = `CAST("` + c + `" AS TEXT)`
+		} else {
+			sel[i] = "NULL"
+		}
+	}
+	rows, err := db.QueryContext(ctx, "SELECT "+strings.Join(sel, ", ")+" FROM threads")
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	defer rows.Close()
+	var out []Session
+	for rows.Next() {
+		v := make([]sql.NullString, len(want))
+		ptrs := make([]any, len(v))
+		for i := range v {
+			ptrs[i] = &v[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, fmt.Errorf("reading %s: %w", path, err)
+		}
+		src := strings.TrimSpace(v[9].String)
+		if strings.HasPrefix(src, "{") {
+			continue // a sub-agent thread: nobody resumes it directly
+		}
+		s := Session{
+			ID: v[0].String, Path: v[1].String, Folder: v[2].String, Branch: v[3].String,
+			Title: v[4].String, Model: v[5].String, Effort: v[6].String,
+			Mode: kebab(v[7].String), Sandbox: sandboxMode(v[8].String),
+			Archived: v[10].String == "1" || v[10].String == "true",
+			originator: v[13].String + " " + src, Version: v[14].String, priority: 2,
+		}
+		if ms, _ := strconv.ParseInt(v[11].String, 10, 64); ms > 0 {
+			s.UpdatedMs = ms
+		} else if sec, _ := strconv.ParseInt(v[12].String, 10, 64); sec > 0 {
+			s.UpdatedMs = sec * 1000
+		}
+		if s.ID != "" {
+			out = append(out, s)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	return out, nil
+}
+
+// readRollout reads a rollout's session_meta (first line), the first real
+// user message (head) and the newest turn_context (tail).
+func readRollout(path string) (Session, bool, error) {
+	s := Session{Path: path, priority: 1}
+	f, st, err := openRegular(path)
+	if err != nil {
+		return s, false, err
+	}
+	defer f.Close()
+	meta := false
+	sub := false
+	err = readHead(f, HeadLines, func(line []byte) bool {
+		typ := strField(line, "type")
+		p := field(line, "payload")
+		switch typ {
+		case "session_meta":
+			meta = true
+			s.ID = strField(p, "id")
+			s.Folder = strField(p, "cwd")
+			s.Version = strField(p, "cli_version")
+			s.Branch = str(jpath(p, "git", "branch"))
+			srcv := field(p, "source")
+			sub = len(srcv) > 0 && srcv[0] == '{'
+			s.originator = strField(p, "originator") + " " + str(srcv)
+		case "event_msg":
+			if s.Title == "" && strField(p, "type") == "user_message" {
+				t := strings.TrimSpace(strField(p, "message"))
+				if t != "" && !strings.HasPrefix(t, "<") {
+					s.Title = cleanText(t, 80)
+				}
+			}
+		case "turn_context":
+			codexContext(&s, p)
+		}
+		return s.Title == ""
+	})
+	if err != nil || !meta || sub || s.ID == "" {
+		return s, false, err
+	}
+	err = readTailBackward(f, st.Size(), func(line []byte) bool {
+		if strField(line, "type") == "turn_context" {
+			codexContext(&s, field(line, "payload"))
+			return false
+		}
+		return true
+	})
+	return s, true, err
+}
+
+
+func codexContext(s *Session, p []byte) {
+	if v := strField(p, "model"); v != "" {
+		s.Model = v
+	}
+	if v := strField(p, "effort"); v != "" {
+		s.Effort = v
+	}
+	if v := strField(p, "approval_policy"); v != "" {
+		s.Mode = kebab(v)
+	}
+	if v := field(p, "sandbox_policy"); v != nil {
+		if len(v) > 0 && v[0] == '"' {
+			s.Sandbox = sandboxMode(str(v))
+		} else {
+			s.Sandbox = sandboxMode(string(v))
+		}
+	}
+}
+
+// sandboxMode normalises a sandbox policy: "workspace-write", or a JSON
+// object with "type" or "mode".
+func sandboxMode(v string) string {
+	v = strings.TrimSpace(v)
+	if strings.HasPrefix(v, "{") {
+		b := []byte(v)
+		if t := strField(b, "type"); t != "" {
+			return kebab(t)
+		}
+		return kebab(strField(b, "mode"))
+	}
+	return kebab(v)
+}
+
+// kebab turns "OnRequest" or "on_request" into "on-request".
+func kebab(v string) string {
+	var b strings.Builder
+	for i, r := range strings.TrimSpace(v) {
+		switch {
+		case r == '_' || r == ' ':
+			b.WriteByte('-')
+		case unicode.IsUpper(r):
+			if i > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(unicode.ToLower(r))
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return strings.ReplaceAll(b.String(), "--", "-")
+}
+
+var desktopOriginator = regexp.MustCompile(`(?i)desktop|codex_work|chatgpt|codex_app|codex_mac|vscode`)
+
+// Merge joins the database row and the rollout of each thread, then says
+// which app started it.
+func (codexStore) Merge(in []Session) []Session {
+	by := map[string]int{}
+	var out []Session
+	for _, s := range in {
+		i, ok := by[s.ID]
+		if !ok {
+			by[s.ID] = len(out)
+			out = append(out, s)
+			continue
+		}
+		hi, lo := out[i], s
+		if lo.priority > hi.priority {
+			hi, lo = lo, hi
+		}
+		fill(&hi.Path, lo.Path)
+		fill(&hi.Folder, lo.Folder)
+		fill(&hi.Branch, lo.Branch)
+		fill(&hi.Title, lo.Title)
+		fill(&hi.Model, lo.Model)
+		fill(&hi.Effort, lo.Effort)
+		fill(&hi.Mode, lo.Mode)
+		fill(&hi.Sandbox, lo.Sandbox)
+		fill(&hi.Version, lo.Version)
+		if strings.TrimSpace(hi.originator) == "" {
+			hi.originator = lo.originator
+		}
+		if hi.Bytes == 0 {
+			hi.Bytes = lo.Bytes
+		}
+		if lo.UpdatedMs > hi.UpdatedMs {
+			hi.UpdatedMs = lo.UpdatedMs
+		}
+		hi.Archived = hi.Archived || lo.Archived
+		out[i] = hi
+	}
+	for i := range out {
+		out[i].App = CodexCLI
+		if desktopOriginator.MatchString(out[i].originator) {
+			out[i].App = CodexApp
+		}
+	}
+	return out
+}
+
+func fill(dst *string, v string) {
+	if *dst == "" {
+		*dst = v
+	}
+}
+
+func (codexStore) Transcript(ctx context.Context, env Env, s Session, cursor int64, limit int) (Page, error) {
+	if s.Path == "" || !fileExists(s.Path) {
+		return Page{}, fmt.Errorf("reading transcript: the rollout file of %s is gone", s.ID)
+	}
+	return readJSONLPage(ctx, s.Path, cursor, limit, codexRows)
+}
+
+func codexRows(line []byte) []Row {
+	ts := strField(line, "timestamp")
+	p := field(line, "payload")
+	switch strField(line, "type") {
+	case "session_meta":
+		return []Row{{Kind: RowSystem, Text: "Session started in " + strField(p, "cwd"), Time: ts}}
+	case "compacted":
+		return []Row{{Kind: RowSystem, Text: "Conversation compacted", Time: ts}}
+	case "response_item":
+	default:
+		return nil // event_msg and turn_context repeat what response items say
+	}
+	switch strField(p, "type") {
+	case "message":
+		kind := RowAssistant
+		switch strField(p, "role") {
+		case "user":
+			kind = RowUser
+		case "developer", "system":
+			kind = RowSystem
+		}
+		t := blocksText(field(p, "content"))
+		if kind == RowUser && strings.HasPrefix(strings.TrimSpace(t), "<") {
+			kind = RowSystem
+		}
+		return []Row{textRow(kind, t, ts)}
+	case "reasoning":
+		return []Row{textRow(RowThinking, blocksText(field(p, "summary")), ts)}
+	case "function_call", "custom_tool_call":
+		args := strField(p, "arguments")
+		if args == "" {
+			args = strField(p, "input")
+		}
+		r := textRow(RowToolCall, args, ts)
+		r.Name = strField(p, "name")
+		return []Row{r}
+	case "local_shell_call":
+		r := textRow(RowToolCall, string(jpath(p, "action", "command")), ts)
+		r.Name = "shell"
+		return []Row{r}
+	case "function_call_output", "custom_tool_call_output":
+		out := field(p, "output")
+		t := str(out)
+		if t == "" {
+			t = blocksText(out)
+			if c := strField(out, "content"); c != "" {
+				t = c
+			}
+		}
+		return []Row{textRow(RowToolResult, t, ts)}
+	case "web_search_call":
+		r := textRow(RowToolCall, str(jpath(p, "action", "query")), ts)
+		r.Name = "web_search"
+		return []Row{r}
+	}
+	return nil
+}

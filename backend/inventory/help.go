@@ -1,0 +1,158 @@
+package inventory
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Runner runs a program directly (never through a shell). Tests inject a
+// fake; the app uses ExecRunner.
+type Runner interface {
+	// Output runs name with args in dir and returns its combined output.
+	Output(ctx context.Context, dir, name string, args ...string) ([]byte, error)
+	// LookPath resolves a program name to a path.
+	LookPath(name string) (string, error)
+}
+
+// ExecRunner is the real Runner.
+type ExecRunner struct{}
+
+var _ Runner = ExecRunner{}
+
+// Output runs the program with a 10 s limit.
+func (ExecRunner) Output(ctx context.Context, dir, name string, args ...string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	cmd.Stdin = nil
+	return cmd.CombinedOutput()
+}
+
+// LookPath is exec.LookPath.
+func (ExecRunner) LookPath(name string) (string, error) { return exec.LookPath(name) }
+
+// cliCaps is what an installed CLI's --help says it accepts.
+type cliCaps struct {
+	known  bool                // the help text was read
+	flags  map[string]bool     // "--model", "-m", …
+	values map[string][]string // flag → accepted values (nil: any / not listed)
+}
+
+func (c cliCaps) has(flags ...string) bool {
+	for _, f := range flags {
+		if c.flags[f] {
+			return true
+		}
+	}
+	return false
+}
+
+// accepts reports whether value is listed for any of flags; ok is false
+// when the help lists no values for them.
+func (c cliCaps) accepts(value string, flags ...string) (yes, listed bool) {
+	for _, f := range flags {
+		if vs := c.values[f]; vs != nil {
+			for _, v := range vs {
+				if v == value {
+					return true, true
+				}
+			}
+			listed = true
+		}
+	}
+	return false, listed
+}
+
+var (
+	flagLine   = regexp.MustCompile(`^\s*(-[A-Za-z0-9]|--[A-Za-z0-9][A-Za-z0-9-]*)\b`)
+	flagToken  = regexp.MustCompile(`(?:^|[\s,])(--?[A-Za-z0-9][A-Za-z0-9-]*)`)
+	choicesRe  = regexp.MustCompile(`choices:\s*((?:"[^"]*"(?:,\s*)?)+)`)
+	quotedRe   = regexp.MustCompile(`"([^"]*)"`)
+	possibleRe = regexp.MustCompile(`\[possible values:\s*([^\]]*)\]`)
+	listItemRe = regexp.MustCompile(`^\s*-\s+([A-Za-z0-9][A-Za-z0-9-]*)\s*(?::|$)`)
+)
+
+// parseHelp reads flags and their accepted values from commander.js style
+// (`(choices: "a", "b")`) and clap style (`[possible values: a, b]` or a
+// "Possible values:" list of "- a: …" lines) help text.
+func parseHelp(text string) cliCaps {
+	c := cliCaps{known: true, flags: map[string]bool{}, values: map[string][]string{}}
+	var cur []string
+	add := func(v string) {
+		for _, f := range cur {
+			c.values[f] = append(c.values[f], v)
+		}
+	}
+	for _, line := range strings.Split(text, "\n") {
+		if flagLine.MatchString(line) && !listItemRe.MatchString(line) {
+			head := line
+			if i := strings.Index(line, "  "); i > 0 && i > len(line)-len(strings.TrimLeft(line, " ")) {
+				head = line[:i+len(line)-len(strings.TrimLeft(line, " "))]
+			}
+			cur = nil
+			for _, m := range flagToken.FindAllStringSubmatch(strings.SplitN(strings.TrimSpace(head), "  ", 2)[0], -1) {
+				cur = append(cur, m[1])
+				c.flags[m[1]] = true
+			}
+		}
+		if m := choicesRe.FindStringSubmatch(line); m != nil {
+			for _, q := range quotedRe.FindAllStringSubmatch(m[1], -1) {
+				add(q[1])
+			}
+		}
+		if m := possibleRe.FindStringSubmatch(line); m != nil {
+			for _, v := range strings.Split(m[1], ",") {
+				if v = strings.TrimSpace(v); v != "" {
+					add(v)
+				}
+			}
+		}
+		if m := listItemRe.FindStringSubmatch(line); m != nil && len(cur) > 0 {
+			add(m[1])
+		}
+	}
+	return c
+}
+
+// helpCache remembers parsed help per binary identity (path, size, mtime)
+// and subcommand, so a relaunch never runs `--help` twice for one install.
+type helpCache struct {
+	mu sync.Mutex
+	m  map[string]cliCaps
+}
+
+func (h *helpCache) get(ctx context.Context, r Runner, bin string, args ...string) cliCaps {
+	p, err := r.LookPath(bin)
+	if err != nil {
+		return cliCaps{}
+	}
+	key := p + "\x00" + strings.Join(args, " ")
+	if st, err := os.Stat(p); err == nil {
+		key += fmt.Sprintf("\x00%d\x00%d", st.Size(), st.ModTime().UnixNano())
+	}
+	h.mu.Lock()
+	if c, ok := h.m[key]; ok {
+		h.mu.Unlock()
+		return c
+	}
+	h.mu.Unlock()
+	out, err := r.Output(ctx, "", p, args...)
+	if err != nil && len(out) == 0 {
+		return cliCaps{}
+	}
+	c := parseHelp(string(out))
+	h.mu.Lock()
+	if h.m == nil {
+		h.m = map[string]cliCaps{}
+	}
+	h.m[key] = c
+	h.mu.Unlock()
+	return c
+}

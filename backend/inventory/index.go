@@ -1,0 +1,333 @@
+package inventory
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"sync"
+
+	"github.com/osfoundry/desktop/backend/store"
+)
+
+// Component is this package's schema name in the app database.
+const Component = "inventory"
+
+var migrations = []store.Migration{{Version: 1, SQL: `
+CREATE TABLE inventory_units (
+	path     TEXT PRIMARY KEY,
+	adapter  TEXT NOT NULL,
+	size     INTEGER NOT NULL,
+	mtime_ns INTEGER NOT NULL,
+	sessions TEXT NOT NULL
+);
+CREATE TABLE inventory_apps (
+	app     TEXT PRIMARY KEY,
+	enabled INTEGER NOT NULL
+);`}}
+
+// Migrate creates the index cache and the Apps setting tables.
+func Migrate(ctx context.Context, db *sql.DB) error {
+	return store.Migrate(ctx, db, Component, migrations)
+}
+
+// storedSession is a Session with the unexported fields the merge needs.
+type storedSession struct {
+	Session
+	Originator string `json:"originator,omitempty"`
+	Priority   int    `json:"priority,omitempty"`
+}
+
+type cachedUnit struct {
+	Unit
+	adapter  string
+	sessions []Session
+}
+
+// Index keeps the session list, re-reading only the units whose identity
+// (path, size, mtime) changed. With a database it persists that cache and
+// the Apps setting; without one (tests, --home runs) it lives in memory.
+type Index struct {
+	db       *sql.DB
+	env      Env
+	adapters []Adapter
+
+	mu       sync.RWMutex
+	units    map[string]*cachedUnit
+	enabled  map[AppID]bool
+	sessions []Session
+	byKey    map[string]int
+	counts   map[AppID]int
+}
+
+func adapterName(a Adapter) string { return string(a.Apps()[0]) }
+
+// NewIndex loads the cache and the Apps setting from db (which may be nil).
+func NewIndex(ctx context.Context, db *sql.DB, env Env) (*Index, error) {
+	ix := &Index{db: db, env: env, adapters: adapters(), units: map[string]*cachedUnit{},
+		enabled: map[AppID]bool{}, byKey: map[string]int{}, counts: map[AppID]int{}}
+	for _, a := range AllApps {
+		ix.enabled[a] = true
+	}
+	if db == nil {
+		return ix, nil
+	}
+	if err := Migrate(ctx, db); err != nil {
+		return nil, err
+	}
+	rows, err := db.QueryContext(ctx, `SELECT app, enabled FROM inventory_apps`)
+	if err != nil {
+		return nil, fmt.Errorf("loading the Apps setting: %w", err)
+	}
+	for rows.Next() {
+		var app string
+		var on bool
+		if err := rows.Scan(&app, &on); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("loading the Apps setting: %w", err)
+		}
+		ix.enabled[AppID(app)] = on
+	}
+	rows.Close()
+	rows, err = db.QueryContext(ctx, `SELECT path, adapter, size, mtime_ns, sessions FROM inventory_units`)
+	if err != nil {
+		return nil, fmt.Errorf("loading the session index: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var c cachedUnit
+		var blob string
+		if err := rows.Scan(&c.Path, &c.adapter, &c.Size, &c.MtimeNs, &blob); err != nil {
+			return nil, fmt.Errorf("loading the session index: %w", err)
+		}
+		var stored []storedSession
+		if json.Unmarshal([]byte(blob), &stored) != nil {
+			continue // re-read on the next refresh
+		}
+		for _, s := range stored {
+			s.Session.originator, s.Session.priority = s.Originator, s.Priority
+			c.sessions = append(c.sessions, s.Session)
+		}
+		ix.units[c.Path] = &c
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("loading the session index: %w", err)
+	}
+	ix.rebuild()
+	return ix, nil
+}
+
+func (ix *Index) adapterOn(a Adapter) bool {
+	for _, app := range a.Apps() {
+		if ix.enabled[app] {
+			return true
+		}
+	}
+	return false
+}
+
+// Refresh stats every enabled store and re-reads what changed. It reports
+// whether the list changed.
+func (ix *Index) Refresh(ctx context.Context) (bool, error) {
+	ix.mu.RLock()
+	enabled := make(map[AppID]bool, len(ix.enabled))
+	for k, v := range ix.enabled {
+		enabled[k] = v
+	}
+	ix.mu.RUnlock()
+	changed := map[string]*cachedUnit{} // path → new unit (nil: removed)
+	seen := map[string]bool{}
+	var errs []error
+	for _, a := range ix.adapters {
+		on := false
+		for _, app := range a.Apps() {
+			on = on || enabled[app]
+		}
+		if !on {
+			continue // never read, not even listed
+		}
+		name := adapterName(a)
+		units, err := a.Units(ctx, ix.env)
+		if err != nil {
+			return false, fmt.Errorf("listing %s sessions: %w", a.Apps()[0].Name(), err)
+		}
+		for _, u := range units {
+			seen[u.Path] = true
+			ix.mu.RLock()
+			old := ix.units[u.Path]
+			ix.mu.RUnlock()
+			if old != nil && old.Size == u.Size && old.MtimeNs == u.MtimeNs && old.adapter == name {
+				continue
+			}
+			if err := ctx.Err(); err != nil {
+				return false, err
+			}
+			ss, err := a.Read(ctx, ix.env, u)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue // vanished between listing and reading
+			}
+			if err != nil {
+				// Remember the failure under this identity so an unreadable
+				// file costs one read, not one per refresh.
+				errs = append(errs, err)
+				ss = nil
+			}
+			changed[u.Path] = &cachedUnit{Unit: u, adapter: name, sessions: ss}
+		}
+	}
+	ix.mu.Lock()
+	for p, c := range ix.units {
+		if !seen[p] {
+			changed[p] = nil
+			_ = c
+		}
+	}
+	if len(changed) == 0 {
+		ix.mu.Unlock()
+		return false, nil
+	}
+	for p, c := range changed {
+		if c == nil {
+			delete(ix.units, p)
+		} else {
+			ix.units[p] = c
+		}
+	}
+	ix.rebuild()
+	ix.mu.Unlock()
+	if err := ix.persist(ctx, changed); err != nil {
+		return true, err
+	}
+	_ = errs // per-file read errors are expected (torn files, locked DBs); the rest still lists
+	return true, nil
+}
+
+// persist writes changed units to the database in one transaction.
+func (ix *Index) persist(ctx context.Context, changed map[string]*cachedUnit) error {
+	if ix.db == nil {
+		return nil
+	}
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("saving the session index: %w", err)
+	}
+	defer tx.Rollback()
+	del, err := tx.PrepareContext(ctx, `DELETE FROM inventory_units WHERE path = ?`)
+	if err != nil {
+		return fmt.Errorf("saving the session index: %w", err)
+	}
+	defer del.Close()
+	put, err := tx.PrepareContext(ctx, `INSERT INTO inventory_units (path, adapter, size, mtime_ns, sessions)
+		VALUES (?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET adapter = excluded.adapter,
+		size = excluded.size, mtime_ns = excluded.mtime_ns, sessions = excluded.sessions`)
+	if err != nil {
+		return fmt.Errorf("saving the session index: %w", err)
+	}
+	defer put.Close()
+	for p, c := range changed {
+		if c == nil {
+			if _, err := del.ExecContext(ctx, p); err != nil {
+				return fmt.Errorf("saving the session index: %w", err)
+			}
+			continue
+		}
+		stored := make([]storedSession, len(c.sessions))
+		for i, s := range c.sessions {
+			stored[i] = storedSession{Session: s, Originator: s.originator, Priority: s.priority}
+		}
+		blob, _ := json.Marshal(stored)
+		if _, err := put.ExecContext(ctx, p, c.adapter, c.Size, c.MtimeNs, string(blob)); err != nil {
+			return fmt.Errorf("saving the session index: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("saving the session index: %w", err)
+	}
+	return nil
+}
+
+// rebuild recomputes the list from the cached units; callers hold mu.
+func (ix *Index) rebuild() {
+	per := map[string][]Session{}
+	for _, c := range ix.units {
+		per[c.adapter] = append(per[c.adapter], c.sessions...)
+	}
+	var all []Session
+	claimed := map[string]bool{} // Claude Code ids that a Claude app record covers
+	for _, a := range ix.adapters {
+		ss := per[adapterName(a)]
+		if m, ok := a.(merger); ok && len(ss) > 0 {
+			ss = m.Merge(ss)
+		}
+		for _, s := range ss {
+			if !ix.enabled[s.App] || s.ID == "" {
+				continue
+			}
+			s.finish()
+			if s.App == ClaudeApp {
+				claimed[s.ResumeID] = true
+			}
+			all = append(all, s)
+		}
+	}
+	out := all[:0]
+	for _, s := range all {
+		if s.App == ClaudeCode && claimed[s.ID] {
+			continue // the same conversation, listed once under the Claude app
+		}
+		out = append(out, s)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].UpdatedMs != out[j].UpdatedMs {
+			return out[i].UpdatedMs > out[j].UpdatedMs
+		}
+		return out[i].Key < out[j].Key
+	})
+	ix.sessions = out
+	ix.byKey = make(map[string]int, len(out))
+	ix.counts = map[AppID]int{}
+	for i, s := range out {
+		ix.byKey[s.Key] = i
+		ix.counts[s.App]++
+	}
+}
+
+// SetEnabled turns an app on or off and persists it. Turning an app off
+// drops its cached sessions at once; its store is not read again.
+func (ix *Index) SetEnabled(ctx context.Context, app AppID, on bool) error {
+	if !app.Known() {
+		return fmt.Errorf("setting app %q: unknown app; known: %v", app, AllApps)
+	}
+	if ix.db != nil {
+		if _, err := ix.db.ExecContext(ctx, `INSERT INTO inventory_apps (app, enabled) VALUES (?, ?)
+			ON CONFLICT(app) DO UPDATE SET enabled = excluded.enabled`, string(app), on); err != nil {
+			return fmt.Errorf("saving the Apps setting: %w", err)
+		}
+	}
+	ix.mu.Lock()
+	ix.enabled[app] = on
+	var gone map[string]*cachedUnit
+	for _, a := range ix.adapters {
+		if ix.adapterOn(a) {
+			continue
+		}
+		for p, c := range ix.units {
+			if c.adapter == adapterName(a) {
+				if gone == nil {
+					gone = map[string]*cachedUnit{}
+				}
+				gone[p] = nil
+				delete(ix.units, p)
+			}
+		}
+	}
+	ix.rebuild()
+	ix.mu.Unlock()
+	if gone != nil {
+		return ix.persist(ctx, gone)
+	}
+	return nil
+}
