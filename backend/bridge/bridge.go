@@ -126,12 +126,13 @@ func Start(ctx context.Context, cfg Config) (*Bridge, error) {
 	base, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	h := &handler{
 		cfg:     cfg,
+		base:    base,
 		token:   []byte(token),
 		allowed: allowed,
 		hosts:   loopbackHosts(port),
 		origins: loopbackOrigins(port),
-		mcp:     newMCPHandler(cfg, allowed, metas),
 	}
+	h.mcp = newMCPHandler(h, metas)
 	errLog := log.New(io.Discard, "", 0)
 	if cfg.Logger != nil {
 		errLog = slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn)

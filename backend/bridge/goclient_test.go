@@ -90,13 +90,14 @@ func TestGoClient(t *testing.T) {
 // transport, no HTTP gate) so the middleware's own check is exercised.
 func TestMiddlewareRefusal(t *testing.T) {
 	r := newRig(t)
-	cfg := Config{Workspace: "ws-home", Executor: r.exec, Source: "bridge:mem", MaxBody: DefaultMaxBody}
+	h := &handler{cfg: Config{Workspace: "ws-home", Executor: r.exec, Source: "bridge:mem", MaxBody: DefaultMaxBody},
+		base: context.Background(), allowed: []string{"memory_search"}}
 	m, _ := r.exec.Lookup("memory_search")
-	srv := newMCPServer(cfg, []string{"memory_search"}, []tools.Meta{m})
+	srv := newMCPServer(h, []tools.Meta{m})
 	// The server is built with only allowed tools; add secret_tool behind
 	// the gate's back to prove the middleware alone stops it.
 	sm, _ := r.exec.Lookup("secret_tool")
-	srv.AddTool(mcpTool(sm), forwardTo(&handler{cfg: cfg}, "secret_tool"))
+	srv.AddTool(mcpTool(sm), forwardTo(h, "secret_tool"))
 
 	ct, st := mcp.NewInMemoryTransports()
 	ctx := context.Background()

@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"bytes"
+	"context"
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
@@ -18,6 +19,7 @@ import (
 // session at all (notifications, refused tool names).
 type handler struct {
 	cfg     Config
+	base    context.Context // ends when the bridge closes
 	token   []byte
 	allowed []string
 	hosts   []string
@@ -100,6 +102,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			Name      string          `json:"name"`
 			Arguments json.RawMessage `json:"arguments"`
 		}
+		// encoding/json matches keys case-insensitively and the SDK may not,
+		// so this early answer is an optimisation, not the authority: the
+		// SDK's middleware checks the name it will actually dispatch.
 		if json.Unmarshal(m.Params, &p) == nil && !slices.Contains(h.allowed, p.Name) {
 			// Refused here, before any session exists: the executor never
 			// sees a name the run was not given (hallucinated or injected).

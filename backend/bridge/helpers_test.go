@@ -164,5 +164,10 @@ func post(t testing.TB, url string, hdr map[string]string, body string) (int, ht
 			break
 		}
 	}
+	// Go's client consumes the hop-by-hop Connection header into resp.Close;
+	// put it back so callers can assert on what was on the wire.
+	if resp.Close {
+		resp.Header.Set("Connection", "close")
+	}
 	return resp.StatusCode, resp.Header, sb.String()
 }

@@ -21,27 +21,26 @@ var ProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-
 // and a receiving middleware re-applies the allowlist to tools/list and
 // tools/call (the HTTP gate handles single messages; batches and anything
 // else reaching the SDK meet this check).
-func newMCPHandler(cfg Config, allowed []string, metas []tools.Meta) http.Handler {
-	srv := newMCPServer(cfg, allowed, metas)
+func newMCPHandler(h *handler, metas []tools.Meta) http.Handler {
+	srv := newMCPServer(h, metas)
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:           true,
 		JSONResponse:        true,
-		MaxRequestBodyBytes: cfg.MaxBody,
+		MaxRequestBodyBytes: h.cfg.MaxBody,
 	})
 }
 
-func newMCPServer(cfg Config, allowed []string, metas []tools.Meta) *mcp.Server {
+func newMCPServer(h *handler, metas []tools.Meta) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "osfoundry", Title: "osFoundry", Version: "1"}, &mcp.ServerOptions{
 		SupportedProtocolVersions: ProtocolVersions,
 		// The list is fixed for the run's life: no listChanged, no logging.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 		Instructions: "osFoundry app tools for this run. The workspace is fixed by the app; arguments naming another workspace are ignored.",
 	})
-	h := &handler{cfg: cfg} // for call(); the gate fields are unused here
 	for _, m := range metas {
 		srv.AddTool(mcpTool(m), forwardTo(h, m.Name))
 	}
-	srv.AddReceivingMiddleware(gate(h, allowed))
+	srv.AddReceivingMiddleware(gate(h, h.allowed))
 	return srv
 }
 
@@ -60,6 +59,12 @@ func mcpTool(m tools.Meta) *mcp.Tool {
 // text, which every client reads).
 func forwardTo(h *handler, name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		// The SDK detaches tool handlers from the HTTP request under the
+		// protocol versions we speak; tie the call to the bridge instead so
+		// closing the run ends a call still waiting (for an approval, say).
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(h.base, cancel)()
 		res, err := h.cfg.Executor.Execute(ctx, h.call(name, req.Params.Arguments))
 		if err != nil {
 			// Internal failures reach the model as a readable tool error
