@@ -39,6 +39,7 @@ type ExitEvent struct {
 // Info describes a pane for the rail.
 type Info struct {
 	ID         string   `json:"id"`
+	Pid        int      `json:"pid"` // session leader; every process of the pane is in its session
 	Dir        string   `json:"dir"`
 	Folder     string   `json:"folder"` // short name
 	Argv       []string `json:"argv"`
@@ -169,7 +170,7 @@ func infoOf(p *Pane) Info {
 	_, fg := p.Foreground()
 	s := p.Screen()
 	return Info{
-		ID: p.ID(), Dir: p.Dir(), Folder: ShortName(p.Dir()), Argv: p.Argv(), Foreground: fg,
+		ID: p.ID(), Pid: p.Pid(), Dir: p.Dir(), Folder: ShortName(p.Dir()), Argv: p.Argv(), Foreground: fg,
 		Title: s.Title, Cols: s.Cols, Rows: s.Rows, Exited: p.Exited(), ExitCode: p.ExitCode(),
 		StartedAt: p.Started().UnixMilli(),
 	}

@@ -2,6 +2,7 @@ import { call } from '../wails';
 
 export interface PaneInfo {
   id: string;
+  pid: number;
   dir: string;
   folder: string;
   argv: string[];

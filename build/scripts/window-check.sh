@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Real-window check: starts the production build under Xvfb, waits for the
+# first painted frame, saves build/window.png and fails when the window
+# stays blank (a uniform colour). Prints exec→first-paint time.
+#   window-check.sh BIN [--panes N]   (N panes restored at start)
+set -euo pipefail
+bin="$(realpath "$1")"
+shift
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+out="$root/build/window.png"
+home="$(mktemp -d)"
+trap 'rm -rf "$home"' EXIT
+panes=0
+[ "${1:-}" = "--panes" ] && panes="$2"
+if [ "$panes" -gt 0 ]; then
+  OSFOUNDRY_HOME="$home" "$bin" panes seed --count "$panes" --dir "$home" >/dev/null
+fi
+
+export OSFOUNDRY_HOME="$home" WEBKIT_DISABLE_DMABUF_RENDERER=1
+xvfb-run -a -s "-screen 0 1280x820x24" bash -c '
+  set -u
+  bin="$1"; out="$2"
+  start=$(date +%s%N)
+  "$bin" >"$OSFOUNDRY_HOME/app.log" 2>&1 &
+  pid=$!
+  painted=""
+  for i in $(seq 1 300); do
+    if ! kill -0 $pid 2>/dev/null; then echo "window-check: the app exited early:"; cat "$OSFOUNDRY_HOME/app.log"; exit 1; fi
+    colors=$(import -silent -window root png:- 2>/dev/null | identify -format "%k" - 2>/dev/null || echo 0)
+    if [ "${colors:-0}" -gt 16 ]; then
+      now=$(date +%s%N); painted=$(( (now - start) / 1000000 ))
+      break
+    fi
+    sleep 0.05
+  done
+  sleep 1.5  # let the screen settle before the screenshot a person looks at
+  import -silent -window root "$out"
+  rss=$(ps -o rss= --ppid $pid -p $pid 2>/dev/null | awk "{s+=\$1} END {print s}")
+  kids=$(pgrep -f WebKit | xargs -r ps -o rss= -p | awk "{s+=\$1} END {print s+0}")
+  kill -TERM $pid; wait $pid 2>/dev/null || true
+  if [ -z "$painted" ]; then echo "window-check: FAIL — the window stayed blank (uniform colour) for 15 s; see $out"; exit 1; fi
+  colors=$(identify -format "%k" "$out")
+  if [ "$colors" -le 16 ]; then echo "window-check: FAIL — screenshot is blank ($colors colours): $out"; exit 1; fi
+  echo "window-check: OK — first painted frame after ${painted} ms; ${colors} colours; screenshot $out"
+  echo "window-check: memory — app ${rss} KiB + web view processes ${kids} KiB = $(( (rss + kids) / 1024 )) MiB"
+' _ "$bin" "$out"

@@ -1,0 +1,49 @@
+// Helpers shared by the end-to-end specs.
+
+export async function until(what, fn, ms = 15000) {
+  const end = Date.now() + ms;
+  let last;
+  while (Date.now() < end) {
+    last = await fn();
+    if (last) return last;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+export function assert(cond, msg) {
+  if (!cond) throw new Error(msg);
+}
+
+/** xtermText reads the visible rows of a pane's xterm.js screen. */
+export function xtermText(page, paneId) {
+  return page.evaluate((id) => {
+    const host = document.querySelector(`[data-pane-view="${id}"]`);
+    const t = host?.__xterm;
+    if (!t) return '';
+    const buf = t.buffer.active;
+    const rows = [];
+    for (let y = 0; y < buf.length; y++) rows.push(buf.getLine(y)?.translateToString(true) ?? '');
+    return rows.join('\n');
+  }, paneId);
+}
+
+/** goCall calls a bound Go method from the page. */
+export function goCall(page, path, ...args) {
+  return page.evaluate(
+    ([p, a]) => {
+      const [pkg, st, m] = p.split('.');
+      return window.go[pkg][st][m](...a);
+    },
+    [path, args],
+  );
+}
+
+export function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,94 @@
+// Browser end-to-end runner: starts the dev-tag build of the app (real Go
+// backend, built frontend) on loopback under Xvfb, then drives Debian's
+// Chromium with playwright-core through every spec in e2e/specs.
+//   node e2e/run.mjs PATH/TO/osfoundry-dev [spec-name-filter]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import net from 'node:net';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const bin = resolve(process.argv[2] ?? '../build/bin/osfoundry-dev');
+const filter = process.argv[3] ?? '';
+const dist = resolve(here, '../dist');
+
+function freePort() {
+  return new Promise((ok, fail) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => ok(port));
+    });
+    s.on('error', fail);
+  });
+}
+
+async function waitHTTP(url, ms) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the app did not serve ${url} within ${ms / 1000}s`);
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'osf-e2e-'));
+const home = join(tmp, 'home');
+mkdirSync(home);
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const env = { ...process.env, OSFOUNDRY_HOME: join(tmp, 'data'), HOME: home, SHELL: '/bin/bash', WEBKIT_DISABLE_DMABUF_RENDERER: '1' };
+const app = spawn('xvfb-run', ['-a', '-s', '-screen 0 1280x820x24', bin, '-devserver', `127.0.0.1:${port}`, '-assetdir', dist], {
+  env,
+  detached: true,
+  stdio: ['ignore', 'ignore', 'pipe'],
+});
+let appLog = '';
+app.stderr.on('data', (d) => (appLog += d));
+
+let failed = 0;
+let browser;
+try {
+  await waitHTTP(base + '/', 60000);
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+  const specs = readdirSync(join(here, 'specs')).filter((f) => f.endsWith('.mjs') && f.includes(filter)).sort();
+  for (const f of specs) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const t0 = Date.now();
+    try {
+      const spec = await import(pathToFileURL(join(here, 'specs', f)).href);
+      await spec.default({ page, base, home, tmp, env, shot: (name) => page.screenshot({ path: join(here, '..', 'test-results', name + '.png') }) });
+      if (errors.length) throw new Error('page errors: ' + errors.join('; '));
+      console.log(`ok   ${f} (${Date.now() - t0} ms)`);
+    } catch (e) {
+      failed++;
+      console.log(`FAIL ${f}: ${e.stack ?? e}`);
+      await page.screenshot({ path: join(here, '..', 'test-results', f + '.failure.png') }).catch(() => {});
+    }
+    await page.close();
+  }
+} catch (e) {
+  failed++;
+  console.log('FAIL e2e setup:', e.message, '\n', appLog.slice(-2000));
+} finally {
+  await browser?.close();
+  try {
+    process.kill(-app.pid, 'SIGTERM');
+  } catch {}
+  await new Promise((r) => setTimeout(r, 500));
+  try {
+    process.kill(-app.pid, 'SIGKILL');
+  } catch {}
+  rmSync(tmp, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);
