@@ -200,7 +200,7 @@ func TestScenarioGoSDK(t *testing.T) {
 	}
 }
 
-func (c *sdkClient) setDecline(v bool) { c.mu.Lock(); c.decline = v; c.mu.Unlock() }
+func (c *sdkClient) setDecline(v bool)  { c.mu.Lock(); c.decline = v; c.mu.Unlock() }
 func (c *sdkClient) setChoice(v string) { c.mu.Lock(); c.choice = v; c.mu.Unlock() }
 
 func must(t *testing.T, err error) {
