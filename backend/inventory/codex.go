@@ -140,7 +140,7 @@ func readCodexDB(ctx context.Context, path string) ([]Session, error) {
 			ID: v[0].String, Path: v[1].String, Folder: v[2].String, Branch: v[3].String,
 			Title: v[4].String, Model: v[5].String, Effort: v[6].String,
 			Mode: kebab(v[7].String), Sandbox: sandboxMode(v[8].String),
-			Archived: v[10].String == "1" || v[10].String == "true",
+			Archived:   v[10].String == "1" || v[10].String == "true",
 			originator: v[13].String + " " + src, Version: v[14].String, priority: 2,
 		}
 		if ms, _ := strconv.ParseInt(v[11].String, 10, 64); ms > 0 {
@@ -206,7 +206,6 @@ func readRollout(path string) (Session, bool, error) {
 	})
 	return s, true, err
 }
-
 
 func codexContext(s *Session, p []byte) {
 	if v := strField(p, "model"); v != "" {

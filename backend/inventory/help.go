@@ -92,12 +92,8 @@ func parseHelp(text string) cliCaps {
 	}
 	for _, line := range strings.Split(text, "\n") {
 		if flagLine.MatchString(line) && !listItemRe.MatchString(line) {
-			head := line
-			if i := strings.Index(line, "  "); i > 0 && i > len(line)-len(strings.TrimLeft(line, " ")) {
-				head = line[:i+len(line)-len(strings.TrimLeft(line, " "))]
-			}
 			cur = nil
-			for _, m := range flagToken.FindAllStringSubmatch(strings.SplitN(strings.TrimSpace(head), "  ", 2)[0], -1) {
+			for _, m := range flagToken.FindAllStringSubmatch(strings.SplitN(strings.TrimSpace(line), "  ", 2)[0], -1) {
 				cur = append(cur, m[1])
 				c.flags[m[1]] = true
 			}

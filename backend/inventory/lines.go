@@ -159,7 +159,7 @@ func readTailBackward(f *os.File, size int64, fn func(line []byte) bool) error {
 	}
 	want := int64(16 << 10)
 	var buf []byte
-	var have int64 // bytes of the tail already in buf (buf holds the last `have` bytes)
+	var have int64   // bytes of the tail already in buf (buf holds the last `have` bytes)
 	var consumed int // bytes at the end of buf already passed to fn as lines
 	for {
 		if want > limit {

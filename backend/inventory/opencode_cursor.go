@@ -211,7 +211,9 @@ func (cursorIDE) Apps() []AppID { return []AppID{Cursor} }
 
 func cursorUser(env Env) string { return filepath.Join(env.appSupport(), "Cursor", "User") }
 
-func (cursorIDE) Roots(env Env) []string { return []string{filepath.Join(cursorUser(env), "globalStorage")} }
+func (cursorIDE) Roots(env Env) []string {
+	return []string{filepath.Join(cursorUser(env), "globalStorage")}
+}
 
 func (cursorIDE) Units(ctx context.Context, env Env) ([]Unit, error) {
 	if u, ok := statUnit(filepath.Join(cursorUser(env), "globalStorage", "state.vscdb")); ok {

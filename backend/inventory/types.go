@@ -165,8 +165,7 @@ func cleanText(s string, max int) string {
 			space = false
 		}
 		if n >= max {
-			b.WriteString("…")
-			break
+			return strings.TrimRight(b.String(), " ") + "…"
 		}
 		b.WriteRune(r)
 		n++
