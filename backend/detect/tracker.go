@@ -56,6 +56,7 @@ type Tracker struct {
 	lastScreen Decision
 	current    Decision
 	evals      int
+	busy       time.Duration
 }
 
 // NewTracker starts tracking a pane. Nothing is evaluated until the first
@@ -190,11 +191,20 @@ func (t *Tracker) Evaluations() int {
 	return t.evals
 }
 
+// Busy is the wall time spent evaluating so far, screen read included (a
+// cost statistic, measured on the real clock whatever Clock is injected).
+func (t *Tracker) Busy() time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.busy
+}
+
 // Evaluate reads the screen now, combines all signals and returns the
 // decision, calling OnState if it changed.
 func (t *Tracker) Evaluate() Decision {
 	t.evalMu.Lock()
 	defer t.evalMu.Unlock()
+	began := time.Now()
 	lines := t.cfg.Screen()
 	text := ScreenText(lines)
 	now := t.cfg.Clock.Now()
@@ -239,6 +249,7 @@ func (t *Tracker) Evaluate() Decision {
 	prev := t.current
 	t.current = d
 	cb := t.cfg.OnState
+	t.busy += time.Since(began)
 	t.mu.Unlock()
 
 	if cb != nil && changed(prev, d) {
