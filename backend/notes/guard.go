@@ -65,8 +65,11 @@ func (s *Store) guarded(ctx context.Context, op writeOp) (tools.Result, error) {
 	defer tx.Rollback()
 
 	var prevTool, prevHash, prev string
-	err = tx.QueryRowContext(ctx, `SELECT tool, args_hash, result FROM idempotency WHERE workspace_id = ? AND key = ?`,
-		op.workspace, op.key).Scan(&prevTool, &prevHash, &prev)
+	row, err := s.txQueryRow(ctx, tx, `SELECT tool, args_hash, result FROM idempotency WHERE workspace_id = ? AND key = ?`,
+		op.workspace, op.key)
+	if err == nil {
+		err = row.Scan(&prevTool, &prevHash, &prev)
+	}
 	switch {
 	case err == nil:
 		if prevTool != op.tool || prevHash != hash {
@@ -102,7 +105,7 @@ func (s *Store) guarded(ctx context.Context, op writeOp) (tools.Result, error) {
 	if err != nil {
 		return tools.Result{}, fmt.Errorf("%s: encoding result: %w", op.what, err)
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO idempotency (workspace_id, key, tool, args_hash, result, created_at)
+	if _, err := s.txExec(ctx, tx, `INSERT INTO idempotency (workspace_id, key, tool, args_hash, result, created_at)
 		VALUES (?, ?, ?, ?, ?, ?)`, op.workspace, op.key, op.tool, hash, string(stored), formatTime(s.now())); err != nil {
 		return tools.Result{}, fmt.Errorf("%s: storing idempotency key: %w", op.what, lockErr(err))
 	}
@@ -131,7 +134,7 @@ func replay(stored string) (tools.Result, error) {
 // have changed it, and if that ever broke the write fails loudly.
 func (s *Store) bumpNote(ctx context.Context, tx *sql.Tx, noteID string, cur int64, now string) (int64, error) {
 	next := s.nextVersion(cur)
-	res, err := tx.ExecContext(ctx, `UPDATE notes SET version = ?, updated_at = ? WHERE id = ? AND version = ?`, next, now, noteID, cur)
+	res, err := s.txExec(ctx, tx, `UPDATE notes SET version = ?, updated_at = ? WHERE id = ? AND version = ?`, next, now, noteID, cur)
 	if err != nil {
 		return 0, fmt.Errorf("bumping note version: %w", err)
 	}

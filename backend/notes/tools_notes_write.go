@@ -92,8 +92,11 @@ func (s *Store) loadTab(ctx context.Context, tx *sql.Tx, ws, noteID, tabID strin
 	if withData {
 		cols = `n.workspace_id, n.version, t.note_id, t.kind, t.version, t.data`
 	}
-	err := tx.QueryRowContext(ctx, `SELECT `+cols+` FROM note_tabs t JOIN notes n ON n.id = t.note_id WHERE t.id = ?`, tabID).
-		Scan(&nws, &st.noteVersion, &owner, &st.kind, &st.tabVersion, &st.data)
+	row, err := s.txQueryRow(ctx, tx, `SELECT `+cols+` FROM note_tabs t JOIN notes n ON n.id = t.note_id WHERE t.id = ?`, tabID)
+	if err != nil {
+		return st, nil, err
+	}
+	err = row.Scan(&nws, &st.noteVersion, &owner, &st.kind, &st.tabVersion, &st.data)
 	if err == nil && nws == ws && owner == noteID {
 		return st, nil, nil
 	}
@@ -165,7 +168,7 @@ func (s *Store) editNoteTab(ctx context.Context, c tools.Call, a *editArgs) (too
 			}
 			now := formatTime(s.now())
 			tabV := s.nextVersion(st.tabVersion)
-			if _, err := tx.ExecContext(ctx, `UPDATE note_tabs SET data = ?, version = ?, updated_at = ? WHERE id = ?`,
+			if _, err := s.txExec(ctx, tx, `UPDATE note_tabs SET data = ?, version = ?, updated_at = ? WHERE id = ?`,
 				data, tabV, now, a.TabID); err != nil {
 				return nil, "", 0, fmt.Errorf("updating tab: %w", err)
 			}
