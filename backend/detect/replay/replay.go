@@ -28,12 +28,24 @@ type Result struct {
 	File     string
 	Agent    string
 	Decision detect.Decision
-	Expected detect.State // from the file name; "" when it names none
+	Expected string       // from the file name: a state, NotBlocked, or "" when it names none
 	Lines    []string     // the final visible screen
 }
 
+// NotBlocked is the expectation of an "after-answer" capture: the prompt is
+// gone, the agent may be working or idle.
+const NotBlocked = "not-blocked"
+
 // OK reports whether the decision matches the state named by the file.
-func (r Result) OK() bool { return r.Expected != "" && r.Decision.State == r.Expected }
+func (r Result) OK() bool {
+	switch r.Expected {
+	case "":
+		return false
+	case NotBlocked:
+		return r.Decision.State != detect.Blocked
+	}
+	return string(r.Decision.State) == r.Expected
+}
 
 // chunk approximates PTY reads: detection runs after each, so transitions
 // (a report superseded by a later screen) happen as they would live.
@@ -130,17 +142,23 @@ func resolveHint(reg *detect.Registry, hint string) string {
 
 var agentPart = regexp.MustCompile(`^([a-z][a-z0-9_]*(?:-[a-z][a-z0-9_]*)*)(?:-v?\d.*)?$`)
 
-// ParseName reads `<agent>[-<version>].<state>[.<variant>].raw`, e.g.
-// "claude-2.1.328.blocked.edit.raw" → ("claude", blocked).
-func ParseName(base string) (agent string, state detect.State) {
+// ParseName reads `<agent>[-<renderer>][-<version>].<state>[.<detail>].raw`,
+// e.g. "claude-2.1.328.blocked.edit.raw" → ("claude", "blocked"). Besides
+// the three states, "after-answer" expects NotBlocked, and "interrupted"
+// (Esc during a turn) and "exited" expect idle.
+func ParseName(base string) (agent, expected string) {
 	name := strings.TrimSuffix(base, ".raw")
 	parts := strings.Split(name, ".")
 	for _, p := range parts[1:] {
-		switch detect.State(p) {
-		case detect.Idle, detect.Working, detect.Blocked:
-			state = detect.State(p)
+		switch p {
+		case string(detect.Idle), string(detect.Working), string(detect.Blocked):
+			expected = p
+		case "after-answer":
+			expected = NotBlocked
+		case "interrupted", "exited":
+			expected = string(detect.Idle)
 		}
-		if state != "" {
+		if expected != "" {
 			break
 		}
 	}
@@ -149,5 +167,5 @@ func ParseName(base string) (agent string, state detect.State) {
 	if m := agentPart.FindStringSubmatch(parts[0]); m != nil {
 		agent = m[1]
 	}
-	return agent, state
+	return agent, expected
 }

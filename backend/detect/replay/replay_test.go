@@ -50,12 +50,14 @@ func TestRecordedFixtures(t *testing.T) {
 func TestParseName(t *testing.T) {
 	cases := []struct {
 		name, agent string
-		state       detect.State
+		state       string
 	}{
-		{"claude-2.1.328.blocked.edit.raw", "claude", detect.Blocked},
-		{"claude.blocked.raw", "claude", detect.Blocked},
-		{"codex-0.169.0.working.raw", "codex", detect.Working},
-		{"gemini-cli-0.9.1.idle.after.raw", "gemini-cli", detect.Idle},
+		{"claude-2.1.328.blocked.edit.raw", "claude", "blocked"},
+		{"claude.blocked.raw", "claude", "blocked"},
+		{"codex-0.169.0.working.raw", "codex", "working"},
+		{"gemini-cli-0.9.1.idle.after.raw", "gemini-cli", "idle"},
+		{"claude-fullscreen-2.1.328.after-answer.question.raw", "claude-fullscreen", NotBlocked},
+		{"codex-inline-0.169.0.interrupted.raw", "codex-inline", "idle"},
 		{"claude-2.1.328.startup.raw", "claude", ""},
 		{"session.raw", "session", ""},
 	}
@@ -65,8 +67,10 @@ func TestParseName(t *testing.T) {
 			t.Errorf("ParseName(%q) = %q, %q; want %q, %q", c.name, a, s, c.agent, c.state)
 		}
 	}
-	if got := resolveHint(registry(t), "gemini-cli"); got != "gemini" {
-		t.Errorf("resolveHint(gemini-cli) = %q", got)
+	for hint, want := range map[string]string{"gemini-cli": "gemini", "claude-fullscreen": "claude", "codex-inline": "codex", "aider": ""} {
+		if got := resolveHint(registry(t), hint); got != want {
+			t.Errorf("resolveHint(%s) = %q, want %q", hint, got, want)
+		}
 	}
 }
 
