@@ -28,8 +28,8 @@ type Result struct {
 	File     string
 	Agent    string
 	Decision detect.Decision
-	Expected string       // from the file name: a state, NotBlocked, or "" when it names none
-	Lines    []string     // the final visible screen
+	Expected string   // from the file name: a state, NotBlocked, or "" when it names none
+	Lines    []string // the final visible screen
 }
 
 // NotBlocked is the expectation of an "after-answer" capture: the prompt is
