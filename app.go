@@ -14,6 +14,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 
 	"github.com/osfoundry/desktop/backend/appdir"
+	"github.com/osfoundry/desktop/backend/panestore"
 	"github.com/osfoundry/desktop/backend/store"
 	"github.com/osfoundry/desktop/backend/terminal"
 	"github.com/osfoundry/desktop/backend/wailsui"
@@ -41,12 +42,20 @@ func newApp() (*App, error) {
 	}
 	a := &App{dir: dir, db: db, emit: &wailsui.Emitter{}}
 	a.panes = terminal.NewManager(a.emit)
+	ps, err := panestore.Open(context.Background(), db)
+	if err != nil {
+		return nil, err
+	}
+	a.panes.SetStore(ps)
 	a.Terminal = terminal.NewService(a.panes, nil)
 	return a, nil
 }
 
 func (a *App) startup(ctx context.Context) {
 	a.emit.SetContext(ctx)
+	if err := a.panes.Restore(nil); err != nil {
+		fmt.Fprintln(os.Stderr, "osfoundry:", err)
+	}
 }
 
 // shutdown ends every pane's whole session before the process exits.

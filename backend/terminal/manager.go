@@ -57,6 +57,8 @@ type Manager struct {
 	emit Emitter
 	mu   sync.Mutex
 	pan  map[string]*Pane
+	// specs remembers open panes across restarts (nil: nothing is kept).
+	specs SpecStore
 	// Hooks for observers (detection): called for every pane.
 	onChange []func(id string)
 	onOSC    []func(id string, num int, payload string)
@@ -96,10 +98,14 @@ func (m *Manager) Observe(onCreate func(*Pane), onChange func(id string), onOSC 
 
 // Create starts a pane. Options' callbacks are set by the Manager.
 func (m *Manager) Create(o Options) (Info, error) {
-	id := newID()
-	o.ID = id
+	o.ID = newID()
+	return m.create(o)
+}
+
+func (m *Manager) create(o Options) (Info, error) {
+	id := o.ID
 	m.mu.Lock()
-	onChange, onOSC, onExit, onCreate := m.onChange, m.onOSC, m.onExit, m.onCreate
+	onChange, onOSC, onExit, onCreate, specs := m.onChange, m.onOSC, m.onExit, m.onCreate, m.specs
 	m.mu.Unlock()
 	o.OnOutput = func(seq uint64, b []byte) { m.emit.Emit(EventOutput, OutputEvent{ID: id, Seq: seq, Data: b}) }
 	o.OnChange = func() {
@@ -126,6 +132,10 @@ func (m *Manager) Create(o Options) (Info, error) {
 	m.mu.Lock()
 	m.pan[id] = p
 	m.mu.Unlock()
+	if specs != nil {
+		sc, sr := p.emu.Size()
+		specs.SavePane(Spec{ID: id, Dir: p.Dir(), Argv: p.Argv(), Cols: sc, Rows: sr})
+	}
 	for _, f := range onCreate {
 		f(p)
 	}
@@ -181,9 +191,13 @@ func (m *Manager) Close(id string) error {
 	m.mu.Lock()
 	p, ok := m.pan[id]
 	delete(m.pan, id)
+	specs := m.specs
 	m.mu.Unlock()
 	if !ok {
 		return fmt.Errorf("closing pane %q: no such pane", id)
+	}
+	if specs != nil {
+		specs.DeletePane(id)
 	}
 	err := p.Close()
 	m.emit.Emit(EventPanes, nil)

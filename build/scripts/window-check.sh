@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Real-window check: starts the production build under Xvfb, waits for the
-# first painted frame, saves build/window.png and fails when the window
-# stays blank (a uniform colour). Prints exec→first-paint time.
-#   window-check.sh BIN [--panes N]   (N panes restored at start)
+# Real-window check: starts the production build under Xvfb with N panes
+# to restore (default 4), waits for the first painted frame, saves
+# build/window.png and fails when the window stays blank (a uniform colour)
+# or when SIGTERM leaves any pane process behind. Prints exec→first-paint
+# time and memory.
+#   window-check.sh BIN [--panes N]
 set -euo pipefail
 bin="$(realpath "$1")"
 shift
@@ -10,7 +12,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="$root/build/window.png"
 home="$(mktemp -d)"
 trap 'rm -rf "$home"' EXIT
-panes=0
+panes=4
 [ "${1:-}" = "--panes" ] && panes="$2"
 if [ "$panes" -gt 0 ]; then
   OSFOUNDRY_HOME="$home" "$bin" panes seed --count "$panes" --dir "$home" >/dev/null
@@ -21,7 +23,8 @@ xvfb-run -a -s "-screen 0 1280x820x24" bash -c '
   set -u
   bin="$1"; out="$2"
   start=$(date +%s%N)
-  "$bin" >"$OSFOUNDRY_HOME/app.log" 2>&1 &
+  marker="osf-window-check-$RANDOM$RANDOM"
+  OSF_CHECK_MARKER="$marker" "$bin" >"$OSFOUNDRY_HOME/app.log" 2>&1 &
   pid=$!
   painted=""
   for i in $(seq 1 300); do
@@ -35,9 +38,15 @@ xvfb-run -a -s "-screen 0 1280x820x24" bash -c '
   done
   sleep 1.5  # let the screen settle before the screenshot a person looks at
   import -silent -window root "$out"
-  rss=$(ps -o rss= --ppid $pid -p $pid 2>/dev/null | awk "{s+=\$1} END {print s}")
+  rss=$(ps -o rss= -p $pid | awk "{s+=\$1} END {print s+0}")
   kids=$(pgrep -f WebKit | xargs -r ps -o rss= -p | awk "{s+=\$1} END {print s+0}")
   kill -TERM $pid; wait $pid 2>/dev/null || true
+  sleep 0.5
+  # Only the app got the marker; its panes and web view inherited it. Any
+  # process still carrying it after SIGTERM is an orphan.
+  orphans=$(grep -lsz "OSF_CHECK_MARKER=$marker" /proc/[0-9]*/environ 2>/dev/null || true)
+  for f in $orphans; do p=${f#/proc/}; p=${p%/environ}; ps -o pid=,args= -p "$p" && left=1; done
+  if [ -n "${left:-}" ]; then echo "window-check: FAIL — SIGTERM left pane processes running (above)"; exit 1; fi
   if [ -z "$painted" ]; then echo "window-check: FAIL — the window stayed blank (uniform colour) for 15 s; see $out"; exit 1; fi
   colors=$(identify -format "%k" "$out")
   if [ "$colors" -le 16 ]; then echo "window-check: FAIL — screenshot is blank ($colors colours): $out"; exit 1; fi

@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"path/filepath"
+
+	"github.com/osfoundry/desktop/backend/appdir"
+	"github.com/osfoundry/desktop/backend/panestore"
+	"github.com/osfoundry/desktop/backend/store"
+	"github.com/osfoundry/desktop/backend/terminal"
+)
+
+func init() {
+	c := &Command{
+		Name:  "panes",
+		Usage: "list | seed --count N [--dir DIR] [--command CMD] | clear",
+		Help:  "Show or edit the panes the app restores at start (folder and command only).",
+	}
+	c.Run = func(env *Env, args []string) int {
+		if len(args) == 0 {
+			return fail(env, c, "name an action")
+		}
+		dir, err := appdir.Dir()
+		if err != nil {
+			return fail(env, c, "%v", err)
+		}
+		db, err := store.Open(filepath.Join(dir, store.FileName))
+		if err != nil {
+			return fail(env, c, "%v", err)
+		}
+		defer db.Close()
+		ps, err := panestore.Open(context.Background(), db)
+		if err != nil {
+			return fail(env, c, "%v", err)
+		}
+		switch args[0] {
+		case "list":
+			specs, err := ps.LoadPanes()
+			if err != nil {
+				return fail(env, c, "%v", err)
+			}
+			for _, sp := range specs {
+				fmt.Fprintf(env.Stdout, "%s\t%s\t%q\n", sp.ID, sp.Dir, sp.Argv)
+			}
+		case "seed":
+			fs := flag.NewFlagSet("panes seed", flag.ContinueOnError)
+			fs.SetOutput(env.Stderr)
+			n := fs.Int("count", 4, "number of panes")
+			folder := fs.String("dir", ".", "folder of each pane")
+			command := fs.String("command", "", "command (default: your shell)")
+			if err := fs.Parse(args[1:]); err != nil {
+				return 2
+			}
+			argv, err := terminal.SplitCommand(*command)
+			if err != nil {
+				return fail(env, c, "%v", err)
+			}
+			if len(argv) == 0 {
+				argv = []string{terminal.DefaultShell()}
+			}
+			abs, _ := filepath.Abs(*folder)
+			for i := 0; i < *n; i++ {
+				sp := terminal.Spec{ID: fmt.Sprintf("p-seed%02d", i), Dir: abs, Argv: argv, Cols: 120, Rows: 32}
+				if err := ps.SavePane(sp); err != nil {
+					return fail(env, c, "%v", err)
+				}
+			}
+			fmt.Fprintf(env.Stdout, "%d panes will be restored at the next start\n", *n)
+		case "clear":
+			specs, _ := ps.LoadPanes()
+			for _, sp := range specs {
+				ps.DeletePane(sp.ID)
+			}
+		default:
+			return fail(env, c, "unknown action %q", args[0])
+		}
+		return 0
+	}
+	register(c)
+}

@@ -1,0 +1,78 @@
+// Package panestore remembers which panes are open (folder and command,
+// never their text) so the app restores them on the next start.
+package panestore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+
+	"github.com/osfoundry/desktop/backend/store"
+	"github.com/osfoundry/desktop/backend/terminal"
+)
+
+var migrations = []store.Migration{
+	{Version: 1, SQL: `CREATE TABLE panes (
+		id TEXT PRIMARY KEY,
+		dir TEXT NOT NULL,
+		argv TEXT NOT NULL,
+		cols INTEGER NOT NULL,
+		rows INTEGER NOT NULL,
+		created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')))`},
+}
+
+// Store keeps pane specs in the app database.
+type Store struct{ db *sql.DB }
+
+var _ terminal.SpecStore = (*Store)(nil)
+
+// Open migrates the panes table.
+func Open(ctx context.Context, db *sql.DB) (*Store, error) {
+	if err := store.Migrate(ctx, db, "panes", migrations); err != nil {
+		return nil, err
+	}
+	return &Store{db: db}, nil
+}
+
+// SavePane records an open pane.
+func (s *Store) SavePane(sp terminal.Spec) error {
+	argv, _ := json.Marshal(sp.Argv)
+	_, err := s.db.Exec(`INSERT INTO panes (id, dir, argv, cols, rows) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT(id) DO UPDATE SET dir = excluded.dir, argv = excluded.argv, cols = excluded.cols, rows = excluded.rows`,
+		sp.ID, sp.Dir, string(argv), sp.Cols, sp.Rows)
+	if err != nil {
+		return fmt.Errorf("saving pane %s: %w", sp.ID, err)
+	}
+	return nil
+}
+
+// DeletePane forgets a closed pane.
+func (s *Store) DeletePane(id string) error {
+	if _, err := s.db.Exec(`DELETE FROM panes WHERE id = ?`, id); err != nil {
+		return fmt.Errorf("forgetting pane %s: %w", id, err)
+	}
+	return nil
+}
+
+// LoadPanes returns the panes open at the last quit, oldest first.
+func (s *Store) LoadPanes() ([]terminal.Spec, error) {
+	rows, err := s.db.Query(`SELECT id, dir, argv, cols, rows FROM panes ORDER BY created_at, id`)
+	if err != nil {
+		return nil, fmt.Errorf("loading panes: %w", err)
+	}
+	defer rows.Close()
+	var out []terminal.Spec
+	for rows.Next() {
+		var sp terminal.Spec
+		var argv string
+		if err := rows.Scan(&sp.ID, &sp.Dir, &argv, &sp.Cols, &sp.Rows); err != nil {
+			return nil, fmt.Errorf("loading panes: %w", err)
+		}
+		if json.Unmarshal([]byte(argv), &sp.Argv) != nil {
+			continue // a damaged row is skipped, not fatal
+		}
+		out = append(out, sp)
+	}
+	return out, rows.Err()
+}
