@@ -1,0 +1,62 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/osfoundry/desktop/backend/bridge"
+	"github.com/osfoundry/desktop/backend/tools"
+)
+
+func init() {
+	registerBench(&bench{
+		name: "bridge",
+		help: "per-run MCP bridge: start, handshake, allowed/refused call, 401, shutdown (new TCP connection per request)",
+		run:  runBenchBridge,
+	})
+}
+
+// Seed figures (Python, loopback) and this product's targets, p50 in ms.
+var bridgeRef = map[string][2]string{
+	"start":     {"1.20", "≤ 0.5"},
+	"handshake": {"1.82", "≤ 1.0"},
+	"allowed":   {"0.41", "≤ 0.2"},
+	"refused":   {"0.41", "≤ 0.2"},
+	"401":       {"0.40", "≤ 0.15"},
+	"shutdown":  {"10.88", "≤ 1"},
+}
+
+func runBenchBridge(env *Env, args []string) int {
+	fs := flag.NewFlagSet("bench bridge", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	n := fs.Int("n", 1000, "samples per phase")
+	if err := fs.Parse(args); err != nil || *n < 1 {
+		fmt.Fprintf(env.Stderr, "osfoundry bench bridge: %v\nusage: osfoundry bench bridge [--n 1000]\n", err)
+		return 2
+	}
+	exec := tools.NewExecutor(tools.Options{Auditor: &tools.MemoryAuditor{}})
+	mem := bridge.BenchMemory{
+		{Kind: "note", ID: "n1", Title: "Release checklist", Snippet: "tag, build, notarize, upload"},
+		{Kind: "knowledge_file", ID: "ops/deploy.md", Title: "Deploy", Snippet: "release train every Tuesday"},
+	}
+	if err := exec.Register(tools.MemorySearchTool(mem)); err != nil {
+		fmt.Fprintf(env.Stderr, "osfoundry bench bridge: %v\n", err)
+		return 1
+	}
+	phases, err := bridge.Measure(context.Background(), exec, *n)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "osfoundry bench bridge: %v\n", err)
+		return 1
+	}
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.3f", float64(d)/float64(time.Millisecond)) }
+	rows := make([][]string, 0, len(phases))
+	for _, p := range phases {
+		ref := bridgeRef[p.Name]
+		rows = append(rows, []string{p.Name, ms(p.P50), ms(p.P95), fmt.Sprint(p.N), ref[0], ref[1]})
+	}
+	printTable(env, []string{"phase", "p50 ms", "p95 ms", "n", "seed p50 ms", "target ms"}, rows)
+	return 0
+}

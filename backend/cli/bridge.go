@@ -1,0 +1,152 @@
+package cli
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/osfoundry/desktop/backend/appdir"
+	"github.com/osfoundry/desktop/backend/bridge"
+	"github.com/osfoundry/desktop/backend/notes"
+	"github.com/osfoundry/desktop/backend/store"
+	"github.com/osfoundry/desktop/backend/tools"
+)
+
+// NewMemorySearcher builds memory_search's full-text index over the app
+// database and data folder: the notes store (FTS5 over Notes, knowledge
+// articles and the knowledge folder). It is a variable so the composition
+// root can swap the index; set to nil, the headless bridge does not offer
+// memory_search at all.
+var NewMemorySearcher = func(ctx context.Context, db *sql.DB, dataDir string) (tools.MemorySearcher, error) {
+	return notes.Open(db, appdir.Knowledge(dataDir))
+}
+
+func init() {
+	c := &Command{
+		Name:  "bridge",
+		Usage: "--allow a,b [--workspace W] [--folder DIR] [--channel C]",
+		Help:  `Serve the app's tools as a per-run MCP bridge; prints {"url":…,"token":…} and serves until stdin closes or SIGTERM.`,
+	}
+	c.Run = func(env *Env, args []string) int { return runBridge(env, c, args) }
+	register(c)
+}
+
+func runBridge(env *Env, c *Command, args []string) int {
+	fs := flag.NewFlagSet("bridge", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	allow := fs.String("allow", "", "comma-separated tool names to offer")
+	workspace := fs.String("workspace", "default", "workspace the run is bound to")
+	folder := fs.String("folder", "", "the run's working folder (code_search, extract_content)")
+	channel := fs.String("channel", "headless", "channel the run is bound to")
+	if err := fs.Parse(args); err != nil {
+		return fail(env, c, "%v", err)
+	}
+	if fs.NArg() > 0 {
+		return fail(env, c, "unexpected argument %q", fs.Arg(0))
+	}
+	var names []string
+	for _, n := range strings.Split(*allow, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return fail(env, c, "--allow is required: name the tools to offer, e.g. --allow memory_search,todo_list")
+	}
+	if *folder != "" {
+		abs, err := filepath.Abs(*folder)
+		if err == nil {
+			_, err = os.Stat(abs)
+		}
+		if err != nil {
+			return fail(env, c, "--folder %s: %v", *folder, err)
+		}
+		*folder = abs
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	exec, closeDB, err := headlessExecutor(ctx)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "osfoundry bridge: %v\n", err)
+		return 1
+	}
+	defer closeDB()
+	for _, n := range names {
+		if _, ok := exec.Lookup(n); !ok {
+			fmt.Fprintf(env.Stderr, "osfoundry bridge: not offering %s: no such tool in this build or its service is not configured\n", n)
+		}
+	}
+	b, err := bridge.Start(ctx, bridge.Config{
+		Workspace: *workspace, User: "local", Channel: *channel, Allow: names,
+		Executor: exec, Folder: *folder, Source: "bridge:headless",
+	})
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "osfoundry bridge: %v\n", err)
+		return 1
+	}
+	defer b.Close()
+	line, _ := json.Marshal(struct {
+		URL   string   `json:"url"`
+		Token string   `json:"token"`
+		Tools []string `json:"tools"`
+	}{b.URL(), b.Token(), b.Tools()})
+	fmt.Fprintln(env.Stdout, string(line))
+
+	stdinClosed := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(io.Discard, env.Stdin)
+		close(stdinClosed)
+	}()
+	select {
+	case <-stdinClosed:
+	case <-ctx.Done():
+	}
+	return 0
+}
+
+// headlessExecutor opens the app database and builds the real executor:
+// SQLite audit, to-dos, memory_search when its index is wired, and the
+// folder tools. No panes exist headless, and nobody is watching, so the
+// live-screen tools are not offered.
+func headlessExecutor(ctx context.Context) (*tools.Executor, func(), error) {
+	dir, err := appdir.Dir()
+	if err != nil {
+		return nil, nil, err
+	}
+	db, err := store.Open(filepath.Join(dir, store.FileName))
+	if err != nil {
+		return nil, nil, err
+	}
+	fail := func(err error) (*tools.Executor, func(), error) {
+		db.Close()
+		return nil, nil, err
+	}
+	audit, err := tools.NewSQLAuditor(ctx, db)
+	if err != nil {
+		return fail(err)
+	}
+	todos, err := tools.NewTodos(ctx, db)
+	if err != nil {
+		return fail(err)
+	}
+	deps := tools.Deps{Todos: todos}
+	if NewMemorySearcher != nil {
+		if deps.Memory, err = NewMemorySearcher(ctx, db, dir); err != nil {
+			return fail(fmt.Errorf("opening the memory index: %w", err))
+		}
+	}
+	exec := tools.NewExecutor(tools.Options{Auditor: audit})
+	if err := tools.RegisterBuiltins(exec, deps); err != nil {
+		return fail(err)
+	}
+	return exec, func() { db.Close() }, nil
+}
