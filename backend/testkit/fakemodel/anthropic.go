@@ -8,17 +8,21 @@ import (
 )
 
 // anthropicSide reports whether a Messages request is one of Claude Code's
-// side requests (session title, topic detection, quota probe, summaries)
+// side requests (session title, quota probe, permission classifier, …)
 // rather than a turn of the conversation. Side requests must not consume the
 // script, or the scripted answers would land on the wrong request.
 //
-// Conversation turns carry the agent's system prompt and its tool list; the
-// side requests Claude Code 2.1.x sends carry no tools.
+// Measured on 2.1.328: conversation turns offer tools; the title request
+// offers none and asks for structured output (output_config.format); the
+// quota probe asks for a single token. A conversation turn with every tool
+// disallowed (chat mode) has neither marker and stays a main request.
 func anthropicSide(body []byte) bool {
 	var req struct {
-		Tools    []json.RawMessage `json:"tools"`
-		System   json.RawMessage   `json:"system"`
-		Messages []json.RawMessage `json:"messages"`
+		Tools        []json.RawMessage `json:"tools"`
+		MaxTokens    int               `json:"max_tokens"`
+		OutputConfig struct {
+			Format json.RawMessage `json:"format"`
+		} `json:"output_config"`
 	}
 	if json.Unmarshal(body, &req) != nil {
 		return true
@@ -26,9 +30,7 @@ func anthropicSide(body []byte) bool {
 	if len(req.Tools) > 0 {
 		return false
 	}
-	// A run with every tool disallowed (chat mode) still sends the main
-	// system prompt; only side prompts lack it.
-	return !strings.Contains(string(req.System), "Claude Code")
+	return len(req.OutputConfig.Format) > 0 || req.MaxTokens == 1
 }
 
 // anthropicSideText answers side requests with something each of them
@@ -107,6 +109,9 @@ func (s *Server) serveAnthropic(w http.ResponseWriter, r *http.Request, body []b
 				outTok++
 				e.send("content_block_delta", map[string]any{"type": "content_block_delta", "index": i,
 					"delta": map[string]any{"type": "text_delta", "text": c}})
+			}
+			if !stall(r, t) {
+				return
 			}
 		case "tool_use":
 			e.send("content_block_start", map[string]any{"type": "content_block_start", "index": i,

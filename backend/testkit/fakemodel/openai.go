@@ -53,6 +53,9 @@ func (s *Server) serveOpenAI(w http.ResponseWriter, r *http.Request, body []byte
 			send("response.output_text.delta", map[string]any{"item_id": id, "output_index": idx,
 				"content_index": 0, "delta": c, "logprobs": []any{}})
 		}
+		if !stall(r, t) {
+			return
+		}
 		part := map[string]any{"type": "output_text", "text": t.Text, "annotations": []any{}, "logprobs": []any{}}
 		send("response.output_text.done", map[string]any{"item_id": id, "output_index": idx,
 			"content_index": 0, "text": t.Text, "logprobs": []any{}})

@@ -18,6 +18,9 @@ func Text(s string) Turn { return Turn{Text: s} }
 // spinner runs meanwhile.
 func Slow(d time.Duration, s string) Turn { return Turn{Text: s, Delay: d} }
 
+// Stalled streams text, then keeps the turn open for d (to interrupt it).
+func Stalled(s string, d time.Duration) Turn { return Turn{Text: s, Stall: d} }
+
 // Question is a final answer that asks the user something.
 func Question(s string) Turn { return Turn{Text: s} }
 

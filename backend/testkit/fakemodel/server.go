@@ -40,6 +40,9 @@ type Turn struct {
 	// Hold, when non-nil, is waited on like Delay: the turn stays "working"
 	// until the test closes the channel or the CLI gives up.
 	Hold <-chan struct{}
+	// Stall is slept after the text has streamed and before the message
+	// ends: the answer is visible while the CLI still works (interrupts).
+	Stall time.Duration
 }
 
 // Request is one recorded HTTP request.
@@ -268,6 +271,11 @@ func (e *sse) send(event string, data any) {
 	if e.f != nil {
 		e.f.Flush()
 	}
+}
+
+// stall sleeps for the turn's Stall; false if the client went away.
+func stall(r *http.Request, t Turn) bool {
+	return wait(r, Turn{Delay: t.Stall})
 }
 
 // wait sleeps for the turn's Delay/Hold; false if the client went away.

@@ -60,7 +60,7 @@ const mainBody = `{"model":"m","stream":true,"system":"x","tools":[{"name":"Bash
 func TestAnthropicStream(t *testing.T) {
 	s := Start(t, Text("one two"), ClaudeBash("echo é", "d"))
 	// A side request (no tools) must not consume the script.
-	side := post(t, s.URL+"/v1/messages?beta=true", `{"model":"haiku","stream":true,"system":"Generate a title","messages":[]}`)
+	side := post(t, s.URL+"/v1/messages?beta=true", `{"model":"m","stream":true,"tools":[],"output_config":{"format":{"type":"json_schema"}},"messages":[]}`)
 	if got := names(side); !strings.HasPrefix(got, "message_start,ping,content_block_start") {
 		t.Fatalf("side events = %s", got)
 	}
@@ -177,5 +177,23 @@ func TestUnknownEndpoint(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 404 || len(s.Requests()) != 1 {
 		t.Fatalf("status %d, recorded %d", resp.StatusCode, len(s.Requests()))
+	}
+}
+
+func TestAnthropicSide(t *testing.T) {
+	tests := []struct {
+		name, body string
+		side       bool
+	}{
+		{"turn with tools", `{"tools":[{"name":"Bash"}],"max_tokens":32000,"messages":[]}`, false},
+		{"chat mode turn without tools", `{"tools":[],"max_tokens":32000,"output_config":{"effort":"medium"}}`, false},
+		{"title with structured output", `{"tools":[],"output_config":{"effort":"medium","format":{"type":"json_schema"}}}`, true},
+		{"quota probe", `{"max_tokens":1,"messages":[{"role":"user","content":"quota"}]}`, true},
+		{"not json", `{`, true},
+	}
+	for _, tc := range tests {
+		if got := anthropicSide([]byte(tc.body)); got != tc.side {
+			t.Errorf("%s: side = %v, want %v", tc.name, got, tc.side)
+		}
 	}
 }
