@@ -39,7 +39,9 @@ func TestEvaluateScreens(t *testing.T) {
 			"  Press Enter to confirm or Esc to cancel",
 		}, Blocked, 1},
 		{"codex working", "codex", []string{"• Working (4s • esc to interrupt)", "› ", "  ? for shortcuts"}, Working, 2},
-		{"gemini shell confirmation", "gemini", []string{"Allow execution of: 'npm, test'?", "● 1. Allow once"}, Blocked, 1},
+		{"gemini shell confirmation", "gemini", []string{"│ Allow execution of [Shell]?", "│ ● 1. Allow once"}, Blocked, 1},
+		{"qwen shell confirmation", "qwen", []string{"Allow execution of: 'npm test'?", "● 1. Yes, allow once"}, Blocked, 1},
+		{"qwen working", "qwen", []string{"⠋ Thinking (3s · 1.2k tokens · esc to cancel)"}, Working, 2},
 		{"gemini working", "gemini", []string{"⠏ Reading files (esc to cancel, 2s)"}, Working, 2},
 		{"wide chars and emoji", "claude", []string{
 			"● 完了しました。テストは全部通りました 🎉🎉🎉",

@@ -55,7 +55,7 @@ func TestClaudeRulesAreTheSpecRules(t *testing.T) {
 
 func TestBundledRulesLoad(t *testing.T) {
 	reg := bundled(t)
-	for _, a := range []string{"claude", "codex", "gemini"} {
+	for _, a := range []string{"claude", "codex", "gemini", "qwen"} {
 		rs := reg.Get(a)
 		if rs == nil {
 			t.Fatalf("no bundled rules for %s", a)
