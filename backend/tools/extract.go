@@ -59,7 +59,8 @@ func ExtractContentTool(web *http.Client) Tool {
 
 func isURL(s string) bool {
 	u, err := url.Parse(s)
-	return err == nil && u.Scheme != "" && u.Host != "" && len(u.Scheme) > 1 // "C:\x" is a path
+	// "C:\x" parses with scheme "c": a path, not a URL.
+	return err == nil && len(u.Scheme) > 1 && strings.Contains(s, "://")
 }
 
 func extractFile(folder, p string) Result {

@@ -86,10 +86,11 @@ func RuntimeTools(p Panes, blocked BlockedFunc) ([]Tool, error) {
 				if err != nil {
 					return paneError(a.ID, err), nil
 				}
+				waiting := blocked(lines) // on the whole screen, before trimming
 				if a.Lines > 0 && a.Lines < len(lines) {
 					lines = lines[len(lines)-a.Lines:]
 				}
-				return JSONResult(map[string]any{"id": a.ID, "state": state, "blocked": blocked(lines), "screen": strings.Join(lines, "\n")}), nil
+				return JSONResult(map[string]any{"id": a.ID, "state": state, "blocked": waiting, "screen": strings.Join(lines, "\n")}), nil
 			},
 		},
 		{
