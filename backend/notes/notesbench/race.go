@@ -38,15 +38,22 @@ type RaceConfig struct {
 	Edits    int // per editor
 	// Think times between read and write (uniform in [min, max]).
 	AgentThink, PersonThink [2]time.Duration
+	// Idle gaps before each read. The seed's runs took 9.6–10.5 s for 100
+	// edits whatever the mode, so both editors edited about every 100 ms;
+	// the gap makes up the rest of that period beyond the think time.
+	AgentIdle, PersonIdle [2]time.Duration
 	// SplitTabs puts the agent on the text tab and the person on the Sheet
 	// tab (version scope experiment); otherwise both append to the text tab.
 	SplitTabs bool
 }
 
-// Seed's figures: agent 20–80 ms, person 5–40 ms, 100 edits each.
+// Seed's figures: agent thinks 20–80 ms, person 5–40 ms, 100 edits each,
+// one edit per ~100 ms per editor (idle gaps average 50 ms and 77.5 ms).
 var (
 	SeedAgentThink  = [2]time.Duration{20 * time.Millisecond, 80 * time.Millisecond}
 	SeedPersonThink = [2]time.Duration{5 * time.Millisecond, 40 * time.Millisecond}
+	SeedAgentIdle   = [2]time.Duration{25 * time.Millisecond, 75 * time.Millisecond}
+	SeedPersonIdle  = [2]time.Duration{55 * time.Millisecond, 100 * time.Millisecond}
 )
 
 // RaceResult counts what happened to the intended lines.
@@ -192,6 +199,7 @@ func runAgent(ctx context.Context, e *editor, f fixture, cfg RaceConfig, rng *ra
 	}
 	for i := 0; i < cfg.Edits; i++ {
 		line := fmt.Sprintf("claude-%d", i)
+		think(rng, cfg.AgentIdle)
 		cur, err := read()
 		if err != nil {
 			return err
@@ -254,6 +262,7 @@ func runPerson(ctx context.Context, e *editor, f fixture, cfg RaceConfig, rng *r
 	}
 	for i := 0; i < cfg.Edits; i++ {
 		line := fmt.Sprintf("human-%d", i)
+		think(rng, cfg.PersonIdle)
 		text, v, err := read()
 		if err != nil {
 			return err

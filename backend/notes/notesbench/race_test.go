@@ -15,6 +15,8 @@ import (
 var (
 	fastAgent  = [2]time.Duration{2 * time.Millisecond, 8 * time.Millisecond}
 	fastPerson = [2]time.Duration{500 * time.Microsecond, 4 * time.Millisecond}
+	idleAgent  = [2]time.Duration{2500 * time.Microsecond, 7500 * time.Microsecond}
+	idlePerson = [2]time.Duration{5500 * time.Microsecond, 10 * time.Millisecond}
 )
 
 func TestRaceInvariants(t *testing.T) {
@@ -55,6 +57,7 @@ func TestRaceInvariants(t *testing.T) {
 				cfg.Seed = seed
 				if cfg.Edits == 0 {
 					cfg.Edits, cfg.AgentThink, cfg.PersonThink = 30, fastAgent, fastPerson
+					cfg.AgentIdle, cfg.PersonIdle = idleAgent, idlePerson
 				}
 				r, err := Race(context.Background(), filepath.Join(t.TempDir(), fmt.Sprint(seed)), cfg)
 				if err != nil {
