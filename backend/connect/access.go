@@ -78,10 +78,15 @@ FROM connect_connections c WHERE c.id = ?`
 // channelKinds are targets reachable by an explicit channel invite.
 var channelKinds = []string{"channel", "message_channel", "record_channel"}
 
-// Check decides one call of tool with args under grant, reading the
-// current state. It returns a Denial for a refused call; other errors are
-// failures to read that state.
-func (s *Service) Check(ctx context.Context, g Grant, tool string, args json.RawMessage) (*allowed, error) {
+// CheckAccess decides one call of tool with args under grant from the
+// current state, as every tools/call does: nil, a *Denial, or a failure
+// to read that state.
+func (s *Service) CheckAccess(ctx context.Context, g Grant, tool string, args json.RawMessage) error {
+	_, err := s.check(ctx, g, tool, args)
+	return err
+}
+
+func (s *Service) check(ctx context.Context, g Grant, tool string, args json.RawMessage) (*allowed, error) {
 	e, ok := s.cat.tools[tool]
 	if !ok {
 		return nil, deny(DenyToolDisabled)

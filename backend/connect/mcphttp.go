@@ -173,7 +173,7 @@ func textResult(r tools.Result) *mcp.CallToolResult {
 // state, and records the call under Recent activity. Refusals are tool
 // results with IsError; the error return is for failures to run at all.
 func (s *Service) Call(ctx context.Context, g Grant, tool string, args json.RawMessage) (tools.Result, error) {
-	a, err := s.Check(ctx, g, tool, args)
+	a, err := s.check(ctx, g, tool, args)
 	var d *Denial
 	if errors.As(err, &d) {
 		s.logActivity(ctx, g.ConnectionID, tool, "denied: "+d.Code, "")

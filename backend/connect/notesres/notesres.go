@@ -5,6 +5,7 @@ package notesres
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -67,4 +68,19 @@ func (a Adapter) Workspaces(ctx context.Context) ([]connect.Workspace, error) {
 		out[i] = connect.Workspace{ID: w.ID, Name: w.Name}
 	}
 	return out, nil
+}
+
+// Open opens the notes store (knowledge folder knowledgeDir) and the
+// connect Service over it on db: the one call the app and the headless
+// commands make.
+func Open(ctx context.Context, db *sql.DB, knowledgeDir string, runner connect.Runner) (*connect.Service, *notes.Store, error) {
+	st, err := notes.Open(db, knowledgeDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	svc, err := connect.Open(ctx, db, connect.Options{Resources: New(st), Runner: runner})
+	if err != nil {
+		return nil, nil, err
+	}
+	return svc, st, nil
 }

@@ -1,4 +1,4 @@
-package notesres
+package notesres_test
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/osfoundry/desktop/backend/connect"
 	"github.com/osfoundry/desktop/backend/connect/connecttest"
+	"github.com/osfoundry/desktop/backend/connect/notesres"
 	"github.com/osfoundry/desktop/backend/notes"
 	"github.com/osfoundry/desktop/backend/store"
 )
@@ -45,7 +46,7 @@ func newWorld(t *testing.T) *world {
 	must(t, err2(st.CreateProject(bg, "ws-acme", "proj-b", "Finance")))
 	must(t, err2(st.CreateNote(bg, notes.NewNote{ID: "note-a1", Workspace: "ws-acme", Project: "proj-a", Title: "Q3 launch checklist", Text: "- ship"})))
 	must(t, err2(st.CreateNote(bg, notes.NewNote{ID: "note-b1", Workspace: "ws-acme", Project: "proj-b", Title: "Budget", Text: "42"})))
-	svc, err := connect.Open(bg, db, connect.Options{Resources: New(st)})
+	svc, err := connect.Open(bg, db, connect.Options{Resources: notesres.New(st)})
 	if err != nil {
 		t.Fatal(err)
 	}
