@@ -1,0 +1,24 @@
+//go:build !windows
+
+package agentcli
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// setGroup starts the child in its own process group so a limit or a
+// cancel can end it together with everything it spawned (shells, MCP
+// helpers, test runners).
+func setGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+}
+
+// killGroup ends whatever is left of the child's group after it exited:
+// a background job of a shell command must not outlive the run.
+func killGroup(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+}

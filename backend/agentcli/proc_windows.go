@@ -1,0 +1,14 @@
+//go:build windows
+
+package agentcli
+
+import "os/exec"
+
+// Windows has no process groups to signal; the child itself is killed.
+func setGroup(cmd *exec.Cmd) {}
+
+func killGroup(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		_ = cmd.Process.Kill()
+	}
+}
