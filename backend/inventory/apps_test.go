@@ -187,14 +187,14 @@ func TestSearch(t *testing.T) {
 		app  AppID
 		want []string
 	}{
-		{"RETRY loop", "", []string{"g1aaaaaa-1111-4111-8111-111111111111"}},       // title, any case
-		{"/w/login", "", []string{"3f2a9c1e-0b7d-4e55-9a41-6c2d8e1f7a10"}},         // folder
-		{"feat/q", "", []string{"q1"}},                                             // branch
-		{"devin", "", []string{"rain-salary"}},                                     // app name
-		{"rain-sal", "", []string{"rain-salary"}},                                  // id
-		{"It retries", "", nil},                                                    // message bodies are not searched
-		{"", Kiro, []string{"k3", "conv-1"}},                                       // chip filter, newest first
-		{"session", OpenCode, []string{"ses_old"}},                                 // both
+		{"RETRY loop", "", []string{"g1aaaaaa-1111-4111-8111-111111111111"}}, // title, any case
+		{"/w/login", "", []string{"3f2a9c1e-0b7d-4e55-9a41-6c2d8e1f7a10"}},   // folder
+		{"feat/q", "", []string{"q1"}},                                       // branch
+		{"devin", "", []string{"rain-salary"}},                               // app name
+		{"rain-sal", "", []string{"rain-salary"}},                            // id
+		{"It retries", "", nil},                                              // message bodies are not searched
+		{"", Kiro, []string{"k3", "conv-1"}},                                 // chip filter, newest first
+		{"session", OpenCode, []string{"ses_old"}},                           // both
 	}
 	for _, c := range cases {
 		var got []string

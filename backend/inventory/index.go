@@ -154,14 +154,17 @@ func (ix *Index) Refresh(ctx context.Context) (bool, error) {
 		if err != nil {
 			return false, fmt.Errorf("listing %s sessions: %w", a.Apps()[0].Name(), err)
 		}
+		var stale []Unit
+		ix.mu.RLock()
 		for _, u := range units {
 			seen[u.Path] = true
-			ix.mu.RLock()
 			old := ix.units[u.Path]
-			ix.mu.RUnlock()
-			if old != nil && old.Size == u.Size && old.MtimeNs == u.MtimeNs && old.adapter == name {
-				continue
+			if old == nil || old.Size != u.Size || old.MtimeNs != u.MtimeNs || old.adapter != name {
+				stale = append(stale, u)
 			}
+		}
+		ix.mu.RUnlock()
+		for _, u := range stale {
 			if err := ctx.Err(); err != nil {
 				return false, err
 			}

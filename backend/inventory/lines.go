@@ -11,6 +11,10 @@ import (
 // Reading limits. HeadLines/LineCap/TailBytes are the seed's measured
 // figures: on 40 real transcripts the first cwd was within line 6, no head
 // line over 256 KiB, and a title record inside the last 512 KiB of every file.
+// seekData is SEEK_DATA (Linux, macOS and the BSDs accept it as whence 3;
+// elsewhere the Seek fails and the hole is read like any bytes).
+const seekData = 3
+
 const (
 	HeadLines = 80
 	LineCap   = 256 << 10
@@ -50,6 +54,10 @@ type lineReader struct {
 	off  int64 // file offset of buf[beg]
 	eof  bool
 	line []byte
+	// f, when set, lets skipLong jump over holes of a sparse file (a run
+	// of NUL bytes is never JSON) with SEEK_DATA instead of reading them.
+	f    *os.File
+	rpos int64 // file offset of buf[end]
 }
 
 func newLineReader(r io.Reader, max int, start int64) *lineReader {
@@ -57,7 +65,11 @@ func newLineReader(r io.Reader, max int, start int64) *lineReader {
 	if max+1 > size {
 		size = max + 1
 	}
-	return &lineReader{r: r, buf: make([]byte, size), max: max, off: start}
+	lr := &lineReader{r: r, buf: make([]byte, size), max: max, off: start, rpos: start}
+	if f, ok := r.(*os.File); ok {
+		lr.f = f
+	}
+	return lr
 }
 
 // next returns the next line without its newline, its start offset, and
@@ -97,6 +109,7 @@ func (l *lineReader) fill() {
 	}
 	n, err := l.r.Read(l.buf[l.end:])
 	l.end += n
+	l.rpos += int64(n)
 	if err != nil || (n == 0 && l.end == len(l.buf)) {
 		l.eof = err != nil
 	}
@@ -114,7 +127,20 @@ func (l *lineReader) skipLong() ([]byte, int64, int64, bool) {
 			return nil, at, n, true
 		}
 		n += int64(l.end - l.beg)
+		zeros := l.f != nil && l.end-l.beg == len(l.buf) && allNUL(l.buf[l.beg:l.end])
 		l.beg, l.end = 0, 0
+		if zeros {
+			if next, err := l.f.Seek(l.rpos, seekData); err == nil && next > l.rpos {
+				n += next - l.rpos
+				l.rpos = next
+			} else if err != nil {
+				// ENXIO: only a hole up to the end of the file.
+				if end, err2 := l.f.Seek(0, io.SeekEnd); err2 == nil && end > l.rpos {
+					n += end - l.rpos
+					l.rpos = end
+				}
+			}
+		}
 		if l.eof {
 			l.off = at + n
 			return nil, at, n, true
