@@ -157,7 +157,7 @@ func TestInsufficientScopeIs403(t *testing.T) {
 	must(t, e.svc.AddProject(bg, conn.ID, "proj-a"))
 	resp, out := e.rpc(e.srv.BaseURL(), g.access, "", "tools/call", map[string]any{"name": "edit_note", "arguments": map[string]any{"note_id": "note-a1", "text": "x"}})
 	h := resp.Header.Get("WWW-Authenticate")
-	if resp.StatusCode != 403 || !strings.Contains(h, `error="insufficient_scope"`) || !strings.Contains(h, `scope="osfoundry:write"`) {
+	if resp.StatusCode != 403 || !strings.Contains(h, `error="insufficient_scope"`) || !strings.Contains(h, `scope="osfoundry:read osfoundry:write"`) {
 		t.Fatalf("403: %d %q %v", resp.StatusCode, h, out)
 	}
 	// A token for this server reached through another name is a token for

@@ -80,7 +80,10 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 	}
 	if need := s.svc.ScopeFor(p.Params.Name); need != "" && !slices.Contains(g.Scopes, need) {
 		s.svc.logActivity(r.Context(), g.ConnectionID, p.Params.Name, "denied: "+DenyInsufficient, need)
-		s.challenge(w, r, p.ID, http.StatusForbidden, DenyInsufficient, "This tool needs "+need, need,
+		// scope= names what to ask for: the scopes held plus the missing
+		// one, so a host that requests exactly this loses nothing.
+		want := strings.Join(append(slices.Clone(g.Scopes), need), " ")
+		s.challenge(w, r, p.ID, http.StatusForbidden, DenyInsufficient, "This tool needs "+need, want,
 			"Insufficient scope: this tool needs "+need)
 		return
 	}
