@@ -23,7 +23,7 @@ func init() {
 func runServe(env *Env, c *Command, args []string) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
-	addr := fs.String("addr", "127.0.0.1:8765", "listen address; loopback unless --public-url is set (behind a TLS proxy)")
+	addr := fs.String("addr", connect.DefaultAddr, "listen address; loopback unless --public-url is set (behind a TLS proxy)")
 	public := fs.String("public-url", "", "origin remote assistants reach, e.g. https://osfoundry.example.com")
 	if err := fs.Parse(args); err != nil {
 		return fail(env, c, "%v", err)

@@ -1,0 +1,129 @@
+package connect
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"path/filepath"
+	"testing"
+
+	"github.com/osfoundry/desktop/backend/store"
+	"github.com/osfoundry/desktop/backend/tools"
+)
+
+func TestProposalsWaitForTheOwner(t *testing.T) {
+	e := newEnv(t)
+	g := e.login(e.browser(true), "osfoundry:read osfoundry:write", false)
+	conn := e.onlyConnection()
+	panel := NewPanel(bg, e.svc, e.srv)
+	args := map[string]any{"project_id": "proj-a", "target": "repo acme/site", "title": "Fix the footer", "files": []string{"footer.html"}}
+	if _, got := e.callTool(g.access, "propose_pull_request", args); got != "DENY not_in_project" {
+		t.Fatalf("proposal to a project not added: %s", got)
+	}
+	if _, err := panel.AddToProject(conn.ID, "proj-a"); err != nil {
+		t.Fatal(err)
+	}
+	if _, got := e.callTool(g.access, "propose_pull_request", args); got != "OK" {
+		t.Fatalf("proposal: %s", got)
+	}
+	ps, err := panel.NeedsApproval()
+	if err != nil || len(ps) != 1 || ps[0].Title != "Fix the footer" || ps[0].Files[0] != "footer.html" || ps[0].Connection != conn.DisplayName {
+		t.Fatalf("needs approval: %+v %v", ps, err)
+	}
+	if _, got := e.callTool(g.access, "get_proposal_status", map[string]any{"proposal_id": ps[0].ID}); got != "OK" {
+		t.Fatalf("status: %s", got)
+	}
+	p, err := panel.Approve(ps[0].ID)
+	if err != nil || p.Status != "approved" || p.DecidedBy != OwnerID {
+		t.Fatalf("approve: %+v %v", p, err)
+	}
+	if _, err := panel.Decline(ps[0].ID); err == nil {
+		t.Fatal("a decided proposal was decided again")
+	}
+	if left, _ := panel.NeedsApproval(); len(left) != 0 {
+		t.Fatalf("still waiting: %+v", left)
+	}
+}
+
+func TestLinkCurrentChat(t *testing.T) {
+	e := newEnv(t)
+	g := e.login(e.browser(true), "osfoundry:read osfoundry:write", false)
+	conn := e.onlyConnection()
+	must(t, e.svc.AddProject(bg, conn.ID, "proj-a"))
+	cases := []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"project_id": "proj-a", "label": "Claude – launch"}, "OK"},
+		{map[string]any{"project_id": "proj-b", "label": "Claude – budget"}, "DENY not_in_project"},
+		{map[string]any{"project_id": "proj-a", "label": ""}, "DENY label is required (at most 120 characters)"},
+		{map[string]any{"label": "x"}, "DENY invalid_arguments"},
+	}
+	for _, c := range cases {
+		if _, got := e.callTool(g.access, "link_current_chat", c.args); got != c.want {
+			t.Errorf("%v: got %s, want %s", c.args, got, c.want)
+		}
+	}
+	var label string
+	e.svc.db.QueryRow(`SELECT label FROM connect_chat_links WHERE connection_id = ?`, conn.ID).Scan(&label)
+	if label != "Claude – launch" {
+		t.Fatalf("stored label %q", label)
+	}
+}
+
+// fakeRunner offers the run tools; a session belongs to a project.
+type fakeRunner struct{ runs int }
+
+func (r *fakeRunner) Tools() []tools.Tool {
+	mk := func(name string) tools.Tool {
+		return tools.Tool{Meta: tools.Meta{Name: name, Scope: tools.ScopeRun, Description: name,
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"session_id":{"type":"string"}},"required":["session_id"]}`)},
+			Handler: func(context.Context, tools.Call) (tools.Result, error) {
+				r.runs++
+				return tools.Result{Text: "started"}, nil
+			}}
+	}
+	return []tools.Tool{mk("request_session_run"), mk("run_graph_session"), mk("cancel_graph_run")}
+}
+
+func (r *fakeRunner) CallTarget(_ context.Context, _ string, args json.RawMessage) (Target, error) {
+	var a struct {
+		SessionID string `json:"session_id"`
+	}
+	json.Unmarshal(args, &a)
+	return Target{Kind: "session", ID: a.SessionID, Workspace: "ws-acme", Project: "proj-a"}, nil
+}
+
+func TestRunToolsOnlyWithARunner(t *testing.T) {
+	db, err := store.Open(filepath.Join(t.TempDir(), "db"))
+	must(t, err)
+	defer db.Close()
+	r := &fakeRunner{}
+	svc, err := Open(bg, db, Options{Resources: newFakeNotes(), Runner: r})
+	must(t, err)
+	if svc.ScopeFor("run_graph_session") != tools.ScopeRun {
+		t.Fatal("run tools missing with a runner")
+	}
+	e := newEnv(t) // no runner
+	if e.svc.ScopeFor("run_graph_session") != "" {
+		t.Fatal("run tools offered without a runner")
+	}
+	srv, err := NewServer(svc, ServerConfig{})
+	must(t, err)
+	must(t, srv.Start("127.0.0.1:0"))
+	defer srv.Close(bg)
+	e.srv, e.svc = srv, svc
+	g := e.login(e.browser(true), "osfoundry:read", false)
+	resp, _ := e.rpc(srv.BaseURL(), g.access, "", "tools/call", map[string]any{"name": "run_graph_session", "arguments": map[string]any{"session_id": "s1"}})
+	if resp.StatusCode != http.StatusForbidden || r.runs != 0 {
+		t.Fatalf("run without osfoundry:run: %d, runs %d", resp.StatusCode, r.runs)
+	}
+	g = e.login(e.browser(true), "osfoundry:read osfoundry:run", false)
+	cs, _ := svc.Connections(bg)
+	for _, c := range cs {
+		must(t, svc.AddProject(bg, c.ID, "proj-a"))
+	}
+	if _, got := e.callTool(g.access, "run_graph_session", map[string]any{"session_id": "s1"}); got != "OK" || r.runs != 1 {
+		t.Fatalf("run: %s, runs %d", got, r.runs)
+	}
+}
