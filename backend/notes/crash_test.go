@@ -102,6 +102,10 @@ func TestDatabaseLockedByAnotherProcess(t *testing.T) {
 	if _, err := db.Exec("PRAGMA busy_timeout = 100"); err != nil {
 		t.Fatal(err)
 	}
+	// WAL lets readers through while another program writes.
+	if r := f.call(ToolReadNoteTab, map[string]any{"note_id": "note-1", "tab_id": f.tab}); r.IsError {
+		t.Fatalf("read under another process's write lock: %s", r.Text)
+	}
 	tl, _ := f.s.Tool(ToolEditNoteTab)
 	args, _ := json.Marshal(f.edit(1, "key-locked-01", "x"))
 	_, err := tl.Handler(context.Background(), tools.Call{Workspace: "ws-1", Args: args})

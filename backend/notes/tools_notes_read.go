@@ -2,6 +2,7 @@ package notes
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 
@@ -36,7 +37,7 @@ func (s *Store) listNoteTabsTool() tools.Tool {
 		Meta: readMeta(ToolListNoteTabs, "List a Note's tabs (ID, kind, title) and the Note's current version. "+
 			"Use this version as expected_version for create_note_tab and add_note_source.", sp),
 		Handler: handler(sp, func(ctx context.Context, c tools.Call, a *noteArgs) (tools.Result, error) {
-			tx, err := s.db.BeginTx(ctx, nil)
+			tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 			if err != nil {
 				return tools.Result{}, fmt.Errorf("listing tabs: %w", lockErr(err))
 			}
@@ -76,7 +77,7 @@ type tabArgs struct {
 // readTab reads one tab and the Note version in one read transaction, so
 // the version a model writes back matches the content it saw.
 func (s *Store) readTab(ctx context.Context, c tools.Call, noteID, tabID string) (Tab, int64, *tools.Result, error) {
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return Tab{}, 0, nil, fmt.Errorf("reading tab: %w", lockErr(err))
 	}
