@@ -99,7 +99,7 @@ func (d *codexDecoder) itemStarted(it codexItem) {
 	switch it.Type {
 	case "command_execution":
 		d.started[it.ID] = true
-		d.s.send(KindProgress, "Using shell — "+clip(it.Command, 300))
+		d.s.send(KindProgress, "Using shell — "+clip(shellCommand(it.Command), 300))
 	case "mcp_tool_call":
 		d.started[it.ID] = true
 		d.s.send(KindProgress, "Using "+it.Tool+"…")
@@ -119,14 +119,14 @@ func (d *codexDecoder) itemCompleted(it codexItem, raw []byte) {
 		}
 	case "command_execution":
 		if !seen {
-			d.s.send(KindProgress, "Using shell — "+clip(it.Command, 300))
+			d.s.send(KindProgress, "Using shell — "+clip(shellCommand(it.Command), 300))
 		}
 		if it.ExitCode != nil && *it.ExitCode != 0 {
 			d.s.send(KindProgress, fmt.Sprintf("Shell command exited with %d", *it.ExitCode))
 		}
 	case "file_change":
 		for _, c := range it.Changes {
-			d.s.send(KindProgress, "Edited "+c.Path)
+			d.s.send(KindProgress, "Edited "+d.s.rel(c.Path))
 		}
 	case "mcp_tool_call":
 		if !seen {
@@ -171,4 +171,19 @@ func errText(raw json.RawMessage, fallback string) string {
 		return fallback
 	}
 	return "unknown error"
+}
+
+// shellCommand shows the command the model wrote, without the
+// `/bin/bash -lc '…'` wrapper Codex runs it in.
+func shellCommand(c string) string {
+	for _, sh := range []string{"/bin/bash -lc ", "/bin/zsh -lc ", "/bin/sh -lc ", "bash -lc ", "zsh -lc "} {
+		rest, ok := strings.CutPrefix(c, sh)
+		if !ok || len(rest) < 2 || rest[0] != '\'' || rest[len(rest)-1] != '\'' {
+			continue
+		}
+		inner := rest[1 : len(rest)-1]
+		// '\'' is how a quote inside single quotes is written.
+		return strings.ReplaceAll(inner, `'\''`, "'")
+	}
+	return c
 }

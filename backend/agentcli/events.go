@@ -3,6 +3,7 @@ package agentcli
 import (
 	"bytes"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -85,6 +86,7 @@ type Result struct {
 // events, capping raw lines so a CLI flooding stdout cannot flood the UI.
 type sink struct {
 	res    *Result
+	folder string // paths under it are shown relative
 	emit   func(Event)
 	raw    int
 	capped bool
@@ -150,4 +152,15 @@ func compactJSON(raw json.RawMessage) string {
 		return clip(strings.Join(strings.Fields(string(raw)), " "), 300)
 	}
 	return clip(b.String(), 300)
+}
+
+// rel shows a path relative to the run's folder when it is inside it.
+func (s *sink) rel(p string) string {
+	if s.folder == "" {
+		return p
+	}
+	if r, err := filepath.Rel(s.folder, p); err == nil && !strings.HasPrefix(r, "..") && !filepath.IsAbs(r) {
+		return filepath.ToSlash(r)
+	}
+	return p
 }

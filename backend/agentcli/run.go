@@ -186,6 +186,7 @@ func (r *Runner) Run(ctx context.Context, job Job) (res Result, err error) {
 		}
 		defer b.Close()
 	}
+	s.folder = folder
 	argv, dec, err := r.command(ctx, m, bin, env, folder, job, b, s)
 	if err != nil {
 		return res, err
