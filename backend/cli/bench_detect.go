@@ -25,6 +25,7 @@ func benchDetect(env *Env, args []string) int {
 	tasks := fs.Int("tasks", 30, "tasks the user bot gives the fake agent")
 	delay := fs.Duration("delay", detect.DefaultDelay, "our coalescing delay after a screen change")
 	sweep := fs.Duration("sweep", detect.DefaultSweep, "our safety sweep period")
+	live := fs.Bool("live", false, "run in real time through a real PTY instead of virtual time (30 tasks ≈ 11 min; use --tasks to shorten)")
 	panes := fs.Int("cpu-panes", 20, "panes with 10 Hz spinners for the CPU measurement (0 skips it)")
 	cpuFor := fs.Duration("cpu-time", 10*time.Second, "real time per CPU run (two runs: without and with detection)")
 	if err := fs.Parse(args); err != nil {
@@ -35,13 +36,18 @@ func benchDetect(env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "bench detect: %v\n", err)
 		return 1
 	}
-	res, err := detectbench.Run(reg, detectbench.Options{Seed: *seed, Tasks: *tasks, Delay: *delay, Sweep: *sweep})
+	o := detectbench.Options{Seed: *seed, Tasks: *tasks, Delay: *delay, Sweep: *sweep}
+	run, mode := detectbench.Run, "virtual time, through the app's emulator"
+	if *live {
+		run, mode = detectbench.RunLive, "real time, real PTY, through the app's emulator"
+	}
+	res, err := run(reg, o)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "bench detect: %v\n", err)
 		return 1
 	}
 	s := res.Script
-	fmt.Fprintf(env.Stdout, "Needs-you detectors, fake Claude-like agent in the app's emulator (virtual time, 120x32)\n")
+	fmt.Fprintf(env.Stdout, "Needs-you detectors, fake Claude-like agent (%s, 120x32)\n", mode)
 	fmt.Fprintf(env.Stdout, "this run: seed %d, %d tasks, %d prompts, %.0f s waiting, %.1f min   seed 004: seed 7, 30 tasks, 25 prompts, 144 s waiting, 10.6 min\n\n",
 		*seed, *tasks, s.Prompts, s.Waited.Seconds(), s.End.Minutes())
 	header := []string{"DETECTOR", "LATENCY MEDIAN", "MAX", "MISSES", "RESIDUAL", "FP WORKING", "FP IDLE"}

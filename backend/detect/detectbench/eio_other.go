@@ -1,0 +1,5 @@
+//go:build !unix
+
+package detectbench
+
+func isEIO(error) bool { return false }
