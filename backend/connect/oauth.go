@@ -178,7 +178,30 @@ type codeGrant struct {
 	Scopes                                                           []string
 }
 
+// purge drops what can no longer be used: expired codes, consents,
+// sign-ins and sessions, tokens a day past expiry, activity older than
+// ActivityKeep. It runs on each consent, which is rare and not latency-bound.
+func (s *Service) purge(ctx context.Context) {
+	now := s.ms()
+	for _, q := range []struct {
+		sql string
+		arg int64
+	}{
+		{`DELETE FROM connect_codes WHERE expires_at < ?`, now - int64(time.Hour/time.Millisecond)},
+		{`DELETE FROM connect_auth_requests WHERE expires_at < ?`, now},
+		{`DELETE FROM connect_sessions WHERE expires_at < ?`, now},
+		{`DELETE FROM connect_tokens WHERE expires_at < ?`, now - int64(24*time.Hour/time.Millisecond)},
+		{`DELETE FROM connect_activity WHERE at < ?`, now - int64(ActivityKeep/time.Millisecond)},
+	} {
+		s.db.ExecContext(ctx, q.sql, q.arg) // best effort; retried next consent
+	}
+}
+
+// ActivityKeep is how long Recent activity lines are kept.
+const ActivityKeep = 90 * 24 * time.Hour
+
 func (s *Service) issueCode(ctx context.Context, g codeGrant) (string, error) {
+	s.purge(ctx)
 	code := newSecret("osfc_")
 	_, err := s.db.ExecContext(ctx, `INSERT INTO connect_codes (hash, client_id, connection_id, user_id, redirect_uri, code_challenge, scopes, resource, expires_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, hashSecret(code), g.ClientID, g.ConnectionID, g.UserID, g.RedirectURI, g.Challenge,

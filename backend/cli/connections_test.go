@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/osfoundry/desktop/backend/appdir"
+)
+
+func runCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Run(&Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}, args)
+	return code, out.String(), errb.String()
+}
+
+func TestConnectionsCommands(t *testing.T) {
+	t.Setenv(appdir.EnvHome, t.TempDir())
+	code, out, errs := runCLI(t, "connections", "add", "Claude", "Claude chat")
+	if code != 0 || !strings.Contains(out, "Setup pending. This assistant cannot read or change anything yet.") {
+		t.Fatalf("add: %d %s %s", code, out, errs)
+	}
+	id := strings.Fields(out)[0]
+	steps := []struct {
+		args     []string
+		code     int
+		contains string
+	}{
+		{[]string{"connections", "list"}, 0, "Claude chat"},
+		{[]string{"connections", "add-project", id, "proj-a"}, 0, "added"},
+		{[]string{"connections", "list"}, 0, "proj-a"},
+		{[]string{"connections", "remove-project", id, "proj-a"}, 0, "removed"},
+		{[]string{"connections", "remove-project", id, "proj-a"}, 2, "not found"},
+		{[]string{"connections", "tools", id, "--off", "edit_note_tab"}, 0, "[ ]  edit_note_tab"},
+		{[]string{"connections", "tools", id}, 0, "All supported tools are on by default."},
+		{[]string{"connections", "add", "Robot", "x"}, 2, "assistant must be one of"},
+		{[]string{"connections", "revoke", id}, 0, "revoked"},
+		{[]string{"connections", "list"}, 0, "Revoked."},
+		{[]string{"connections", "role", "nobody", "ws-acme", "editor"}, 2, "not found"},
+		{[]string{"connections", "role", "owner", "ws-acme", "boss"}, 2, "viewer, editor or owner"},
+		{[]string{"connections", "users"}, 0, "admin"},
+		{[]string{"connections", "signin-link"}, 2, "osfoundry serve"},
+		{[]string{"connections", "signin-link", "--url", "http://127.0.0.1:8765"}, 0, "http://127.0.0.1:8765/oauth/signin?token="},
+		{[]string{"connections", "proposals"}, 0, "TITLE"},
+		{[]string{"connections", "approve", "prop_nope"}, 2, "not found"},
+		{[]string{"connections", "frobnicate"}, 2, "unknown subcommand"},
+		{[]string{"serve", "--addr", "0.0.0.0:8765"}, 2, "--public-url"},
+		{[]string{"serve", "--public-url", "http://team.example.com"}, 2, "https"},
+	}
+	for _, s := range steps {
+		code, out, errs := runCLI(t, s.args...)
+		if code != s.code || !strings.Contains(out+errs, s.contains) {
+			t.Errorf("%v: %d\n%s%s\nwant %d containing %q", s.args, code, out, errs, s.code, s.contains)
+		}
+	}
+	_, out, _ = runCLI(t, "connections", "add-user", "Dana")
+	user := strings.TrimSpace(out)
+	if code, _, errs := runCLI(t, "connections", "role", user, "ws-acme", "proj-a", "editor"); code != 0 {
+		t.Fatalf("role: %s", errs)
+	}
+	if _, out, _ := runCLI(t, "connections", "users"); !strings.Contains(out, "ws-acme/proj-a=editor") {
+		t.Fatalf("users: %s", out)
+	}
+}
