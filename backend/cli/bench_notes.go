@@ -47,15 +47,15 @@ func benchNotes(env *Env, args []string) int {
 	}
 	defer os.RemoveAll(dir)
 	o.Dir = dir
-	tables, err := notesbench.Suite(context.Background(), o)
-	for _, t := range tables {
+	o.OnTable = func(t notesbench.Table) {
 		fmt.Fprintf(env.Stdout, "\n%s\n\n", t.Title)
 		printTable(env, t.Header, t.Rows)
 		if t.Note != "" {
 			fmt.Fprintf(env.Stdout, "\n%s\n", t.Note)
 		}
 	}
-	if err != nil {
+	fmt.Fprintln(env.Stderr, "running the Notes experiments at the seed's sizes (about a minute)…")
+	if _, err := notesbench.Suite(context.Background(), o); err != nil {
 		fmt.Fprintf(env.Stderr, "osfoundry bench notes: %v\n", err)
 		return 1
 	}
