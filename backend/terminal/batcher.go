@@ -48,10 +48,6 @@ func (b *batcher) add(produce func() []byte) {
 		return
 	}
 	b.buf = append(b.buf, p...)
-	if len(b.buf) > maxBatch {
-		// Keep the newest bytes: the view only needs what ends up on screen.
-		b.buf = append(b.buf[:0], b.buf[len(b.buf)-maxBatch:]...)
-	}
 	if !b.armed {
 		b.armed = true
 		b.timer.Reset(b.interval)
@@ -61,6 +57,13 @@ func (b *batcher) add(produce func() []byte) {
 func (b *batcher) flush() {
 	b.mu.Lock()
 	out := b.buf
+	if len(out) > maxBatch {
+		// Keep the newest bytes, from a line start: what ends up on screen.
+		out = out[len(out)-maxBatch:]
+		if i := bytesIndexNL(out); i >= 0 {
+			out = out[i+1:]
+		}
+	}
 	b.buf = nil
 	b.armed = false
 	var seq uint64
@@ -93,34 +96,54 @@ func (b *batcher) stop() {
 	b.flush()
 }
 
-// ring keeps the last max bytes written.
+func bytesIndexNL(b []byte) int {
+	for i, c := range b {
+		if c == '\n' {
+			return i
+		}
+	}
+	return -1
+}
+
+// ring keeps the last max bytes written, in a circular buffer.
 type ring struct {
-	buf []byte
-	max int
+	buf  []byte // len == max once allocated
+	max  int
+	pos  int // next write position
+	full bool
 }
 
 func (r *ring) write(p []byte) {
+	if r.buf == nil {
+		r.buf = make([]byte, r.max)
+	}
 	if len(p) >= r.max {
-		r.buf = append(r.buf[:0], p[len(p)-r.max:]...)
+		copy(r.buf, p[len(p)-r.max:])
+		r.pos, r.full = 0, true
 		return
 	}
-	if over := len(r.buf) + len(p) - r.max; over > 0 {
-		r.buf = append(r.buf[:0], r.buf[over:]...)
+	n := copy(r.buf[r.pos:], p)
+	if n < len(p) {
+		copy(r.buf, p[n:])
+		r.full = true
 	}
-	r.buf = append(r.buf, p...)
+	r.pos = (r.pos + len(p)) % r.max
+	if r.pos == 0 && len(p) > 0 {
+		r.full = true
+	}
 }
 
-// bytes returns a copy starting at a line boundary when one exists, so a
-// replay never begins inside an escape sequence.
+// bytes returns the kept bytes in order, starting at a line boundary once
+// the ring has wrapped, so a replay never begins inside an escape sequence.
 func (r *ring) bytes() []byte {
-	b := r.buf
-	if len(b) == r.max {
-		for i, c := range b {
-			if c == '\n' {
-				b = b[i+1:]
-				break
-			}
-		}
+	if !r.full {
+		return append([]byte(nil), r.buf[:r.pos]...)
 	}
-	return append([]byte(nil), b...)
+	out := make([]byte, 0, r.max)
+	out = append(out, r.buf[r.pos:]...)
+	out = append(out, r.buf[:r.pos]...)
+	if i := bytesIndexNL(out); i >= 0 {
+		out = out[i+1:]
+	}
+	return out
 }

@@ -19,6 +19,11 @@ type Emulator struct {
 	rows    int
 	f       filter
 	partial []byte // an incomplete UTF-8 rune held back for the next write
+	pending []byte // emulator-bound bytes of the current write
+	skipBuf []byte
+	// fullRegion is false while the program has a partial scroll region
+	// (DECSTBM): skipping scrolled-off text is only exact without one.
+	fullRegion bool
 	title   string
 	replyFn func([]byte)
 	oscFn   func(num int, payload string)
@@ -35,7 +40,7 @@ const (
 // NewEmulator returns an emulator of the given size.
 func NewEmulator(cols, rows int) *Emulator {
 	cols, rows = clampSize(cols, rows)
-	e := &Emulator{cols: cols, rows: rows}
+	e := &Emulator{cols: cols, rows: rows, fullRegion: true}
 	e.vt = vt10x.New(vt10x.WithSize(cols, rows))
 	e.f.hooks = (*emuHooks)(e)
 	return e
@@ -60,9 +65,42 @@ func (e *Emulator) Write(p []byte) []byte { return e.WriteUI(p, nil) }
 func (e *Emulator) WriteUI(p []byte, ui []byte) []byte {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.f.write(p, sinks{emu: e.feed, ui: &ui})
+	e.f.write(p, sinks{emu: e.queue, ui: &ui})
+	if len(e.pending) >= lazyMax {
+		e.flush()
+	}
 	e.gen++
 	return ui
+}
+
+// Emulation is lazy: bytes queue up until someone reads the screen (or
+// lazyMax accumulate), so a burst is emulated in large pieces where the
+// scrolled-off part can be skipped. PTY reads are only ~4 KiB each.
+const lazyMax = 1 << 20
+
+func (e *Emulator) queue(b []byte) { e.pending = append(e.pending, b...) }
+
+// flush emulates the queued bytes, skipping plain text that scrolls off
+// unseen (see skip.go).
+func (e *Emulator) flush() {
+	if len(e.pending) == 0 {
+		return
+	}
+	b := e.pending
+	if e.fullRegion {
+		b = skipScrolledOff(b, e.rows, e.skipBuf)
+		if len(b) > 0 && len(e.pending) > 0 && &b[0] != &e.pending[0] {
+			e.skipBuf = b[:0]
+		}
+	}
+	e.feed(b)
+	e.pending = e.pending[:0]
+	if cap(e.pending) > 4<<20 {
+		e.pending = nil // a burst should not pin a huge buffer
+	}
+	if cap(e.skipBuf) > 4<<20 {
+		e.skipBuf = nil
+	}
 }
 
 // feed writes to vt10x, holding back an incomplete trailing rune: vt10x
@@ -110,8 +148,10 @@ func (e *Emulator) Resize(cols, rows int) {
 	cols, rows = clampSize(cols, rows)
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.flush()
 	e.cols, e.rows = cols, rows
 	e.vt.Resize(cols, rows)
+	e.fullRegion = true // vt10x resets the scroll region on resize
 	e.gen++
 }
 
@@ -135,6 +175,7 @@ func (e *Emulator) Generation() uint64 {
 func (e *Emulator) Lines() []string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.flush()
 	e.vt.Lock()
 	defer e.vt.Unlock()
 	out := make([]string, e.rows)
@@ -173,6 +214,7 @@ func (e *Emulator) Title() string {
 func (e *Emulator) AltScreen() bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.flush()
 	return e.vt.Mode()&vt10x.ModeAltScreen != 0
 }
 
@@ -181,6 +223,7 @@ func (e *Emulator) AltScreen() bool {
 func (e *Emulator) Repaint() []byte {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.flush()
 	e.vt.Lock()
 	defer e.vt.Unlock()
 	var b []byte
@@ -278,11 +321,14 @@ func (h *emuHooks) reply(b []byte) {
 }
 
 func (h *emuHooks) cursor() (int, int) {
+	(*Emulator)(h).flush()
 	c := h.vt.Cursor()
 	return c.X, c.Y
 }
 
 func (h *emuHooks) size() (int, int) { return h.cols, h.rows }
+
+func (h *emuHooks) scrollRegion(full bool) { h.fullRegion = full }
 
 func (h *emuHooks) osc(num int, payload string) {
 	if num == 0 || num == 2 {

@@ -53,6 +53,8 @@ type filterHooks interface {
 	size() (cols, rows int)
 	// osc receives every OSC with its number and payload.
 	osc(num int, payload string)
+	// scrollRegion reports whether the scroll region is the whole screen.
+	scrollRegion(full bool)
 }
 
 type filter struct {
@@ -110,6 +112,9 @@ func (f *filter) write(p []byte, out sinks) {
 func (f *filter) step(b byte) (route, bool) {
 	switch f.st {
 	case stEsc:
+		if b == 'c' { // RIS: full reset, scroll region included
+			f.hooks.scrollRegion(true)
+		}
 		switch {
 		case b == '[':
 			f.st = stCSI
@@ -231,6 +236,13 @@ func (f *filter) csi() route {
 		}
 		return toNone
 	case marker == '?' && (final == 'h' || final == 'l'):
+		return toBoth
+	case final == 'r' && marker == 0:
+		_, rows := f.hooks.size()
+		top, bottom, _ := bytes.Cut(body, []byte{';'})
+		t, _ := strconv.Atoi(string(top))
+		bt, _ := strconv.Atoi(string(bottom))
+		f.hooks.scrollRegion(t <= 1 && (bt == 0 || bt >= rows))
 		return toBoth
 	case marker != 0:
 		return toUI
