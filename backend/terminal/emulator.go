@@ -24,10 +24,10 @@ type Emulator struct {
 	// fullRegion is false while the program has a partial scroll region
 	// (DECSTBM): skipping scrolled-off text is only exact without one.
 	fullRegion bool
-	title   string
-	replyFn func([]byte)
-	oscFn   func(num int, payload string)
-	gen     uint64 // bumped on every write that reached the screen
+	title      string
+	replyFn    func([]byte)
+	oscFn      func(num int, payload string)
+	gen        uint64 // bumped on every write that reached the screen
 }
 
 // Min and max pane sizes; requests outside are clamped, so a resize to

@@ -14,9 +14,15 @@ import (
 // output, split into random reads.
 func TestSkipScrolledOffMatchesFullEmulation(t *testing.T) {
 	pieces := []func(r *rand.Rand) string{
-		func(r *rand.Rand) string { return fmt.Sprintf("line %d %s\r\n", r.Intn(1e6), strings.Repeat("x", r.Intn(200))) },
-		func(r *rand.Rand) string { return fmt.Sprintf("\x1b[3%dmcolour\x1b[0m \x1b[1m日本語\x1b[m\r\n", r.Intn(8)) },
-		func(r *rand.Rand) string { return fmt.Sprintf("\r\x1b[2K[%s] %d%%", strings.Repeat("#", r.Intn(40)), r.Intn(100)) },
+		func(r *rand.Rand) string {
+			return fmt.Sprintf("line %d %s\r\n", r.Intn(1e6), strings.Repeat("x", r.Intn(200)))
+		},
+		func(r *rand.Rand) string {
+			return fmt.Sprintf("\x1b[3%dmcolour\x1b[0m \x1b[1m日本語\x1b[m\r\n", r.Intn(8))
+		},
+		func(r *rand.Rand) string {
+			return fmt.Sprintf("\r\x1b[2K[%s] %d%%", strings.Repeat("#", r.Intn(40)), r.Intn(100))
+		},
 		func(r *rand.Rand) string { return fmt.Sprintf("\x1b[%dGcol\x1b[K\t|\b!\r\n", 1+r.Intn(60)) },
 		func(r *rand.Rand) string { return "\x1b[31;1mpen left on " }, // pen carried across the cut
 		func(r *rand.Rand) string { return fmt.Sprintf("\x1b[%d;%dHmoved", 1+r.Intn(12), 1+r.Intn(40)) },
