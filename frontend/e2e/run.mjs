@@ -40,6 +40,12 @@ async function waitHTTP(url, ms) {
 const tmp = mkdtempSync(join(tmpdir(), 'osf-e2e-'));
 const home = join(tmp, 'home');
 mkdirSync(home);
+// Seed modules prepare the app's HOME (agent session stores, …) before it starts.
+const seedDir = join(here, 'seed');
+for (const f of (await import('node:fs')).existsSync(seedDir) ? readdirSync(seedDir).filter((f) => f.endsWith('.mjs')).sort() : []) {
+  const seed = await import(pathToFileURL(join(seedDir, f)).href);
+  await seed.default({ home, tmp });
+}
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 const env = { ...process.env, OSFOUNDRY_HOME: join(tmp, 'data'), HOME: home, SHELL: '/bin/bash', WEBKIT_DISABLE_DMABUF_RENDERER: '1' };
