@@ -8,8 +8,11 @@ import (
 // Process is the PTY's foreground process group leader as the pane reads
 // it (tcgetpgrp on the master, then the process's name and argv).
 type Process struct {
-	Name string   // short name (comm), e.g. "claude", "node", "bash"
+	Name string   // short name (comm or script), e.g. "claude", "node", "codex", "bash"
 	Argv []string // may be empty when it could not be read
+	// Shell: the pane's own first program (its shell) holds the terminal
+	// again, whatever its name. Gone: the pane's program exited.
+	Shell, Gone bool
 }
 
 // commLen is the kernel's limit on a process's short name (TASK_COMM_LEN-1):

@@ -77,6 +77,7 @@ func (s *Scheduler) Sweep() {
 	}
 	s.mu.Unlock()
 	for _, t := range list {
+		t.poll()
 		t.Evaluate()
 	}
 }

@@ -25,6 +25,9 @@ type TrackerConfig struct {
 	OnState func(Update)
 	// Agent pins the agent when the app started it itself; "" = discover.
 	Agent string
+	// Process, if set, reads the pane's foreground process (tcgetpgrp); the
+	// Scheduler's sweep polls it. Panes may instead call SetProcess.
+	Process func() Process
 }
 
 // Update is one change of a pane's decision.
@@ -138,6 +141,9 @@ func agentForApp(app string) string {
 
 // Title records the pane's window title (OSC 0/2).
 func (t *Tracker) Title(title string) {
+	if len(title) > 1024 {
+		title = title[:1024] // titles are one line; the patterns anchor at the start
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if title == t.title {
@@ -148,25 +154,49 @@ func (t *Tracker) Title(title string) {
 }
 
 // SetProcess records the PTY's foreground process. An agent process names
-// the pane's agent; a shell after an agent means the agent ended, which also
-// drops that run's reports.
+// the pane's agent; a shell (or the pane's program gone) after an agent
+// means the agent ended, which also drops that run's reports.
 func (t *Tracker) SetProcess(p Process) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if agent := t.cfg.Registry.IdentifyProcess(p); agent != "" {
+	t.setProcessLocked(p)
+	t.scheduleLocked()
+}
+
+func (t *Tracker) setProcessLocked(p Process) {
+	agent := ""
+	if !p.Gone && !p.Shell {
+		agent = t.cfg.Registry.IdentifyProcess(p)
+	}
+	switch {
+	case agent != "":
 		if !t.pinned {
 			t.agent = agent
 		}
 		t.ranAgent, t.shellFront = true, false
-	} else if isInteractiveShell(p) {
+	case p.Gone || p.Shell || isInteractiveShell(p):
+		if p.Gone && t.agent != "" {
+			t.ranAgent = true // started as the pane's own program: no shell to return to
+		}
 		if t.ranAgent && !t.shellFront {
 			t.report, t.title = nil, ""
 		}
 		t.shellFront = true
-	} else {
+	default:
 		t.shellFront = false
 	}
-	t.scheduleLocked()
+}
+
+// poll reads the foreground process through the config's Process callback,
+// if any (the safety sweep does this; tcgetpgrp is too costly per byte).
+func (t *Tracker) poll() {
+	if t.cfg.Process == nil {
+		return
+	}
+	p := t.cfg.Process()
+	t.mu.Lock()
+	t.setProcessLocked(p)
+	t.mu.Unlock()
 }
 
 // SetAgent pins the pane's agent (the app started it, or the user said so).
