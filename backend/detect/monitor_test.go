@@ -14,7 +14,7 @@ func TestMonitor(t *testing.T) {
 	var updates []string
 	m := NewMonitor(MonitorConfig{
 		Registry: bundled(t), Clock: clock,
-		Notify:   func(n Notification) { mu.Lock(); notes = append(notes, n); mu.Unlock() },
+		Notify: func(n Notification) { mu.Lock(); notes = append(notes, n); mu.Unlock() },
 		OnUpdate: func(u Update, label string) {
 			mu.Lock()
 			updates = append(updates, label+":"+string(u.Decision.State))
