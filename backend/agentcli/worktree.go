@@ -115,7 +115,7 @@ func (w *worktree) finish(ctx context.Context, message string) (stat, diff strin
 // remove deletes the worktree folder and its registration.
 func (w *worktree) remove(ctx context.Context) {
 	if _, err := gitCmd(ctx, w.env, w.Repo, "worktree", "remove", "--force", w.Dir); err != nil {
-		os.RemoveAll(w.Dir) //nolint:errcheck // best effort, prune below forgets it
+		os.RemoveAll(w.Dir)                             //nolint:errcheck // best effort, prune below forgets it
 		gitCmd(ctx, w.env, w.Repo, "worktree", "prune") //nolint:errcheck // best effort
 	}
 }
