@@ -2,7 +2,6 @@ package agentcli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -72,12 +71,10 @@ func (r *Runner) Verify(ctx context.Context, a Agent, limit time.Duration) (Veri
 	res.ExitCode, res.StderrTail = pr.ExitCode, pr.Stderr
 	if err := outcome(a, pr, dec.final(), &res, limit); err != nil {
 		if pr.StartErr != nil || pr.Canceled {
-			return v, err
+			return v, err // the check itself could not run
 		}
-		if errors.Is(err, ErrTimedOut) {
-			v.Detail = err.Error()
-			return v, nil
-		}
+		// It ran and could not complete (not logged in, 401, no answer in
+		// time): that is what "Needs sign-in" reports, with the reason.
 		v.Detail = err.Error()
 		return v, nil
 	}
