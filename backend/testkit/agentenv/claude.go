@@ -11,6 +11,12 @@ import (
 // fake server accepts anything.
 const FakeAnthropicKey = "sk-ant-osf-fake-0000"
 
+// ClaudeBypassAsRoot is the variable Claude Code needs to accept
+// --permission-mode bypassPermissions when run as root (CI containers run as
+// root; without it the CLI exits with "cannot be used with root/sudo
+// privileges"). Add it only to runs that bypass permissions.
+const ClaudeBypassAsRoot = "IS_SANDBOX=1"
+
 // NewClaude builds a Claude Code sandbox: HOME with settings.json (an
 // apiKeyHelper, so no key-approval dialog) and .claude.json (onboarding done,
 // the work folder trusted, so interactive mode does not go online), and an

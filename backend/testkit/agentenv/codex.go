@@ -40,6 +40,17 @@ stream_idle_timeout_ms = 60000
 
 [projects.%[3]s]
 trust_level = "trusted"
+
+# One-time TUI notices a user has already dismissed (what 0.169.0 writes
+# after "Use existing model"), so the TUI opens on its prompt.
+[tui]
+screen_reader_detection_done = true
+
+[tui.model_availability_nux]
+"gpt-6.1-sol" = 1
+
+[notice.model_migrations]
+"gpt-5.5" = "gpt-6-sol"
 `, strconv.Quote(CodexModel), strconv.Quote(o.ModelURL+"/v1"), strconv.Quote(e.Work))
 	if err := writeFile(filepath.Join(codexHome, "config.toml"), cfg); err != nil {
 		return nil, err

@@ -87,7 +87,7 @@ func TestLiveClaudeHeadlessText(t *testing.T) {
 
 func TestLiveClaudeHeadlessTools(t *testing.T) {
 	srv := fakemodel.Start(t)
-	e := Claude(t, srv.URL, "IS_SANDBOX=1")
+	e := Claude(t, srv.URL, ClaudeBypassAsRoot)
 	target := filepath.Join(e.Work, "hello.txt")
 	srv.Push(
 		fakemodel.ClaudeBash(markerCmd, "Print a marker"),

@@ -10,7 +10,37 @@ import (
 // tests can check that a reader adds it back (Codex's input_tokens excludes it).
 const CachedTokens = 128
 
-func (s *Server) serveOpenAI(w http.ResponseWriter, r *http.Request, body []byte, t Turn) {
+// openaiSide reports whether a Responses request is one of Codex's side
+// requests (the thread title) rather than a conversation turn. Measured on
+// 0.169.0: the title request says thread_source "thread_title" in its turn
+// metadata and asks for a structured {"title"} answer.
+func openaiSide(body []byte) bool {
+	var req struct {
+		ClientMetadata map[string]string `json:"client_metadata"`
+		Text           struct {
+			Format struct {
+				Schema struct {
+					Properties map[string]json.RawMessage `json:"properties"`
+				} `json:"schema"`
+			} `json:"format"`
+		} `json:"text"`
+	}
+	if json.Unmarshal(body, &req) != nil {
+		return true
+	}
+	var meta struct {
+		ThreadSource string `json:"thread_source"`
+	}
+	if json.Unmarshal([]byte(req.ClientMetadata["x-codex-turn-metadata"]), &meta) == nil &&
+		meta.ThreadSource == "thread_title" {
+		return true
+	}
+	props := req.Text.Format.Schema.Properties
+	_, title := props["title"]
+	return len(props) == 1 && title
+}
+
+func (s *Server) serveOpenAI(w http.ResponseWriter, r *http.Request, body []byte, t Turn, side bool) {
 	var req struct {
 		Model string `json:"model"`
 	}
@@ -19,6 +49,9 @@ func (s *Server) serveOpenAI(w http.ResponseWriter, r *http.Request, body []byte
 		writeJSON(w, map[string]any{"error": map[string]any{"type": "invalid_request_error",
 			"message": "fakemodel: body is not JSON: " + err.Error()}})
 		return
+	}
+	if side {
+		t = Turn{Text: `{"title":"Fake session"}`}
 	}
 	respID := s.newID("resp")
 	seq := 0

@@ -106,3 +106,20 @@ func CodexAddFile(path, content string) Turn {
 
 // CodexMCP calls a tool of a named MCP server.
 func CodexMCP(server, tool string, v any) Turn { return Tool(MCPName(server, tool), v) }
+
+// CodexEscalated runs a command outside Codex's sandbox, which needs the
+// user's approval (the "Would you like to run the following command?" prompt).
+func CodexEscalated(cmd, justification string) Turn {
+	return Tool("exec_command", map[string]any{"cmd": cmd,
+		"sandbox_permissions": "require_escalated", "justification": justification})
+}
+
+// CodexAsk shows Codex's question menu (request_user_input; Plan mode only).
+func CodexAsk(header, question string, options ...string) Turn {
+	opts := make([]map[string]any, 0, len(options))
+	for _, o := range options {
+		opts = append(opts, map[string]any{"label": o, "description": "Choose " + o})
+	}
+	return Tool("request_user_input", map[string]any{"questions": []map[string]any{{
+		"id": "choice", "header": header, "question": question, "options": opts}}})
+}

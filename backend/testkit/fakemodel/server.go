@@ -232,8 +232,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusOK)
 	case r.Method == http.MethodPost && path == "/v1/responses":
 		req.API = "openai"
+		req.Side = openaiSide(body)
 		turn, _ := s.record(req)
-		s.serveOpenAI(w, r, body, turn)
+		s.serveOpenAI(w, r, body, turn, req.Side)
 	case r.Method == http.MethodGet && path == "/v1/models":
 		s.record(req)
 		writeJSON(w, map[string]any{"object": "list", "data": []any{}, "models": []any{}})

@@ -197,3 +197,21 @@ func TestAnthropicSide(t *testing.T) {
 		}
 	}
 }
+
+func TestOpenAISide(t *testing.T) {
+	tests := []struct {
+		name, body string
+		side       bool
+	}{
+		{"turn", `{"tools":[{"name":"exec_command"}],"text":{"verbosity":"low"},"client_metadata":{"x-codex-turn-metadata":"{\"thread_source\":\"user\"}"}}`, false},
+		{"title by metadata", `{"client_metadata":{"x-codex-turn-metadata":"{\"thread_source\":\"thread_title\"}"}}`, true},
+		{"title by schema", `{"text":{"format":{"type":"json_schema","schema":{"properties":{"title":{"type":"string"}}}}}}`, true},
+		{"exec --output-schema with more fields", `{"text":{"format":{"type":"json_schema","schema":{"properties":{"title":{},"body":{}}}}}}`, false},
+		{"not json", `[`, true},
+	}
+	for _, tc := range tests {
+		if got := openaiSide([]byte(tc.body)); got != tc.side {
+			t.Errorf("%s: side = %v, want %v", tc.name, got, tc.side)
+		}
+	}
+}
