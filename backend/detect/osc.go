@@ -32,7 +32,8 @@ var ErrProbe = errors.New("osc 7501 probe")
 // ParseOSC7501 reads the payload of `ESC ] 7501 ; <payload> BEL|ST`, e.g.
 // "state=blocked:app=codex:kind=permission" or
 // "state=blocked:app=claude-code:kind=permission:msg=<base64>".
-// kind=done means the turn finished (idle); kind=clear withdraws the report.
+// done (as state or kind) means the turn finished: idle; clear withdraws
+// the report (Claude Code sends it when it exits).
 // Unknown fields are ignored so newer agents keep working.
 func ParseOSC7501(payload string) (Signal, error) {
 	if payload == "?" {
@@ -59,12 +60,14 @@ func ParseOSC7501(payload string) (Signal, error) {
 			s.Message = decodeMessage(v)
 		}
 	}
-	switch s.Kind {
-	case "done":
-		s.State = Idle
+	// Claude Code 2.1.328 sends "state=done" and "state=clear"; the
+	// protocol's other form puts them in kind. Both mean the same.
+	switch {
+	case rawState == "done" || s.Kind == "done":
+		s.State, s.Kind = Idle, "done"
 		return s, nil
-	case "clear":
-		s.Clear = true
+	case rawState == "clear" || s.Kind == "clear":
+		s.Clear, s.Kind = true, "clear"
 		return s, nil
 	}
 	st, ok := parseState(rawState)

@@ -256,12 +256,16 @@ func (t *Tracker) Evaluate() Decision {
 	}
 	note := ""
 	// Hooks never fire when the user presses Esc on a prompt or interrupts a
-	// turn, so a report can outlive what it reported. The screen switching
-	// to an explicit idle rule after the report arrived is newer evidence:
-	// drop the report rather than keep a stale "needs you" or "working".
-	if t.report != nil && t.evals > 1 && isExplicitIdle(screen) && !isExplicitIdle(t.lastScreen) && now.After(t.reportAt) {
+	// turn, so a hook report can outlive what it reported. The screen
+	// dropping its prompt or working indicator after the report arrived is
+	// newer evidence: drop the report rather than keep a stale "needs you"
+	// or "working". OSC 7501 reports are not dropped this way: the agent
+	// sends one on every change, and Codex hides its working line while it
+	// streams an answer.
+	if t.report != nil && t.report.Source == FromHook && t.evals > 1 && screen.State == Idle &&
+		t.lastScreen.Source == FromScreen && t.lastScreen.State != Idle && now.After(t.reportAt) {
 		t.report = nil
-		note = "report superseded by screen"
+		note = "hook report superseded by screen"
 	}
 	t.lastScreen = screen
 	in := Inputs{Screen: screen, Report: t.report, ShellForeground: ended}
@@ -287,8 +291,6 @@ func (t *Tracker) Evaluate() Decision {
 	}
 	return d
 }
-
-func isExplicitIdle(d Decision) bool { return d.Source == FromScreen && d.State == Idle }
 
 func changed(a, b Decision) bool {
 	return a.State != b.State || a.Source != b.Source || a.Rule != b.Rule || a.Agent != b.Agent ||

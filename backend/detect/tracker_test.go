@@ -102,12 +102,19 @@ func TestTrackerReportsAndScreen(t *testing.T) {
 	if d := step(nil); d.State != Blocked {
 		t.Fatalf("stale report hid the prompt: %s", d)
 	}
-	// The user presses Esc on the prompt: no hook fires. The screen going to
-	// an explicit idle rule after the report supersedes it.
+	// The user presses Esc on the prompt: no hook fires. The screen losing
+	// its prompt after the report supersedes it.
 	tr.Report(Signal{Source: FromHook, State: Blocked, Kind: "permission"})
 	clock.Advance(time.Millisecond)
-	if d := step(claudeIdle); d.State != Idle || d.Source != FromScreen || d.Note != "report superseded by screen" {
+	if d := step(claudeIdle); d.State != Idle || d.Source != FromScreen || d.Note != "hook report superseded by screen" {
 		t.Fatalf("after Esc: %s", d)
+	}
+	// Same in a mode whose footer matches no rule (default idle).
+	step(claudeWorking)
+	tr.Report(Signal{Source: FromHook, State: Working})
+	clock.Advance(time.Millisecond)
+	if d := step([]string{"> ", "  ⏵⏵ accept edits on (shift+tab to cycle)"}); d.State != Idle || d.Source != FromDefault {
+		t.Fatalf("after an interrupt in accept-edits mode: %s", d)
 	}
 	// kind=clear withdraws a report.
 	tr.Report(Signal{Source: FromOSC, State: Working})
@@ -115,8 +122,24 @@ func TestTrackerReportsAndScreen(t *testing.T) {
 		t.Fatalf("osc working: %s", d)
 	}
 	tr.Report(Signal{Source: FromOSC, Clear: true})
-	if d := step(nil); d.State != Idle || d.Source != FromScreen {
+	if d := step(nil); d.State != Idle || d.Source != FromDefault {
 		t.Fatalf("after clear: %s", d)
+	}
+}
+
+// Codex hides its "Working (… esc to interrupt)" line while it streams an
+// answer; its own OSC 7501 report keeps the pane working.
+func TestOSCReportOutlivesScreenIdle(t *testing.T) {
+	tr, p, clock := newTestTracker(t, "codex")
+	tr.Report(Signal{Source: FromOSC, State: Working, App: "codex"})
+	p.set("• Working (1s • esc to interrupt)", "› Ask Codex to do anything", "  ← for agents · ? for shortcuts")
+	tr.ScreenChanged()
+	clock.Advance(DefaultDelay)
+	p.set("• Thinking it over step by step", "› Ask Codex to do anything", "  ← for agents · ? for shortcuts")
+	tr.ScreenChanged()
+	clock.Advance(DefaultDelay)
+	if d := tr.Current(); d.State != Working || d.Source != FromOSC {
+		t.Fatalf("streaming codex: %s", d)
 	}
 }
 

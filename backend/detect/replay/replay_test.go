@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/osfoundry/desktop/backend/detect"
+	"github.com/osfoundry/desktop/backend/terminal"
 	"github.com/osfoundry/desktop/rules"
 )
 
@@ -44,6 +45,38 @@ func TestRecordedFixtures(t *testing.T) {
 				t.Errorf("got %s (%s), want %s; screen:\n%s", res.Decision.State, res.Decision, res.Expected, strings.Join(res.Lines, "\n"))
 			}
 		})
+	}
+}
+
+// The screen rules alone — a pane whose agent sends no reports — must
+// still never miss a prompt nor show one that is not there. (Working vs
+// idle may differ: Codex hides its working line while it streams, which its
+// OSC 7501 report covers.)
+func TestRecordedFixturesScreenOnly(t *testing.T) {
+	dir := filepath.Join("..", "..", "testkit", "fixtures", "testdata")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.raw"))
+	reg := registry(t)
+	n := 0
+	for _, f := range files {
+		agent, want := ParseName(filepath.Base(f))
+		rs := reg.Get(resolveHint(reg, agent))
+		if want == "" || rs == nil {
+			continue
+		}
+		n++
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		emu := terminal.NewEmulator(120, 32)
+		emu.Write(b)
+		d := rs.Evaluate(emu.Lines())
+		if (d.State == detect.Blocked) != (want == string(detect.Blocked)) {
+			t.Errorf("%s: screen rules say %s (%s), capture is %s", filepath.Base(f), d.State, d, want)
+		}
+	}
+	if n == 0 {
+		t.Skipf("no recorded captures in %s yet", dir)
 	}
 }
 
