@@ -38,6 +38,11 @@ func Combine(in Inputs) Decision {
 		if r == nil || r.Clear || r.State == "" {
 			continue
 		}
+		if r.Source == FromTitle && r.State == Idle && in.Screen.Source == FromScreen && in.Screen.State == Working {
+			// An idle title marker is set once and may lag (Claude Code
+			// writes "✳ Claude Code" at start): it never hides a working screen.
+			continue
+		}
 		return Decision{State: r.State, Source: r.Source, Agent: in.Screen.Agent, Kind: r.Kind, Message: r.Message}
 	}
 	if in.ShellForeground {

@@ -28,6 +28,8 @@ func TestCombinePriority(t *testing.T) {
 		{"done report is idle over a working screen", Inputs{Screen: scrWorking, Report: &Signal{Source: FromOSC, State: Idle, Kind: "done"}}, Idle, FromOSC},
 		{"explicit report beats title", Inputs{Screen: scrIdle, Report: rep(Idle), Title: title(Working)}, Idle, FromHook},
 		{"title when no explicit report", Inputs{Screen: scrIdle, Title: title(Working)}, Working, FromTitle},
+		{"idle title never hides a working screen", Inputs{Screen: scrWorking, Title: title(Idle)}, Working, FromScreen},
+		{"idle title over an unmatched screen", Inputs{Screen: scrNone, Title: title(Idle)}, Idle, FromTitle},
 		{"cleared report falls through", Inputs{Screen: scrWorking, Report: &Signal{Source: FromOSC, Clear: true}}, Working, FromScreen},
 		{"report beats shell in front", Inputs{Screen: scrNone, Report: rep(Working), ShellForeground: true}, Working, FromHook},
 		{"shell in front beats screen working", Inputs{Screen: scrWorking, ShellForeground: true}, Idle, FromProcess},
