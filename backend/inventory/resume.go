@@ -19,9 +19,25 @@ var ErrNotResumable = errors.New("this app cannot resume a session from a termin
 
 // PlanOptions are the user's ticks for this one launch.
 type PlanOptions struct {
-	// KeepPermissions passes a recorded approval or sandbox mode even when it
-	// asks less than the CLI's default.
+	// KeepPermissions passes every recorded approval or sandbox mode even
+	// when it asks less than the CLI's default.
 	KeepPermissions bool
+	// Keep names the single values the user ticked for this launch, by their
+	// ValueNote label ("Approval mode", "Approval", "Sandbox").
+	Keep []string
+}
+
+// keeps reports whether the user ticked the value labelled label.
+func (o PlanOptions) keeps(label string) bool {
+	if o.KeepPermissions {
+		return true
+	}
+	for _, k := range o.Keep {
+		if k == label {
+			return true
+		}
+	}
+	return false
 }
 
 // ValueNote says how one recorded value is handled on relaunch (the
@@ -30,6 +46,11 @@ type ValueNote struct {
 	Label    string `json:"label"`
 	Value    string `json:"value"`
 	Handling string `json:"handling"`
+	// Permissive: the value asks less than the CLI's default, so it is only
+	// passed when the user ticks it for this launch (the panel's tick box).
+	Permissive bool `json:"permissive,omitempty"`
+	// Kept: the value is passed to the CLI on this launch.
+	Kept bool `json:"kept,omitempty"`
 }
 
 // BranchCheck compares the recorded branch with the folder's branch now.
@@ -82,7 +103,7 @@ func (p *planner) plan(ctx context.Context, s Session, opts PlanOptions) (Plan, 
 	if err := checkID(id); err != nil {
 		return pl, err
 	}
-	pl.Values = append(pl.Values, ValueNote{"Folder", s.Folder, "kept: the command runs there"})
+	pl.Values = append(pl.Values, ValueNote{Label: "Folder", Value: s.Folder, Handling: "kept: the command runs there", Kept: true})
 	switch s.App {
 	case ClaudeCode, ClaudeApp:
 		pl.Argv = p.claude(ctx, &pl, s, opts, []string{"claude", "--resume", id})
@@ -135,10 +156,11 @@ func (p *planner) claude(ctx context.Context, pl *Plan, s Session, opts PlanOpti
 	}
 	if m := s.Mode; m != "" {
 		ok, _ := caps.accepts(m, "--permission-mode")
+		permissive := validOption(m) && !claudeStrictModes[m]
 		switch {
 		case !validOption(m):
 			pl.note("Approval mode", m, "not passed: not a plain mode name")
-		case !claudeStrictModes[m] && !opts.KeepPermissions:
+		case permissive && !opts.keeps("Approval mode"):
 			pl.note("Approval mode", m, "not passed: it asks less than the default; tick it to keep it for this launch")
 		case !ok:
 			pl.note("Approval mode", m, "not passed: the installed claude does not accept it")
@@ -146,6 +168,7 @@ func (p *planner) claude(ctx context.Context, pl *Plan, s Session, opts PlanOpti
 			argv = append(argv, "--permission-mode", m)
 			pl.note("Approval mode", m, "kept (--permission-mode)")
 		}
+		pl.Values[len(pl.Values)-1].Permissive = permissive
 	}
 	return argv
 }
@@ -190,10 +213,12 @@ func codexMode(pl *Plan, caps cliCaps, argv []string, label, v string, strict ma
 		return argv
 	}
 	ok, _ := caps.accepts(v, short, long)
+	permissive := validOption(v) && !strict[v]
+	defer func() { pl.Values[len(pl.Values)-1].Permissive = permissive }()
 	switch {
 	case !validOption(v):
 		pl.note(label, v, "not passed: not a plain mode name")
-	case !strict[v] && !opts.KeepPermissions:
+	case permissive && !opts.keeps(label):
 		pl.note(label, v, "not passed: it asks less than the default; tick it to keep it for this launch")
 	case !ok:
 		pl.note(label, v, "not passed: the installed codex does not accept it here; its default applies")
@@ -205,7 +230,8 @@ func codexMode(pl *Plan, caps cliCaps, argv []string, label, v string, strict ma
 }
 
 func (pl *Plan) note(label, value, handling string) {
-	pl.Values = append(pl.Values, ValueNote{Label: label, Value: cleanText(value, 120), Handling: handling})
+	pl.Values = append(pl.Values, ValueNote{Label: label, Value: cleanText(value, 120), Handling: handling,
+		Kept: strings.HasPrefix(handling, "kept")})
 }
 
 // branch compares the recorded branch with the folder's; a mismatch asks.
