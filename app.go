@@ -14,6 +14,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 
 	"github.com/osfoundry/desktop/backend/appdir"
+	"github.com/osfoundry/desktop/backend/inventory"
 	"github.com/osfoundry/desktop/backend/panestore"
 	"github.com/osfoundry/desktop/backend/store"
 	"github.com/osfoundry/desktop/backend/terminal"
@@ -29,6 +30,10 @@ type App struct {
 	panes *terminal.Manager
 
 	Terminal *terminal.Service
+
+	inv       *inventory.Service
+	invCancel context.CancelFunc
+	Inventory *inventory.Binding
 }
 
 func newApp() (*App, error) {
@@ -48,6 +53,14 @@ func newApp() (*App, error) {
 	}
 	a.panes.SetStore(ps)
 	a.Terminal = terminal.NewService(a.panes, nil)
+	if a.inv, err = inventory.New(context.Background(), db, inventory.Options{}); err != nil {
+		return nil, err
+	}
+	a.inv.OnChange(func() { a.emit.Emit(inventory.EventChanged, nil) })
+	a.Inventory = inventory.NewBinding(a.inv, func(dir string, argv []string) (string, error) {
+		info, err := a.panes.Create(terminal.Options{Dir: dir, Argv: argv})
+		return info.ID, err
+	})
 	return a, nil
 }
 
@@ -56,10 +69,17 @@ func (a *App) startup(ctx context.Context) {
 	if err := a.panes.Restore(nil); err != nil {
 		fmt.Fprintln(os.Stderr, "osfoundry:", err)
 	}
+	var invCtx context.Context
+	invCtx, a.invCancel = context.WithCancel(context.Background())
+	go a.inv.Start(invCtx) // reads the other apps' stores off the UI's path
 }
 
 // shutdown ends every pane's whole session before the process exits.
 func (a *App) shutdown(context.Context) {
+	if a.invCancel != nil {
+		a.invCancel()
+	}
+	a.inv.Close()
 	a.panes.CloseAll()
 	a.db.Close()
 }
@@ -88,7 +108,7 @@ func runWindow() error {
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup:        a.startup,
 		OnShutdown:       a.shutdown,
-		Bind:             []any{a.Terminal},
+		Bind:             []any{a.Terminal, a.Inventory},
 	})
 	if err != nil {
 		return fmt.Errorf("running the window: %w", err)
