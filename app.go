@@ -8,13 +8,17 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 
 	"github.com/osfoundry/desktop/backend/appdir"
+	"github.com/osfoundry/desktop/backend/connect"
+	"github.com/osfoundry/desktop/backend/connect/notesres"
 	"github.com/osfoundry/desktop/backend/inventory"
+	"github.com/osfoundry/desktop/backend/notes"
 	"github.com/osfoundry/desktop/backend/panestore"
 	"github.com/osfoundry/desktop/backend/store"
 	"github.com/osfoundry/desktop/backend/terminal"
@@ -28,8 +32,12 @@ type App struct {
 	db    *sql.DB
 	emit  *wailsui.Emitter
 	panes *terminal.Manager
+	notes *notes.Store // the one notes store every feature shares
+	conn  *connect.Server
 
 	Terminal *terminal.Service
+	Connect  *connect.Panel
+	Picker   *notesres.Picker
 
 	inv       *inventory.Service
 	invCancel context.CancelFunc
@@ -61,6 +69,12 @@ func newApp() (*App, error) {
 		info, err := a.panes.Create(terminal.Options{Dir: dir, Argv: argv})
 		return info.ID, err
 	})
+	if a.notes, err = notes.Open(db, appdir.Knowledge(dir)); err != nil {
+		return nil, err
+	}
+	if err := a.openConnect(); err != nil {
+		return nil, err
+	}
 	return a, nil
 }
 
@@ -72,6 +86,28 @@ func (a *App) startup(ctx context.Context) {
 	var invCtx context.Context
 	invCtx, a.invCancel = context.WithCancel(context.Background())
 	go a.inv.Start(invCtx) // reads the other apps' stores off the UI's path
+	// A fixed port keeps the address assistants saved valid; when another
+	// program holds it, any free loopback port still lets assistants connect.
+	if err := a.conn.Start(connect.DefaultAddr); err != nil {
+		if err := a.conn.Start("127.0.0.1:0"); err != nil {
+			fmt.Fprintln(os.Stderr, "osfoundry:", err)
+		}
+	}
+}
+
+// openConnect builds the Connected agents endpoint over the notes store.
+func (a *App) openConnect() error {
+	ctx := context.Background()
+	svc, err := connect.Open(ctx, a.db, connect.Options{Resources: notesres.New(a.notes)})
+	if err != nil {
+		return err
+	}
+	if a.conn, err = connect.NewServer(svc, connect.ServerConfig{}); err != nil {
+		return err
+	}
+	a.Connect = connect.NewPanel(ctx, svc, a.conn)
+	a.Picker = notesres.NewPicker(ctx, a.notes)
+	return nil
 }
 
 // shutdown ends every pane's whole session before the process exits.
@@ -81,6 +117,9 @@ func (a *App) shutdown(context.Context) {
 	}
 	a.inv.Close()
 	a.panes.CloseAll()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	a.conn.Close(ctx)
+	cancel()
 	a.db.Close()
 }
 
@@ -108,7 +147,7 @@ func runWindow() error {
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup:        a.startup,
 		OnShutdown:       a.shutdown,
-		Bind:             []any{a.Terminal, a.Inventory},
+		Bind:             []any{a.Terminal, a.Inventory, a.Connect, a.Picker},
 	})
 	if err != nil {
 		return fmt.Errorf("running the window: %w", err)
