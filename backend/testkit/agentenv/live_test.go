@@ -31,6 +31,9 @@ func events(t *testing.T, e *Env, args ...string) []map[string]any {
 	if err != nil {
 		t.Fatalf("%s %v: %v\nstdout:\n%s\nstderr:\n%s", e.Agent, args, err, out, stderr.Bytes())
 	}
+	if testing.Verbose() && stderr.Len() > 0 {
+		t.Logf("%s stderr:\n%s", e.Agent, stderr.Bytes())
+	}
 	var evs []map[string]any
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 16<<20)

@@ -103,7 +103,11 @@ func (s *Server) serveOpenAI(w http.ResponseWriter, r *http.Request, body []byte
 	for _, c := range t.Calls {
 		callID := s.newID("call")
 		var item map[string]any
-		if c.Input != "" {
+		if c.Search {
+			item = map[string]any{"id": s.newID("tsc"), "type": "tool_search_call", "status": "completed",
+				"call_id": callID, "execution": "client", "arguments": c.Args}
+			send("response.output_item.added", map[string]any{"output_index": idx, "item": item})
+		} else if c.Input != "" {
 			id := s.newID("ctc")
 			send("response.output_item.added", map[string]any{"output_index": idx, "item": map[string]any{
 				"id": id, "type": "custom_tool_call", "status": "in_progress", "call_id": callID,
@@ -129,6 +133,9 @@ func (s *Server) serveOpenAI(w http.ResponseWriter, r *http.Request, body []byte
 				"arguments": args})
 			item = map[string]any{"id": id, "type": "function_call", "status": "completed",
 				"call_id": callID, "name": c.Name, "arguments": args}
+			if c.Namespace != "" {
+				item["namespace"] = c.Namespace
+			}
 		}
 		outTok += 2
 		send("response.output_item.done", map[string]any{"output_index": idx, "item": item})

@@ -53,8 +53,8 @@ func ClaudeEdit(path, old, new string) Turn {
 	return Tool("Edit", map[string]any{"file_path": path, "old_string": old, "new_string": new})
 }
 
-// MCPName is the tool name both Claude Code and Codex give a tool of an MCP
-// server: mcp__<server>__<tool>.
+// MCPName is the tool name Claude Code gives a tool of an MCP server:
+// mcp__<server>__<tool>.
 func MCPName(server, tool string) string { return "mcp__" + server + "__" + tool }
 
 // ClaudeMCP calls a tool of a named MCP server (e.g. osfoundry, memory_search).
@@ -104,8 +104,12 @@ func CodexAddFile(path, content string) Turn {
 	return CodexPatch(b.String())
 }
 
-// CodexMCP calls a tool of a named MCP server.
-func CodexMCP(server, tool string, v any) Turn { return Tool(MCPName(server, tool), v) }
+// CodexMCP calls a tool of a named MCP server. Codex 0.169 defers MCP tools:
+// a CodexToolSearch turn must come first, which answers with the tool in
+// namespace "mcp__<server>"; the call then names the tool in that namespace.
+func CodexMCP(server, tool string, v any) Turn {
+	return Turn{Calls: []Call{{Name: tool, Namespace: "mcp__" + server, Args: args(v)}}}
+}
 
 // CodexEscalated runs a command outside Codex's sandbox, which needs the
 // user's approval (the "Would you like to run the following command?" prompt).
@@ -122,4 +126,10 @@ func CodexAsk(header, question string, options ...string) Turn {
 	}
 	return Tool("request_user_input", map[string]any{"questions": []map[string]any{{
 		"id": "choice", "header": header, "question": question, "options": opts}}})
+}
+
+// CodexToolSearch searches Codex's deferred tools (MCP tools are deferred):
+// the next request offers what matched.
+func CodexToolSearch(query string) Turn {
+	return Turn{Calls: []Call{{Name: "tool_search", Search: true, Args: args(map[string]any{"query": query, "limit": 8})}}}
 }

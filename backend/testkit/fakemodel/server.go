@@ -27,6 +27,12 @@ type Call struct {
 	// apply_patch takes the patch text itself); when set, Args is ignored and
 	// the call is streamed as a custom_tool_call.
 	Input string
+	// Namespace is sent with an OpenAI function call (Codex groups deferred
+	// MCP tools by namespace).
+	Namespace string
+	// Search makes an OpenAI client-side tool_search_call with Args as its
+	// arguments (Codex exposes deferred MCP tools only after a search).
+	Search bool
 }
 
 // Turn is one scripted model response.

@@ -215,3 +215,19 @@ func TestOpenAISide(t *testing.T) {
 		}
 	}
 }
+
+func TestOpenAIToolSearchAndNamespace(t *testing.T) {
+	s := Start(t, CodexToolSearch("memory"), CodexMCP("osfoundry", "memory_search", map[string]any{"query": "q"}))
+	var items []map[string]any
+	for range 2 {
+		evs := post(t, s.URL+"/v1/responses", `{"model":"gpt-5.5","input":[]}`)
+		items = append(items, evs[len(evs)-2].data["item"].(map[string]any))
+	}
+	if items[0]["type"] != "tool_search_call" || items[0]["execution"] != "client" ||
+		items[0]["arguments"].(map[string]any)["query"] != "memory" {
+		t.Errorf("search item = %v", items[0])
+	}
+	if items[1]["type"] != "function_call" || items[1]["name"] != "memory_search" || items[1]["namespace"] != "mcp__osfoundry" {
+		t.Errorf("call item = %v", items[1])
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/osfoundry/desktop/backend/testkit/agentenv"
+	"github.com/osfoundry/desktop/backend/testkit/fakemcp"
 	"github.com/osfoundry/desktop/backend/testkit/fakemodel"
 )
 
@@ -18,8 +19,13 @@ type headlessScenario struct {
 	name  string
 	env   []string // extra environment
 	turns func(env *agentenv.Env) []fakemodel.Turn
-	args  func(env *agentenv.Env) []string
+	// args gets the URL of a fake MCP server ("osfoundry") when mcp is set.
+	args func(env *agentenv.Env, mcpURL string) []string
+	mcp  bool
 }
+
+// mcpToken is the fake bridge's bearer token in recordings.
+const mcpToken = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 
 // MarkerCommand's output proves a tool really ran a shell (the shell
 // computes 42; the script never contains it).
@@ -30,7 +36,7 @@ var claudeHeadless = []headlessScenario{
 		func(*agentenv.Env) []fakemodel.Turn {
 			return []fakemodel.Turn{fakemodel.Text("Hello from the fake model.")}
 		},
-		func(*agentenv.Env) []string { return ClaudeStreamArgs("Say hello") }},
+		func(*agentenv.Env, string) []string { return ClaudeStreamArgs("Say hello") }, false},
 	{"tools", []string{agentenv.ClaudeBypassAsRoot},
 		func(e *agentenv.Env) []fakemodel.Turn {
 			return []fakemodel.Turn{
@@ -39,9 +45,21 @@ var claudeHeadless = []headlessScenario{
 				fakemodel.Text("All done."),
 			}
 		},
-		func(*agentenv.Env) []string {
+		func(*agentenv.Env, string) []string {
 			return ClaudeStreamArgs("Print the marker, then write hello.txt", "--permission-mode", "bypassPermissions")
-		}},
+		}, false},
+	{"mcp", []string{agentenv.ClaudeBypassAsRoot},
+		func(*agentenv.Env) []fakemodel.Turn {
+			return []fakemodel.Turn{
+				fakemodel.ClaudeMCP("osfoundry", "memory_search", map[string]any{"query": "release notes"}),
+				fakemodel.Text("Found it."),
+			}
+		},
+		func(_ *agentenv.Env, url string) []string {
+			cfg := fmt.Sprintf(`{"mcpServers":{"osfoundry":{"type":"http","url":%q,"headers":{"Authorization":"Bearer %s"},"timeout":120000}}}`, url, mcpToken)
+			return ClaudeStreamArgs("Search my memory", "--permission-mode", "bypassPermissions",
+				"--mcp-config", cfg, "--strict-mcp-config")
+		}, true},
 }
 
 var codexHeadless = []headlessScenario{
@@ -49,7 +67,7 @@ var codexHeadless = []headlessScenario{
 		func(*agentenv.Env) []fakemodel.Turn {
 			return []fakemodel.Turn{fakemodel.Text("Hello from the fake model.")}
 		},
-		func(*agentenv.Env) []string { return CodexExecArgs("Say hello") }},
+		func(*agentenv.Env, string) []string { return CodexExecArgs("Say hello") }, false},
 	{"tools", nil,
 		func(*agentenv.Env) []fakemodel.Turn {
 			return []fakemodel.Turn{
@@ -58,9 +76,22 @@ var codexHeadless = []headlessScenario{
 				fakemodel.Text("All done."),
 			}
 		},
-		func(*agentenv.Env) []string {
+		func(*agentenv.Env, string) []string {
 			return CodexExecArgs("Print the marker, then write hello.txt", "-s", "workspace-write", "-c", `approval_policy="never"`)
-		}},
+		}, false},
+	{"mcp", nil,
+		func(*agentenv.Env) []fakemodel.Turn {
+			return []fakemodel.Turn{
+				fakemodel.CodexToolSearch("memory search"),
+				fakemodel.CodexMCP("osfoundry", "memory_search", map[string]any{"query": "release notes"}),
+				fakemodel.Text("Found it."),
+			}
+		},
+		func(_ *agentenv.Env, url string) []string {
+			return CodexExecArgs("Search my memory", "--dangerously-bypass-approvals-and-sandbox",
+				"-c", fmt.Sprintf("mcp_servers.osfoundry.url=%q", url),
+				"-c", fmt.Sprintf(`mcp_servers.osfoundry.http_headers={Authorization="Bearer %s"}`, mcpToken))
+		}, true},
 }
 
 // ClaudeStreamArgs are the headless stream-json flags the app's worker uses.
@@ -97,7 +128,21 @@ func recordHeadless(r *Run, prefix string, build func(agentenv.Options) (*agente
 			return err
 		}
 		srv.Push(sc.turns(env)...)
-		err = runHeadless(r, name, env, sc.args(env))
+		var mcpSrv *fakemcp.Server
+		mcpURL := ""
+		if sc.mcp {
+			if mcpSrv, err = fakemcp.New(mcpToken); err != nil {
+				return err
+			}
+			mcpURL = mcpSrv.URL
+		}
+		err = runHeadless(r, name, env, sc.args(env, mcpURL))
+		if mcpSrv != nil {
+			mcpSrv.Close()
+			if err == nil && len(mcpSrv.Calls()) != 1 {
+				err = fmt.Errorf("%s: the CLI made %d MCP calls, want 1", name, len(mcpSrv.Calls()))
+			}
+		}
 		if err == nil {
 			err = r.copyStores(name, env)
 		}
