@@ -144,6 +144,12 @@ func (r *Runner) Run(ctx context.Context, job Job) (res Result, err error) {
 	}
 	s := &sink{res: &res, emit: job.OnEvent}
 	env := ScrubEnv(m.Agent, r.o.Env.Environ)
+	if m.Agent == Codex && job.Resume != "" && job.Worktree {
+		// `codex exec resume` continues in the session's own folder and
+		// takes no -C: a worktree (and the bypass it allows) cannot apply.
+		job.Worktree = false
+		s.send(KindProgress, "A resumed Codex session runs in its own folder, so it gets no worktree")
+	}
 
 	if job.Worktree && !m.Chat {
 		wt, err := createWorktree(ctx, env, folder, r.o.WorktreeDir, job.ID)

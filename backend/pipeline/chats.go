@@ -1,0 +1,324 @@
+package pipeline
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/osfoundry/desktop/backend/agentcli"
+)
+
+// Card and run states (the Sessions board columns).
+const (
+	StateRunning  = "running"
+	StateNeedsYou = "needs_you"
+	StateIdle     = "idle"
+	StateDone     = "done"
+	StateFailed   = "failed"
+)
+
+// Chat is one chat of the Chat screen.
+type Chat struct {
+	ID      string `json:"id"`
+	Title   string `json:"title"`
+	Folder  string `json:"folder"`  // "" = the current local folder
+	AgentID string `json:"agentId"` // "" = the Worker role
+	// Worktree isolates every run of the chat on its own branch.
+	Worktree bool `json:"worktree"`
+	// CLIAgent and CLISession: the CLI session the chat continues
+	// ("Continue here", or the first run's session).
+	CLIAgent   string    `json:"cliAgent"`
+	CLISession string    `json:"cliSession"`
+	State      string    `json:"state"`
+	Ended      bool      `json:"ended"`
+	CreatedAt  time.Time `json:"createdAt"`
+	UpdatedAt  time.Time `json:"updatedAt"`
+}
+
+// Message is one chat message. Role "error" is a failed run's message.
+type Message struct {
+	ID        int64     `json:"id"`
+	Role      string    `json:"role"`
+	Text      string    `json:"text"`
+	RunID     string    `json:"runId,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// Run is one recorded run (a chat task or an agent run).
+type Run struct {
+	ID         string         `json:"id"`
+	ChatID     string         `json:"chatId,omitempty"`
+	AgentID    string         `json:"agentId,omitempty"`
+	Title      string         `json:"title"`
+	Model      string         `json:"model"`
+	Role       string         `json:"role"`
+	Folder     string         `json:"folder"`
+	State      string         `json:"state"`
+	Text       string         `json:"text"`
+	Error      string         `json:"error,omitempty"`
+	Progress   []string       `json:"progress"`
+	Usage      agentcli.Usage `json:"usage"`
+	CostUSD    float64        `json:"costUsd"` // always 0 on a subscription
+	SessionID  string         `json:"sessionId,omitempty"`
+	Repo       string         `json:"repo,omitempty"`
+	Branch     string         `json:"branch,omitempty"`
+	DiffStat   string         `json:"diffStat,omitempty"`
+	Diff       string         `json:"diff,omitempty"`
+	StartedAt  time.Time      `json:"startedAt"`
+	FinishedAt time.Time      `json:"finishedAt"`
+}
+
+// ChatDetail is a chat with its messages and runs.
+type ChatDetail struct {
+	Chat     Chat      `json:"chat"`
+	Messages []Message `json:"messages"`
+	Runs     []Run     `json:"runs"`
+}
+
+// ErrNoChat is returned for an unknown chat id.
+var ErrNoChat = errors.New("no such chat")
+
+// NewChat is what starting a chat takes.
+type NewChat struct {
+	Title    string `json:"title"`
+	Folder   string `json:"folder"`
+	AgentID  string `json:"agentId"`
+	Worktree bool   `json:"worktree"`
+}
+
+// CreateChat starts an empty chat.
+func (s *Service) CreateChat(ctx context.Context, n NewChat) (Chat, error) {
+	if n.AgentID != "" {
+		if _, err := s.GetAgent(ctx, n.AgentID); err != nil {
+			return Chat{}, fmt.Errorf("starting a chat with agent %s: %w", n.AgentID, err)
+		}
+	}
+	title := strings.TrimSpace(n.Title)
+	if title == "" {
+		title = "New chat"
+	}
+	return s.insertChat(ctx, Chat{Title: title, Folder: n.Folder, AgentID: n.AgentID, Worktree: n.Worktree})
+}
+
+func (s *Service) insertChat(ctx context.Context, c Chat) (Chat, error) {
+	now := s.now()
+	c.ID, c.CreatedAt, c.UpdatedAt = "chat-"+agentcli.NewRunID(), now, now
+	_, err := s.db.ExecContext(ctx, `INSERT INTO pipeline_chats(id, title, folder, agent_id, worktree, cli_agent, cli_session, created_at, updated_at)
+		VALUES(?,?,?,?,?,?,?,?,?)`, c.ID, c.Title, c.Folder, c.AgentID, boolInt(c.Worktree), c.CLIAgent, c.CLISession,
+		now.UnixMilli(), now.UnixMilli())
+	if err != nil {
+		return Chat{}, fmt.Errorf("saving the chat: %w", err)
+	}
+	c.State = StateIdle
+	s.changed(c.ID)
+	return c, nil
+}
+
+// ContinueHere opens a chat that continues a Claude Code or Codex session
+// (from External agents): its runs are `claude -p --resume <id>` or
+// `codex exec resume <id>` in the session's folder.
+func (s *Service) ContinueHere(ctx context.Context, agent, sessionID, folder, title string) (Chat, error) {
+	a, err := parseAgent(agent)
+	if err != nil {
+		return Chat{}, err
+	}
+	if _, err := agentcli.BuildClaude("claude", agentcli.ClaudeArgs{Prompt: "User: x", Resume: sessionID}); err != nil {
+		return Chat{}, err // the id check is the builder's
+	}
+	if title = strings.TrimSpace(title); title == "" {
+		title = "Continued " + a.Title() + " session"
+	}
+	return s.insertChat(ctx, Chat{Title: title, Folder: folder, CLIAgent: string(a), CLISession: sessionID})
+}
+
+const chatCols = `id, title, folder, agent_id, worktree, cli_agent, cli_session, ended, created_at, updated_at`
+
+func scanChat(r scanner) (Chat, error) {
+	var c Chat
+	var wt, ended int
+	var cr, up int64
+	if err := r.Scan(&c.ID, &c.Title, &c.Folder, &c.AgentID, &wt, &c.CLIAgent, &c.CLISession, &ended, &cr, &up); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return c, ErrNoChat
+		}
+		return c, fmt.Errorf("reading chat: %w", err)
+	}
+	c.Worktree, c.Ended = wt == 1, ended == 1
+	c.CreatedAt, c.UpdatedAt = time.UnixMilli(cr), time.UnixMilli(up)
+	return c, nil
+}
+
+func (s *Service) getChat(ctx context.Context, id string) (Chat, error) {
+	c, err := scanChat(s.db.QueryRowContext(ctx, `SELECT `+chatCols+` FROM pipeline_chats WHERE id = ?`, id))
+	if err != nil {
+		return c, err
+	}
+	c.State, err = s.chatState(ctx, c)
+	return c, err
+}
+
+// Chats lists the chats, most recently active first.
+func (s *Service) Chats(ctx context.Context) ([]Chat, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+chatCols+` FROM pipeline_chats ORDER BY updated_at DESC`)
+	if err != nil {
+		return nil, fmt.Errorf("reading chats: %w", err)
+	}
+	var out []Chat
+	for rows.Next() {
+		c, err := scanChat(rows)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading chats: %w", err)
+	}
+	for i := range out {
+		if out[i].State, err = s.chatState(ctx, out[i]); err != nil {
+			return nil, err
+		}
+	}
+	if out == nil {
+		out = []Chat{}
+	}
+	return out, nil
+}
+
+// GetChat returns a chat with its messages and runs (a running run with
+// its progress so far).
+func (s *Service) GetChat(ctx context.Context, id string) (ChatDetail, error) {
+	c, err := s.getChat(ctx, id)
+	if err != nil {
+		return ChatDetail{}, err
+	}
+	d := ChatDetail{Chat: c, Messages: []Message{}}
+	rows, err := s.db.QueryContext(ctx, `SELECT id, role, text, run_id, created_at FROM pipeline_messages WHERE chat_id = ? ORDER BY id`, id)
+	if err != nil {
+		return d, fmt.Errorf("reading messages: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var m Message
+		var at int64
+		if err := rows.Scan(&m.ID, &m.Role, &m.Text, &m.RunID, &at); err != nil {
+			return d, fmt.Errorf("reading messages: %w", err)
+		}
+		m.CreatedAt = time.UnixMilli(at)
+		d.Messages = append(d.Messages, m)
+	}
+	if d.Runs, err = s.runs(ctx, `chat_id = ?`, id); err != nil {
+		return d, err
+	}
+	return d, rows.Err()
+}
+
+// EndChat marks a chat done (the board's Done column).
+func (s *Service) EndChat(ctx context.Context, id string) error {
+	if s.chatRunning(id) {
+		return errors.New("This session is still running. Pause it first, then end it.")
+	}
+	res, err := s.db.ExecContext(ctx, `UPDATE pipeline_chats SET ended = 1, updated_at = ? WHERE id = ?`, s.now().UnixMilli(), id)
+	if err != nil {
+		return fmt.Errorf("ending the chat: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNoChat
+	}
+	s.changed(id)
+	return nil
+}
+
+// DeleteChat removes a chat, its messages and runs (cancelling a run).
+func (s *Service) DeleteChat(ctx context.Context, id string) error {
+	s.cancelChat(id)
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM pipeline_runs WHERE chat_id = ?`, id); err != nil {
+		return fmt.Errorf("deleting the chat's runs: %w", err)
+	}
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM pipeline_chats WHERE id = ?`, id); err != nil {
+		return fmt.Errorf("deleting the chat: %w", err)
+	}
+	s.changed(id)
+	return nil
+}
+
+// chatState derives the board state from what the chat shows now.
+func (s *Service) chatState(ctx context.Context, c Chat) (string, error) {
+	if c.Ended {
+		return StateDone, nil
+	}
+	if run := s.activeFor(c.ID); run != "" {
+		if s.awaitingApproval(run) {
+			return StateNeedsYou, nil
+		}
+		return StateRunning, nil
+	}
+	var role, text string
+	err := s.db.QueryRowContext(ctx, `SELECT role, text FROM pipeline_messages WHERE chat_id = ? ORDER BY id DESC LIMIT 1`, c.ID).Scan(&role, &text)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return StateIdle, nil
+	case err != nil:
+		return "", fmt.Errorf("reading the chat's last message: %w", err)
+	case role == "error":
+		return StateFailed, nil
+	case role == "assistant" && IsQuestion(text):
+		return StateNeedsYou, nil
+	}
+	return StateIdle, nil
+}
+
+// IsQuestion reports whether a message ends by asking the user something:
+// its last non-empty line ends with a question mark.
+func IsQuestion(text string) bool {
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	last := strings.TrimSpace(lines[len(lines)-1])
+	last = strings.TrimRight(last, "*_` ")
+	return strings.HasSuffix(last, "?") || strings.HasSuffix(last, "？")
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (s *Service) runs(ctx context.Context, where string, args ...any) ([]Run, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, chat_id, agent_id, title, model, role, folder, state, text, error, progress, usage,
+		cost_usd, session_id, repo, branch, diff_stat, diff, started_at, finished_at FROM pipeline_runs WHERE `+where+` ORDER BY started_at`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("reading runs: %w", err)
+	}
+	defer rows.Close()
+	out := []Run{}
+	for rows.Next() {
+		var r Run
+		var prog, usage string
+		var st, fin int64
+		if err := rows.Scan(&r.ID, &r.ChatID, &r.AgentID, &r.Title, &r.Model, &r.Role, &r.Folder, &r.State, &r.Text, &r.Error,
+			&prog, &usage, &r.CostUSD, &r.SessionID, &r.Repo, &r.Branch, &r.DiffStat, &r.Diff, &st, &fin); err != nil {
+			return nil, fmt.Errorf("reading runs: %w", err)
+		}
+		json.Unmarshal([]byte(prog), &r.Progress) //nolint:errcheck // written by this package
+		json.Unmarshal([]byte(usage), &r.Usage)   //nolint:errcheck // written by this package
+		r.StartedAt = time.UnixMilli(st)
+		if fin > 0 {
+			r.FinishedAt = time.UnixMilli(fin)
+		}
+		if live := s.liveProgress(r.ID); live != nil {
+			r.Progress = live
+		}
+		if r.Progress == nil {
+			r.Progress = []string{}
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}

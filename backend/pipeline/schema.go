@@ -1,0 +1,82 @@
+// Package pipeline is the app's own pipeline around the CLI workers: which
+// model plays each role (Pipeline Roles), where runs work (Settings → Local
+// Folders), the agents users define (Model Preference, Runtime Role), and
+// chats whose tasks run on the Worker role with progress lines streamed as
+// they happen. Chats and agent runs are offered to the Sessions board as
+// cards with their real states.
+package pipeline
+
+import "github.com/osfoundry/desktop/backend/store"
+
+// Component is the store.Migrate component name of this package's tables.
+const Component = "pipeline"
+
+var migrations = []store.Migration{{Version: 1, SQL: `
+CREATE TABLE pipeline_roles (
+	role       TEXT PRIMARY KEY,
+	model      TEXT NOT NULL,
+	updated_at INTEGER NOT NULL
+);
+CREATE TABLE pipeline_folders (
+	id       INTEGER PRIMARY KEY AUTOINCREMENT,
+	path     TEXT NOT NULL UNIQUE,
+	added_at INTEGER NOT NULL
+);
+CREATE TABLE pipeline_agents (
+	id               TEXT PRIMARY KEY,
+	name             TEXT NOT NULL,
+	model_preference TEXT NOT NULL DEFAULT '',
+	runtime_role     TEXT NOT NULL DEFAULT 'Worker',
+	instructions     TEXT NOT NULL DEFAULT '',
+	created_at       INTEGER NOT NULL,
+	updated_at       INTEGER NOT NULL
+);
+CREATE TABLE pipeline_chats (
+	id          TEXT PRIMARY KEY,
+	title       TEXT NOT NULL,
+	folder      TEXT NOT NULL DEFAULT '',
+	agent_id    TEXT NOT NULL DEFAULT '',
+	worktree    INTEGER NOT NULL DEFAULT 0,
+	cli_agent   TEXT NOT NULL DEFAULT '',
+	cli_session TEXT NOT NULL DEFAULT '',
+	ended       INTEGER NOT NULL DEFAULT 0,
+	created_at  INTEGER NOT NULL,
+	updated_at  INTEGER NOT NULL
+);
+CREATE TABLE pipeline_messages (
+	id         INTEGER PRIMARY KEY AUTOINCREMENT,
+	chat_id    TEXT NOT NULL REFERENCES pipeline_chats(id) ON DELETE CASCADE,
+	role       TEXT NOT NULL CHECK (role IN ('user','assistant','error')),
+	text       TEXT NOT NULL,
+	run_id     TEXT NOT NULL DEFAULT '',
+	created_at INTEGER NOT NULL
+);
+CREATE INDEX pipeline_messages_chat ON pipeline_messages(chat_id, id);
+CREATE TABLE pipeline_runs (
+	id          TEXT PRIMARY KEY,
+	chat_id     TEXT NOT NULL DEFAULT '',
+	agent_id    TEXT NOT NULL DEFAULT '',
+	title       TEXT NOT NULL DEFAULT '',
+	model       TEXT NOT NULL,
+	role        TEXT NOT NULL,
+	folder      TEXT NOT NULL DEFAULT '',
+	state       TEXT NOT NULL,
+	text        TEXT NOT NULL DEFAULT '',
+	error       TEXT NOT NULL DEFAULT '',
+	progress    TEXT NOT NULL DEFAULT '[]',
+	usage       TEXT NOT NULL DEFAULT '{}',
+	cost_usd    REAL NOT NULL DEFAULT 0,
+	session_id  TEXT NOT NULL DEFAULT '',
+	repo        TEXT NOT NULL DEFAULT '',
+	branch      TEXT NOT NULL DEFAULT '',
+	diff_stat   TEXT NOT NULL DEFAULT '',
+	diff        TEXT NOT NULL DEFAULT '',
+	started_at  INTEGER NOT NULL,
+	finished_at INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX pipeline_runs_chat ON pipeline_runs(chat_id, started_at);
+CREATE TABLE pipeline_cli (
+	agent   TEXT PRIMARY KEY,
+	enabled INTEGER NOT NULL
+);
+`}}
