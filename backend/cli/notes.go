@@ -11,6 +11,7 @@ import (
 	"github.com/osfoundry/desktop/backend/appdir"
 	"github.com/osfoundry/desktop/backend/notes"
 	"github.com/osfoundry/desktop/backend/store"
+	"github.com/osfoundry/desktop/backend/tools"
 )
 
 // notesSubs are the owner commands on Notes, workspaces and projects.
@@ -27,6 +28,7 @@ var notesSubs = map[string]struct {
 	"show":             {"NOTE", notesShow},
 	"move":             {"NOTE PROJECT   (PROJECT - takes it out of every project)", notesMove},
 	"search":           {"[-workspace W] QUERY", notesSearch},
+	"tool":             {"-workspace W TOOL ARGS_JSON   (one Notes tool call, exactly as an agent makes it)", notesTool},
 }
 
 func init() {
@@ -66,7 +68,7 @@ func init() {
 }
 
 func notesUsage() string {
-	return "workspaces, workspace-create, projects, project-create, list, create, show, move, search"
+	return "workspaces, workspace-create, projects, project-create, list, create, show, move, search, tool"
 }
 
 func notesArgs(args []string, n int, what string) error {
@@ -229,5 +231,38 @@ func notesSearch(ctx context.Context, env *Env, s *notes.Store, args []string) e
 		rows = append(rows, []string{h.Kind, h.ID, h.Title, strings.ReplaceAll(h.Snippet, "\n", " ")})
 	}
 	printTable(env, []string{"kind", "id", "title", "snippet"}, rows)
+	return nil
+}
+
+// notesTool runs one Notes tool call with the same handler, checks and
+// idempotency as the bridge and the Connected endpoint: a script (or the
+// browser e2e) acts as an agent writing from another process.
+func notesTool(ctx context.Context, env *Env, s *notes.Store, args []string) error {
+	f, rest, err := notesFlags(args, "workspace")
+	if err != nil {
+		return err
+	}
+	if *f["workspace"] == "" || len(rest) != 2 {
+		return fmt.Errorf("want -workspace, a TOOL name and its ARGS as one JSON object")
+	}
+	tl, ok := s.Tool(rest[0])
+	if !ok {
+		names := []string{}
+		for _, t := range s.Tools() {
+			names = append(names, t.Meta.Name)
+		}
+		return fmt.Errorf("unknown tool %q; known: %s", rest[0], strings.Join(names, ", "))
+	}
+	if !json.Valid([]byte(rest[1])) {
+		return fmt.Errorf("ARGS must be one JSON object, e.g. '{\"note_id\":\"…\"}'")
+	}
+	r, err := tl.Handler(ctx, tools.Call{Workspace: *f["workspace"], Tool: rest[0], Args: json.RawMessage(rest[1]), Source: "cli"})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stdout, r.Text)
+	if r.IsError {
+		return fmt.Errorf("the tool refused the call (see its result above)")
+	}
 	return nil
 }
