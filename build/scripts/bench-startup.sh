@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Start-up and memory benchmark of the real window under Xvfb, with 4 panes
+# restored: exec → first painted frame (screenshot polling, ~150 ms
+# granularity, so figures are upper bounds) and RSS of the app plus its web
+# view processes. Prints a table beside the reference figures.
+# A bare Wails window (backend/testkit/cmd/barewails) is timed in the same
+# run as the reference, so machine load affects both alike.
+#   bench-startup.sh BIN [RUNS]
+set -euo pipefail
+bin="$1"; runs="${2:-5}"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+tags="production"; [ "$(uname -s)" = Linux ] && tags="production,webkit2_41"
+(cd "$root" && go build -tags "$tags" -o build/bin/barewails ./backend/testkit/cmd/barewails)
+paints=(); mems=(); bpaints=(); bmems=()
+for i in $(seq 1 "$runs"); do
+  out="$("$here/window-check.sh" "$bin" --panes 4)"
+  paints+=("$(sed -n 's/.*first painted frame after \([0-9]*\) ms.*/\1/p' <<<"$out")")
+  mems+=("$(sed -n 's/.* = \([0-9]*\) MiB.*/\1/p' <<<"$out")")
+  out="$("$here/window-check.sh" "$root/build/bin/barewails" --panes 0)"
+  bpaints+=("$(sed -n 's/.*first painted frame after \([0-9]*\) ms.*/\1/p' <<<"$out")")
+  bmems+=("$(sed -n 's/.* = \([0-9]*\) MiB.*/\1/p' <<<"$out")")
+done
+median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+mn() { printf '%s\n' "$@" | sort -n | head -1; }
+mx() { printf '%s\n' "$@" | sort -n | tail -1; }
+printf '\nStart-up of the real window (Xvfb, 4 panes restored), %s runs\n\n' "$runs"
+printf '%-34s %-24s %-26s %-22s %s\n' "measure" "osFoundry (median, range)" "bare Wails, same run" "reference (seed)" "target"
+printf '%-34s %-24s %-26s %-22s %s\n' "exec → first painted frame" "$(median "${paints[@]}") ms ($(mn "${paints[@]}")–$(mx "${paints[@]}"))" "$(median "${bpaints[@]}") ms ($(mn "${bpaints[@]}")–$(mx "${bpaints[@]}"))" "bare template 350–610 ms" "≤ 1000 ms"
+printf '%-34s %-24s %-26s %-22s %s\n' "RSS app + web view, 4 idle panes" "$(median "${mems[@]}") MiB ($(mn "${mems[@]}")–$(mx "${mems[@]}"))" "$(median "${bmems[@]}") MiB" "bare template ≈ 400 MB" "below Electron peers"
