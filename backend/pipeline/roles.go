@@ -33,6 +33,11 @@ var roleDefs = []Role{
 	{Name: "Compaction", NeedsTools: false, Prompt: "Summarise the conversation so far so it can continue from the summary alone: decisions, open questions, file names, next steps."},
 }
 
+// DefaultTools is the bridge allowlist of a tool role: the app's read-only
+// tools. The bridge drops names whose service is not configured and never
+// offers read_file, write_file or execute_command.
+var DefaultTools = []string{"memory_search", "web_search", "extract_content", "code_search", "todo_list", "transcribe"}
+
 // RoleNames lists the pipeline's roles in display order.
 func RoleNames() []string {
 	out := make([]string, len(roleDefs))

@@ -1,0 +1,147 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/osfoundry/desktop/backend/agentcli"
+	"github.com/osfoundry/desktop/backend/appdir"
+	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/store"
+)
+
+func init() {
+	c := &Command{
+		Name:  "run",
+		Usage: "--model ID [--role R] [--folder DIR] [--worktree] [--limit 30m] [--] TASK|-",
+		Help:  "Run a task on Claude Code or Codex (cli:claude, cli:claude:agent, cli:codex:agent): progress lines on stderr, the final answer on stdout.",
+	}
+	c.Run = func(env *Env, args []string) int { return runTask(env, c, args) }
+	register(c)
+}
+
+func runTask(env *Env, c *Command, args []string) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	model := fs.String("model", "", "model id: cli:claude, cli:claude:agent or cli:codex:agent (default: the role's assigned model)")
+	roleName := fs.String("role", "Worker", "pipeline role: "+strings.Join(pipeline.RoleNames(), ", "))
+	folder := fs.String("folder", "", "working folder (default: the most recently added Local Folder)")
+	worktree := fs.Bool("worktree", false, "isolate the run on its own git branch and worktree")
+	limit := fs.Duration("limit", agentcli.AutonomousLimit, "wall-clock limit")
+	if err := fs.Parse(args); err != nil {
+		return fail(env, c, "%v", err)
+	}
+	task := strings.Join(fs.Args(), " ")
+	if task == "-" {
+		b, err := io.ReadAll(io.LimitReader(env.Stdin, 1<<20))
+		if err != nil {
+			return fail(env, c, "reading the task from stdin: %v", err)
+		}
+		task = string(b)
+	}
+	if strings.TrimSpace(task) == "" {
+		return fail(env, c, "no task: pass it after the flags, or - to read it from stdin")
+	}
+	role, err := pipeline.LookupRole(*roleName)
+	if err != nil {
+		return fail(env, c, "%v", err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+
+	dir, err := appdir.Dir()
+	if err != nil {
+		return runFailed(env, err)
+	}
+	runner := agentcli.NewRunner(agentcli.RunnerOptions{Env: agentcli.SystemEnv(), WorktreeDir: filepath.Join(dir, "worktrees")})
+	if *model == "" || *folder == "" {
+		// The app's own settings: the role's model, the current Local Folder.
+		if err := fromSettings(ctx, dir, runner, role.Name, model, folder); err != nil {
+			return runFailed(env, err)
+		}
+	}
+	m, err := agentcli.ParseModel(*model)
+	if err != nil {
+		return runFailed(env, err)
+	}
+	job := agentcli.Job{Model: m.ID, Role: role.Name, NeedsTools: role.NeedsTools, SystemPrompt: role.Prompt,
+		Turns: []agentcli.Turn{{Role: "user", Text: task}}, Folder: *folder, Worktree: *worktree, Limit: *limit,
+		OnEvent: func(e agentcli.Event) {
+			switch e.Kind {
+			case agentcli.KindProgress, agentcli.KindError, agentcli.KindRaw:
+				fmt.Fprintln(env.Stderr, "· "+e.Text)
+			}
+		}}
+	if role.NeedsTools && !m.Chat {
+		exec, closeDB, err := headlessExecutor(ctx)
+		if err != nil {
+			return runFailed(env, fmt.Errorf("opening the app's tools: %w", err))
+		}
+		defer closeDB()
+		job.Tools = &agentcli.ToolAccess{Executor: exec, Workspace: "default", User: "local", Channel: "headless",
+			Allow: pipeline.DefaultTools}
+	}
+	res, err := runner.Run(ctx, job)
+	if err != nil {
+		if res.Branch != "" {
+			fmt.Fprintf(env.Stderr, "· the run's changes are on branch %s of %s\n", res.Branch, res.Repo)
+		}
+		return runFailed(env, err)
+	}
+	fmt.Fprintln(env.Stdout, strings.TrimRight(res.Text, "\n"))
+	u := res.Usage
+	fmt.Fprintf(env.Stderr, "· %s · context %d tokens · output %d tokens · cost $0 (subscription) · %s\n",
+		m.ID, u.ContextTokens, u.OutputTokens, res.Duration.Round(100*time.Millisecond))
+	if res.Branch != "" {
+		fmt.Fprintf(env.Stderr, "· changes on branch %s of %s:\n%s\n", res.Branch, res.Repo, res.DiffStat)
+	}
+	return 0
+}
+
+func fromSettings(ctx context.Context, dir string, runner *agentcli.Runner, role string, model, folder *string) error {
+	db, err := store.Open(filepath.Join(dir, store.FileName))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	svc, err := pipeline.New(ctx, pipeline.Options{DB: db, Runner: runner})
+	if err != nil {
+		return err
+	}
+	defer svc.Close()
+	if *model == "" {
+		r, err := svc.RoleModel(ctx, role)
+		if err != nil {
+			return fmt.Errorf("%w (or pass --model)", err)
+		}
+		*model = r.Model
+	}
+	if *folder == "" {
+		f, err := svc.CurrentFolder(ctx)
+		if err != nil && !errors.Is(err, pipeline.ErrNoFolders) {
+			return err
+		}
+		if f == "" {
+			// Headless with no Local Folder: the folder the command runs in.
+			if f, err = os.Getwd(); err != nil {
+				return fmt.Errorf("finding the current folder: %w", err)
+			}
+		}
+		*folder = f
+	}
+	return nil
+}
+
+func runFailed(env *Env, err error) int {
+	fmt.Fprintf(env.Stderr, "osfoundry run: %v\n", err)
+	return 1
+}
