@@ -109,8 +109,14 @@ func (rs *RuleSet) MatchesMarkers(text string) bool {
 	return false
 }
 
-// TitleState classifies a window title with the agent's [title] patterns.
+// TitleState classifies a window title with the agent's [title] patterns
+// (blocked first, like the screen rules).
 func (rs *RuleSet) TitleState(title string) (State, bool) {
+	for _, p := range rs.TitleBlocked {
+		if p.MatchString(title) {
+			return Blocked, true
+		}
+	}
 	for _, p := range rs.TitleWorking {
 		if p.MatchString(title) {
 			return Working, true

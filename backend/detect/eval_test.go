@@ -109,6 +109,28 @@ func TestTitleState(t *testing.T) {
 	}
 }
 
+func TestTitlesOfOtherAgents(t *testing.T) {
+	reg := bundled(t)
+	cases := []struct {
+		agent, title string
+		state        State
+		ok           bool
+	}{
+		{"codex", "⠋ Fake session | work", Working, true},
+		{"codex", "[ ! ] Action Required | work", Blocked, true},
+		{"codex", "work", "", false},
+		{"gemini", "✋  Action Required (work)", Blocked, true},
+		{"gemini", "✦  Working… (work)", Working, true},
+		{"gemini", "◇  Ready (work)", Idle, true},
+	}
+	for _, c := range cases {
+		st, ok := reg.Get(c.agent).TitleState(c.title)
+		if st != c.state || ok != c.ok {
+			t.Errorf("%s TitleState(%q) = %s,%v want %s,%v", c.agent, c.title, st, ok, c.state, c.ok)
+		}
+	}
+}
+
 func TestIdentify(t *testing.T) {
 	reg := bundled(t)
 	cases := []struct {

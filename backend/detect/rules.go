@@ -51,6 +51,7 @@ type RuleSet struct {
 	ProcessNames  []string
 	Argv          []*regexp.Regexp
 	ScreenMarkers []*regexp.Regexp
+	TitleBlocked  []*regexp.Regexp
 	TitleWorking  []*regexp.Regexp
 	TitleIdle     []*regexp.Regexp
 	Rules         []Rule
@@ -68,6 +69,7 @@ type fileFormat struct {
 		ScreenMarkers []string `toml:"screen_markers"`
 	} `toml:"agent"`
 	Title struct {
+		Blocked []string `toml:"blocked"`
 		Working []string `toml:"working"`
 		Idle    []string `toml:"idle"`
 	} `toml:"title"`
@@ -115,6 +117,9 @@ func ParseRules(agent, source string, data []byte) (*RuleSet, error) {
 		return nil, err
 	}
 	if rs.ScreenMarkers, err = compileAll("[agent] screen_markers", f.Agent.ScreenMarkers); err != nil {
+		return nil, err
+	}
+	if rs.TitleBlocked, err = compileAll("[title] blocked", f.Title.Blocked); err != nil {
 		return nil, err
 	}
 	if rs.TitleWorking, err = compileAll("[title] working", f.Title.Working); err != nil {
@@ -178,7 +183,7 @@ func describeTOMLError(err error) error {
 		if program {
 			return fmt.Errorf("key %s refused: a rules file can only hold patterns, never a program or command to run", strings.Join(keys, ", "))
 		}
-		return fmt.Errorf("unknown key %s; allowed: [agent] name, display, process_names, argv, screen_markers; [title] working, idle; [[rules]] state, any", strings.Join(keys, ", "))
+		return fmt.Errorf("unknown key %s; allowed: [agent] name, display, process_names, argv, screen_markers; [title] blocked, working, idle; [[rules]] state, any", strings.Join(keys, ", "))
 	}
 	var de *toml.DecodeError
 	if errors.As(err, &de) {

@@ -21,10 +21,23 @@ func registry(t *testing.T) *detect.Registry {
 	return reg
 }
 
-// Every capture the harness recorded is classified as its name says.
+// captureDirs hold real CLI recordings: the harness's (Claude Code, Codex)
+// and this package's own (Gemini CLI, see record_gemini_test.go).
+var captureDirs = []string{filepath.Join("..", "..", "testkit", "fixtures", "testdata"), "testdata"}
+
+func captures() []string {
+	var files []string
+	for _, d := range captureDirs {
+		f, _ := filepath.Glob(filepath.Join(d, "*.raw"))
+		files = append(files, f...)
+	}
+	return files
+}
+
+// Every recorded capture is classified as its name says.
 func TestRecordedFixtures(t *testing.T) {
-	dir := filepath.Join("..", "..", "testkit", "fixtures", "testdata")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.raw"))
+	dir := strings.Join(captureDirs, " and ")
+	files := captures()
 	var named []string
 	for _, f := range files {
 		if _, st := ParseName(filepath.Base(f)); st != "" {
@@ -53,8 +66,8 @@ func TestRecordedFixtures(t *testing.T) {
 // idle may differ: Codex hides its working line while it streams, which its
 // OSC 7501 report covers.)
 func TestRecordedFixturesScreenOnly(t *testing.T) {
-	dir := filepath.Join("..", "..", "testkit", "fixtures", "testdata")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.raw"))
+	dir := strings.Join(captureDirs, " and ")
+	files := captures()
 	reg := registry(t)
 	n := 0
 	for _, f := range files {
