@@ -71,15 +71,23 @@ func TestRecordGemini(t *testing.T) {
 		func() error { return s.WaitSave(idle, long, "idle") },
 		func() error { return s.Type("Run the marker command") },
 		func() error { return s.WaitSave(regexp.MustCompile(`esc to cancel`), long, "working") },
-		func() error { srv.release(); return s.WaitSave(regexp.MustCompile(`Allow execution of`), long, "blocked.bash") },
+		func() error {
+			srv.release()
+			return s.WaitSave(regexp.MustCompile(`Allow execution of`), long, "blocked.bash")
+		},
 		func() error { return s.Send("\r") },
-		func() error { return s.WaitSave(regexp.MustCompile(`✓\s+Shell touch[\s\S]*esc to cancel`), long, "after-answer") },
+		func() error {
+			return s.WaitSave(regexp.MustCompile(`✓\s+Shell touch[\s\S]*esc to cancel`), long, "after-answer")
+		},
 		func() error {
 			srv.release()
 			return s.WaitSave(regexp.MustCompile(`Would you like me to add a README`), long, "idle.question")
 		},
 		func() error { return s.Type("Write hello.txt") },
-		func() error { srv.release(); return s.WaitSave(regexp.MustCompile(`Apply this change\?`), long, "blocked.edit") },
+		func() error {
+			srv.release()
+			return s.WaitSave(regexp.MustCompile(`Apply this change\?`), long, "blocked.edit")
+		},
 		func() error { return s.Send("\r") },
 		func() error { srv.release(); return s.Wait(regexp.MustCompile(`Wrote hello.txt for you`), long) },
 		func() error { return s.Wait(idle, long) },
