@@ -20,7 +20,7 @@ const fakeModeVar = "OSF_FAKE_CLI"
 
 // fakeCLI installs fake claude and codex scripts in a temp bin folder and
 // returns a Runner whose children run mode.
-func fakeCLI(t *testing.T, mode string, extraEnv ...string) (*Runner, string) {
+func fakeCLI(t testing.TB, mode string, extraEnv ...string) (*Runner, string) {
 	t.Helper()
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "bin")
