@@ -91,6 +91,12 @@ func TestRecordGemini(t *testing.T) {
 		func() error { return s.Send("\r") },
 		func() error { srv.release(); return s.Wait(regexp.MustCompile(`Wrote hello.txt for you`), long) },
 		func() error { return s.Wait(idle, long) },
+		// A turn the user interrupts with Esc (the held reply never comes).
+		func() error { return s.Type("Think about it for a long time") },
+		func() error { return s.Wait(regexp.MustCompile(`esc to cancel`), long) },
+		func() error { return s.Send("\x1b") },
+		func() error { return s.WaitGone(regexp.MustCompile(`esc to cancel`), long) },
+		func() error { return s.WaitSave(idle, long, "interrupted") },
 		func() error { return s.Type("/quit") },
 		func() error { return s.WaitExit(long) },
 		func() error { return s.Save("exited") },
@@ -133,6 +139,7 @@ var geminiTurns = []any{
 	map[string]any{"text": "I ran it. Would you like me to add a README as well?"},
 	map[string]any{"functionCall": map[string]any{"name": "write_file", "args": map[string]any{"file_path": "hello.txt", "content": "hello from gemini\n"}}},
 	map[string]any{"text": "Wrote hello.txt for you."},
+	map[string]any{"text": "Thought it over."},
 }
 
 func (f *fakeGemini) serve(w http.ResponseWriter, r *http.Request) {
@@ -152,7 +159,13 @@ func (f *fakeGemini) serve(w http.ResponseWriter, r *http.Request) {
 	if n >= len(geminiTurns) {
 		n = len(geminiTurns) - 1
 	} else {
-		<-f.gates // hold the turn: the recorder saves "working" meanwhile
+		// Hold the turn: the recorder saves "working" meanwhile. Esc in the
+		// CLI cancels the request.
+		select {
+		case <-f.gates:
+		case <-r.Context().Done():
+			return
+		}
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	b, _ := json.Marshal(response(geminiTurns[n]))
