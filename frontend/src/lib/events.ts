@@ -1,5 +1,5 @@
 // One typed map of event names → payloads, mirroring the Go constants
-// (backend/terminal/manager.go, …).
+// (backend/terminal/manager.go, backend/inventory/binding.go, …).
 import { onRuntimeEvent } from './wails';
 
 export interface PaneOutputEvent {
@@ -13,10 +13,19 @@ export interface PaneExitEvent {
   code: number;
 }
 
+/** notes:changed (backend/notes/binding.go EventChanged): a Note committed a new version. */
+export interface NotesChangedEvent {
+  note_id: string;
+  version: number;
+}
+
 export interface EventMap {
   'pane:output': PaneOutputEvent;
   'pane:exit': PaneExitEvent;
   'panes:changed': null;
+  'notes:changed': NotesChangedEvent;
+  /** The External agents list changed (a session appeared, grew or went). */
+  'inventory:changed': null;
 }
 
 export function on<K extends keyof EventMap>(name: K, cb: (payload: EventMap[K]) => void): () => void {

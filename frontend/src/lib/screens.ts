@@ -1,6 +1,7 @@
 import type { Component } from 'svelte';
 import { bound } from './wails';
 import TerminalScreen from '../screens/terminal/TerminalScreen.svelte';
+import ExternalAgentsScreen from '../screens/external-agents/ExternalAgentsScreen.svelte';
 
 export interface Screen {
   path: string;
@@ -19,5 +20,12 @@ export const mainScreens: Screen[] = [
     icon: 'M4 17l6-6-6-6M12 19h8',
     component: TerminalScreen,
     available: () => bound('terminal', 'Service'),
+  },
+  {
+    path: '/external-agents',
+    label: 'External agents',
+    icon: 'M3 12a9 9 0 1 0 2.6-6.4L3 8M3 3v5h5M12 7v5l3 2',
+    component: ExternalAgentsScreen,
+    available: () => bound('inventory', 'Binding'),
   },
 ];

@@ -1,5 +1,6 @@
 import { terminalApi, type PaneInfo } from './api/terminal';
 import { on } from './events';
+import { Router } from './router.svelte';
 
 /** TerminalState holds the rail's panes and the selected pane. */
 export class TerminalState {
@@ -9,6 +10,9 @@ export class TerminalState {
 
   /** start subscribes to pane list changes; returns the stop function. */
   start(): () => void {
+    // #/terminal?pane=<id> opens the screen on that pane (Open in Terminal).
+    const want = Router.query().get('pane');
+    if (want) this.selected = want;
     this.refresh();
     const offs = [on('panes:changed', () => this.refresh()), on('pane:exit', () => this.refresh())];
     // The foreground program changes without an event (the user starts an

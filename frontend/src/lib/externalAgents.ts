@@ -1,0 +1,115 @@
+// Pure logic of the External agents screen (tested in externalAgents.test.ts).
+import type { AppInfo, Session } from './api/inventory';
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
+
+/** ago formats when a session was last used, as list rows show it ("6d ago");
+ * the same rules as inventory.Ago in Go. */
+export function ago(nowMs: number, ms: number): string {
+  if (!ms || ms <= 0) return '-';
+  const d = nowMs - ms;
+  if (d < MIN) return 'just now';
+  if (d < HOUR) return `${Math.floor(d / MIN)}m ago`;
+  if (d < DAY) return `${Math.floor(d / HOUR)}h ago`;
+  if (d < 60 * DAY) return `${Math.floor(d / DAY)}d ago`;
+  const t = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${t.getFullYear()}-${p(t.getMonth() + 1)}-${p(t.getDate())}`;
+}
+
+/** haystack is what the search box matches: title, folder, branch, app
+ * name and session id (never message bodies). */
+export function haystack(s: Session): string {
+  return [s.title, s.folder, s.branch, s.appName, s.app, s.id].join('\u0000').toLowerCase();
+}
+
+/** filterSessions keeps the sessions of app ('' = all) whose title, folder,
+ * branch, app name or id contains query (case-insensitive), in the given
+ * order (the backend sends them newest first). */
+export function filterSessions(list: Session[], query: string, app: string, hay: (s: Session) => string = haystack): Session[] {
+  const q = query.trim().toLowerCase();
+  if (!q && !app) return list;
+  return list.filter((s) => (!app || s.app === app) && (!q || hay(s).includes(q)));
+}
+
+/** newestFirst orders sessions by last use, then by key, like the backend. */
+export function newestFirst(list: Session[]): Session[] {
+  return [...list].sort((a, b) => b.updatedMs - a.updatedMs || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+export interface Chip {
+  app: string; // '' is "All"
+  label: string;
+  count: number;
+}
+
+/** chips lists "All" and one chip per app that is on and has sessions, in
+ * the backend's app order. */
+export function chips(apps: AppInfo[]): Chip[] {
+  const on = apps.filter((a) => a.enabled && a.count > 0);
+  const total = on.reduce((n, a) => n + a.count, 0);
+  return [{ app: '', label: 'All', count: total }, ...on.map((a) => ({ app: a.app, label: a.name, count: a.count }))];
+}
+
+/** toolSummary is the one-line gist of a tool call's JSON input: the command,
+ * file, pattern or query it names, else the compact JSON. */
+export function toolSummary(input: string): string {
+  let v: unknown;
+  try {
+    v = JSON.parse(input);
+  } catch {
+    return oneLine(input);
+  }
+  if (v && typeof v === 'object' && !Array.isArray(v)) {
+    const o = v as Record<string, unknown>;
+    for (const k of ['command', 'cmd', 'file_path', 'path', 'filePath', 'pattern', 'query', 'url', 'prompt', 'description']) {
+      const x = o[k];
+      if (typeof x === 'string' && x) return oneLine(x);
+      if (Array.isArray(x) && x.length && x.every((e) => typeof e === 'string')) return oneLine(x.join(' '));
+    }
+  }
+  return oneLine(typeof v === 'string' ? v : JSON.stringify(v));
+}
+
+/** prettyJSON indents a tool call's JSON input for the expanded row. */
+export function prettyJSON(input: string): string {
+  try {
+    return JSON.stringify(JSON.parse(input), null, 2);
+  } catch {
+    return input;
+  }
+}
+
+function oneLine(s: string, max = 240): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > max ? t.slice(0, max - 1) + '…' : t;
+}
+
+/** clockTime shows a row's ISO timestamp as local HH:MM ('' if none). */
+export function clockTime(iso: string | undefined): string {
+  if (!iso) return '';
+  const t = new Date(iso);
+  if (Number.isNaN(t.getTime())) return '';
+  return `${String(t.getHours()).padStart(2, '0')}:${String(t.getMinutes()).padStart(2, '0')}`;
+}
+
+/** formatBytes shows a transcript's size ("168 MB"). */
+export function formatBytes(n: number): string {
+  if (!n || n < 1024) return `${n || 0} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v >= 10 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
+}
+
+/** argvText shows an argv for reading, quoting arguments the way a POSIX
+ * shell would need them. Display only: the app never runs a shell string. */
+export function argvText(argv: string[]): string {
+  return argv.map((a) => (a !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
