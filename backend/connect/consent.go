@@ -81,7 +81,11 @@ func renderPage(w http.ResponseWriter, status int, v pageView, formTarget string
 	}
 	h.Set("Content-Security-Policy", csp)
 	h.Set("X-Frame-Options", "DENY")
-	h.Set("Referrer-Policy", "no-referrer")
+	// same-origin, not no-referrer: under no-referrer Chromium sends
+	// "Origin: null" with the form's POST, and the Origin check in
+	// serveConsent then refuses the person's own Connect click. Nothing
+	// leaks cross-origin either way (the redirect to the client has none).
+	h.Set("Referrer-Policy", "same-origin")
 	h.Set("Cache-Control", "no-store")
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)

@@ -1,0 +1,210 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import { join } from 'node:path';
+import { until, assert, goCall } from '../lib.mjs';
+
+// Connected agents end to end: the owner adds an assistant in the panel;
+// node then plays the MCP client (discovery → DCR → authorize → consent
+// in the browser → token → tools/call); the panel follows live, and the
+// owner's switches (Tools, Approve, Revoke) hold on the very next call.
+export default async function ({ page, base, tmp, shot }) {
+  const seed = JSON.parse(readFileSync(join(tmp, 'connected-seed.json'), 'utf8'));
+  await page.goto(base + '/');
+
+  // Header key icon → dialog → Connected tab.
+  const key = page.getByRole('button', { name: 'API Keys (BYOK)' });
+  assert((await key.getAttribute('title')) === 'API Keys (BYOK)', 'the key icon has the tooltip "API Keys (BYOK)"');
+  await key.click();
+  const dialog = page.getByRole('dialog', { name: 'API Keys (BYOK)' });
+  await dialog.waitFor();
+  assert((await dialog.getByRole('tab', { name: 'Connected' }).getAttribute('aria-selected')) === 'true', 'the Connected tab is selected');
+  await dialog.getByRole('heading', { name: 'Connected agents' }).waitFor();
+  await dialog.getByRole('heading', { name: 'Connect in three steps' }).waitFor();
+  for (const a of ['Claude', 'ChatGPT', 'Other MCP client']) await dialog.getByRole('radio', { name: a }).waitFor();
+
+  // Display name is required.
+  await dialog.getByRole('button', { name: 'Add assistant' }).click();
+  await dialog.getByText('Give the assistant a name').waitFor();
+
+  await dialog.getByRole('radio', { name: 'Other MCP client' }).click();
+  await dialog.getByLabel('Display name').fill('E2E client');
+  await dialog.getByRole('button', { name: 'Add assistant' }).click();
+  const status = dialog.locator('[data-connection-detail] [role=status]');
+  await until('the pending text', async () => (await status.textContent())?.trim() === 'Setup pending. This assistant cannot read or change anything yet.');
+  const addrBox = dialog.locator('[data-server-address]');
+  const addr = await until('the server address', async () => {
+    const t = (await addrBox.textContent())?.trim() ?? '';
+    return t.startsWith('http://127.0.0.1:') && t.endsWith('/mcp') ? t : null;
+  });
+  await dialog.getByRole('button', { name: 'Copy', exact: true }).waitFor();
+  await dialog.getByText('No projects yet: this assistant can open nothing').waitFor();
+
+  // Projects → Add to project (the picker lists the workspace's projects).
+  await dialog.getByRole('button', { name: 'Add to project' }).click();
+  const menu = dialog.getByRole('menu', { name: 'Choose a project' });
+  const items = (await menu.getByRole('menuitem').allTextContents()).map((s) => s.trim());
+  assert(JSON.stringify(items) === JSON.stringify(['Finance', 'Launch']), `the picker lists the projects, got ${items}`);
+  await menu.getByRole('menuitem', { name: 'Launch' }).click();
+  await dialog.locator('.chip', { hasText: 'Launch' }).waitFor();
+  await shot('connected-pending');
+
+  // --- node as the MCP client ---
+  const rpc = async (token, method, params) => {
+    const r = await fetch(addr, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...(token ? { Authorization: 'Bearer ' + token } : {}) },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    return { status: r.status, headers: r.headers, body: await r.json().catch(() => null) };
+  };
+  const call = async (token, name, args = {}) => {
+    const r = await rpc(token, 'tools/call', { name, arguments: args });
+    assert(r.status === 200, `${name}: HTTP ${r.status}`);
+    const res = r.body.result;
+    return { isError: !!res.isError, text: res.content?.[0]?.text ?? '', data: res.structuredContent };
+  };
+
+  const anon = await rpc('', 'tools/call', { name: 'list_granted_resources', arguments: {} });
+  assert(anon.status === 401, `tools/call without a token is 401, got ${anon.status}`);
+  const challenge = anon.headers.get('www-authenticate') ?? '';
+  assert(challenge.includes('error="invalid_token"') && challenge.includes('Connect osFoundry to continue'), 'the 401 challenge: ' + challenge);
+  assert(anon.body.result.isError && anon.body.result.content[0].text === 'Authentication required', 'the 401 JSON-RPC body');
+  const prmURL = challenge.match(/resource_metadata="([^"]+)"/)[1];
+  const prm = await (await fetch(prmURL)).json();
+  assert(prm.resource === addr, `metadata resource ${prm.resource} equals the server address ${addr}`);
+  const asm = await (await fetch(prm.authorization_servers[0] + '/.well-known/oauth-authorization-server')).json();
+  assert(asm.code_challenge_methods_supported.includes('S256') && asm.authorization_response_iss_parameter_supported, 'AS metadata');
+
+  // The assistant's redirect target: a loopback listener, as native clients use.
+  const got = [];
+  const cb = http.createServer((req, res) => {
+    got.push(new URL(req.url, 'http://x').searchParams);
+    res.setHeader('Content-Type', 'text/html');
+    res.end('<p>You can close this window.</p>');
+  });
+  await new Promise((ok) => cb.listen(0, '127.0.0.1', ok));
+  const redirect = `http://127.0.0.1:${cb.address().port}/callback`;
+  try {
+    const reg = await fetch(asm.registration_endpoint, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ client_name: 'E2E MCP client', redirect_uris: [redirect], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] }),
+    });
+    assert(reg.status === 201, `DCR is 201, got ${reg.status}`);
+    const client = await reg.json();
+    const verifier = randomBytes(32).toString('base64url');
+    const challengeS256 = createHash('sha256').update(verifier).digest('base64url');
+    const state = randomBytes(8).toString('hex');
+    const authURL = new URL(asm.authorization_endpoint);
+    for (const [k, v] of Object.entries({ response_type: 'code', client_id: client.client_id, redirect_uri: redirect, code_challenge: challengeS256, code_challenge_method: 'S256', state, resource: addr, scope: 'osfoundry:read osfoundry:write' }))
+      authURL.searchParams.set(k, v);
+
+    // The consent page in the browser: first it asks the owner to sign in;
+    // the app's one-time link signs in and continues to the waiting consent.
+    // The system browser: its own cookie jar, like the person's real browser.
+    const bctx = await page.context().browser().newContext();
+    const browser = await bctx.newPage();
+    try {
+      await browser.goto(authURL.href);
+      await browser.getByText('Sign in to approve this assistant').waitFor();
+      await browser.goto(await goCall(page, 'connect.Panel.SignInLink'));
+      await browser.getByRole('heading', { name: 'Connect an agent' }).waitFor();
+      const body = await browser.locator('body').innerText();
+      for (const s of ['Assistant: E2E MCP client', 'Returns to: 127.0.0.1:', 'Workspace to connect', 'Requested capabilities', 'Read supported resources in projects you add', 'Change supported resources where you have edit access', 'Connection'])
+        assert(body.includes(s), `the consent page shows "${s}"`);
+      assert(await browser.getByRole('radio', { name: 'Acme' }).isChecked(), 'exactly one workspace, Acme, is offered and chosen');
+      assert(await browser.getByRole('radio', { name: 'Use pending: E2E client' }).isChecked(), 'the pending connection is offered first');
+      await browser.getByRole('radio', { name: 'Create a new connection' }).waitFor();
+      const approve = browser.getByRole('checkbox', { name: 'I approve connecting this assistant to Acme' });
+      await approve.waitFor();
+
+      // CSRF: the same form without its token (or with a wrong one), sent
+      // with the signed-in session cookie, is refused. (The page's CSP
+      // forbids fetch, so the post goes through the context's request API.)
+      const fields = await browser.evaluate(() => Object.fromEntries(new FormData(document.querySelector('form'))));
+      const origin = new URL(addr).origin;
+      for (const csrf of [null, 'forged']) {
+        const form = { ...fields, approve: 'yes', action: 'connect' };
+        if (csrf === null) delete form.csrf;
+        else form.csrf = csrf;
+        const r = await browser.request.post(origin + '/oauth/authorize', { form, maxRedirects: 0, headers: { Origin: origin } });
+        const text = await r.text();
+        assert(r.status() === 403 && text.includes('This approval did not come from the page osFoundry showed you'), `consent without its CSRF token (${csrf}) is refused, got ${r.status()}`);
+      }
+      // …while the same post with its token would pass the check: the
+      // refusal above is the token, not the session or the Origin.
+      assert(typeof fields.csrf === 'string' && fields.csrf.length >= 32, 'the consent form carries a CSRF token');
+      assert(got.length === 0, 'nothing was sent back to the assistant by the refused posts');
+      await shot('connected-consent');
+      await approve.check();
+      await browser.getByRole('button', { name: 'Connect' }).click();
+      await until('the redirect back to the assistant', async () => got.length > 0).catch(async (e) => {
+        throw new Error(e.message + '; the browser shows: ' + (await browser.locator('body').innerText().catch(() => '?')));
+      });
+    } finally {
+      await bctx.close();
+    }
+    const q = got[0];
+    assert(q.get('state') === state && q.get('iss') === asm.issuer && q.get('code'), `the authorization response carries code, state and iss: ${q}`);
+
+    const tokRes = await fetch(asm.token_endpoint, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: q.get('code'), redirect_uri: redirect, client_id: client.client_id, code_verifier: verifier, resource: addr }),
+    });
+    assert(tokRes.status === 200, `token exchange is 200, got ${tokRes.status}`);
+    const token = (await tokRes.json()).access_token;
+
+    const granted = await call(token, 'list_granted_resources');
+    assert(!granted.isError, 'list_granted_resources is allowed: ' + granted.text);
+    const g = granted.data ?? JSON.parse(granted.text);
+    assert(g.workspace === seed.ws && JSON.stringify(g.projects) === JSON.stringify([seed.launch]), 'granted: Acme with exactly Launch: ' + granted.text);
+
+    // The panel follows without reopening: "Connected." and the call in Recent activity.
+    await until('"Connected." in the panel', async () => (await status.textContent())?.trim() === 'Connected.');
+    const row = dialog.locator('[data-activity-tool="list_granted_resources"]').first();
+    await row.waitFor();
+    assert((await row.innerText()).includes('Allowed'), 'the call is listed as Allowed');
+    await dialog.getByText('Workspace Acme').waitFor();
+    await shot('connected-connected');
+
+    // A proposal waits under "Needs your approval" with target and files.
+    const prop = await call(token, 'propose_pull_request', { project_id: seed.launch, target: 'acme/site', title: 'Fix the launch date', files: ['site/index.html', 'CHANGELOG.md'] });
+    assert(!prop.isError, 'propose_pull_request is queued: ' + prop.text);
+    const pid = (prop.data ?? JSON.parse(prop.text)).proposal_id;
+    const card = dialog.locator(`[data-proposal="${pid}"]`);
+    await card.waitFor();
+    const cardText = await card.innerText();
+    for (const s of ['Fix the launch date', 'acme/site', 'site/index.html', 'CHANGELOG.md', 'E2E client', 'Launch']) assert(cardText.includes(s), `the proposal card shows "${s}"`);
+    await dialog.getByRole('heading', { name: /Needs your approval/ }).waitFor();
+    await shot('connected-approval');
+    await card.getByRole('button', { name: 'Approve' }).click();
+    await card.waitFor({ state: 'detached' });
+    const ps = await call(token, 'get_proposal_status', { proposal_id: pid });
+    assert((ps.data ?? JSON.parse(ps.text)).status === 'approved', 'the proposal is approved: ' + ps.text);
+
+    // Tools: untick one, Save tools → the next call is refused.
+    await dialog.getByText('All supported tools are on by default.').waitFor();
+    const box = dialog.locator('label.tool', { hasText: 'list_granted_resources' }).getByRole('checkbox');
+    await box.uncheck();
+    await dialog.getByRole('button', { name: 'Save tools' }).click();
+    await dialog.getByText('Saved.').waitFor();
+    const off = await call(token, 'list_granted_resources');
+    assert(off.isError && off.text.startsWith('tool_disabled'), 'an unticked tool is refused: ' + off.text);
+    const saved = await goCall(page, 'connect.Panel.Tools', await dialog.locator('[data-connection-detail]').getAttribute('data-connection-detail'));
+    assert(saved.find((t) => t.name === 'list_granted_resources').enabled === false, 'the untick is saved');
+    await until('the refusal in Recent activity', async () => (await dialog.locator('[data-activity-tool="list_granted_resources"]').first().innerText()).includes('Denied: tool disabled'));
+
+    // Revoke connection → the very next call gets connection_revoked.
+    await dialog.getByRole('button', { name: 'Revoke connection' }).click();
+    await dialog.getByRole('button', { name: 'Revoke', exact: true }).click();
+    await until('"Revoked." in the panel', async () => (await status.textContent())?.trim() === 'Revoked.');
+    const gone = await call(token, 'list_project_resources');
+    assert(gone.isError && gone.text.startsWith('connection_revoked'), 'a revoked connection is refused: ' + gone.text);
+    await until('the revoked call in Recent activity', async () => (await dialog.locator('[data-activity-tool="list_project_resources"]').first().innerText()).includes('Denied: connection revoked'));
+    await shot('connected-revoked');
+  } finally {
+    cb.close();
+  }
+}

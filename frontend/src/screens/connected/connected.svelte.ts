@@ -1,0 +1,118 @@
+// Live state of the Connected agents panel. The backend has no event for
+// an assistant signing in or calling a tool, so the panel polls while it
+// is open: an approval in the browser shows "Connected." within a moment.
+import {
+  connectApi,
+  type Activity,
+  type Connection,
+  type PanelTexts,
+  type PickChannel,
+  type PickProject,
+  type Proposal,
+} from '../../lib/api/connect';
+
+export const pollMs = 1500;
+
+export class ConnectedState {
+  texts = $state<PanelTexts | null>(null);
+  address = $state('');
+  connections = $state<Connection[]>([]);
+  selectedId = $state('');
+  activity = $state<Activity[]>([]);
+  proposals = $state<Proposal[]>([]);
+  projects = $state<PickProject[]>([]);
+  channels = $state<PickChannel[]>([]);
+  error = $state('');
+  loaded = $state(false);
+
+  selected = $derived(this.connections.find((c) => c.id === this.selectedId) ?? null);
+
+  #busy = false;
+
+  /** start loads and keeps polling; returns the stop function. */
+  start(): () => void {
+    let stopped = false;
+    const tick = async () => {
+      if (stopped) return;
+      await this.refresh();
+      if (!stopped) timer = setTimeout(tick, pollMs);
+    };
+    let timer = setTimeout(tick, 0);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }
+
+  async refresh() {
+    if (this.#busy) return;
+    this.#busy = true;
+    try {
+      if (!this.texts) this.texts = await connectApi.texts();
+      if (!this.address) this.address = await connectApi.serverAddress();
+      const [conns, props, projects, channels] = await Promise.all([
+        connectApi.connections(),
+        connectApi.needsApproval(),
+        connectApi.projects(),
+        connectApi.channels(),
+      ]);
+      this.connections = conns;
+      this.proposals = props;
+      this.projects = projects;
+      this.channels = channels;
+      if (!conns.some((c) => c.id === this.selectedId)) this.selectedId = conns[0]?.id ?? '';
+      this.activity = this.selectedId ? await connectApi.recentActivity(this.selectedId) : [];
+      this.loaded = true;
+    } catch (e) {
+      this.error = message(e);
+    } finally {
+      this.#busy = false;
+    }
+  }
+
+  select(id: string) {
+    if (id === this.selectedId) return;
+    this.selectedId = id;
+    this.activity = [];
+    this.refresh();
+  }
+
+  /** run performs a panel action, replaces the connection it returns and shows any error. */
+  async run(action: () => Promise<Connection | unknown>): Promise<boolean> {
+    this.error = '';
+    try {
+      const r = await action();
+      if (r && typeof r === 'object' && 'statusText' in r) this.replace(r as Connection);
+      await this.refresh();
+      return true;
+    } catch (e) {
+      this.error = message(e);
+      return false;
+    }
+  }
+
+  replace(c: Connection) {
+    const i = this.connections.findIndex((x) => x.id === c.id);
+    if (i < 0) this.connections = [c, ...this.connections];
+    else this.connections[i] = c;
+  }
+
+  async add(assistant: string, name: string): Promise<boolean> {
+    this.error = '';
+    try {
+      const c = await connectApi.addAssistant(assistant, name.trim());
+      this.replace(c);
+      this.selectedId = c.id;
+      this.activity = [];
+      return true;
+    } catch (e) {
+      this.error = message(e);
+      return false;
+    }
+  }
+}
+
+export function message(e: unknown): string {
+  const s = e instanceof Error ? e.message : String(e);
+  return s.replace(/^Error:\s*/, '');
+}
