@@ -231,3 +231,16 @@ func TestWorktreeCleanedUpOnFailure(t *testing.T) {
 		t.Errorf("progress %q", res.Progress)
 	}
 }
+
+// A cancel that lands before the CLI even started is a cancel, not a
+// broken binary.
+func TestCancelBeforeStart(t *testing.T) {
+	r, work := fakeCLI(t, "argv")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var evs []Event
+	_, err := r.Run(ctx, job(ModelClaudeAgent, work, "x", &evs))
+	if !errors.Is(err, ErrCanceled) {
+		t.Fatalf("err = %v", err)
+	}
+}

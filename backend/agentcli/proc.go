@@ -68,8 +68,12 @@ func runProc(ctx context.Context, s procSpec) procResult {
 	cmd.Stderr = st
 	var r procResult
 	if err := cmd.Start(); err != nil {
-		r.StartErr = err
 		r.ExitCode = -1
+		// A cancel or limit that came first is reported as such, not as a
+		// broken binary (exec refuses to start with a done context).
+		if !r.ended(ctx) {
+			r.StartErr = err
+		}
 		return r
 	}
 	err := cmd.Wait()
@@ -80,14 +84,21 @@ func runProc(ctx context.Context, s procSpec) procResult {
 	if cmd.ProcessState != nil {
 		r.ExitCode = cmd.ProcessState.ExitCode()
 	}
+	r.ended(ctx)
+	return r
+}
+
+// ended records whether the context ended (limit or cancel).
+func (r *procResult) ended(ctx context.Context) bool {
 	if ctx.Err() != nil {
 		if errors.Is(context.Cause(ctx), errLimit) {
 			r.TimedOut = true
 		} else {
 			r.Canceled = true
 		}
+		return true
 	}
-	return r
+	return false
 }
 
 var errLimit = errors.New("wall-clock limit reached")
