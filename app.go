@@ -28,16 +28,18 @@ import (
 // App is the composition root: it opens the store, builds the services,
 // starts and stops them. Bound services do the work; App only wires.
 type App struct {
-	dir   string
-	db    *sql.DB
-	emit  *wailsui.Emitter
-	panes *terminal.Manager
-	notes *notes.Store // the one notes store every feature shares
-	conn  *connect.Server
+	dir        string
+	db         *sql.DB
+	emit       *wailsui.Emitter
+	panes      *terminal.Manager
+	notes      *notes.Store // the one notes store every feature shares
+	notesWatch *notes.Watcher
+	conn       *connect.Server
 
 	Terminal *terminal.Service
 	Connect  *connect.Panel
 	Picker   *notesres.Picker
+	Notes    *notes.Binding
 
 	inv       *inventory.Service
 	invCancel context.CancelFunc
@@ -72,6 +74,8 @@ func newApp() (*App, error) {
 	if a.notes, err = notes.Open(db, appdir.Knowledge(dir)); err != nil {
 		return nil, err
 	}
+	a.notesWatch = notes.NewWatcher(a.notes, a.emit)
+	a.Notes = notes.NewBinding(a.notes, a.notesWatch)
 	if err := a.openConnect(); err != nil {
 		return nil, err
 	}
@@ -86,6 +90,9 @@ func (a *App) startup(ctx context.Context) {
 	var invCtx context.Context
 	invCtx, a.invCancel = context.WithCancel(context.Background())
 	go a.inv.Start(invCtx) // reads the other apps' stores off the UI's path
+	if err := a.notesWatch.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "osfoundry:", err)
+	}
 	// A fixed port keeps the address assistants saved valid; when another
 	// program holds it, any free loopback port still lets assistants connect.
 	if err := a.conn.Start(connect.DefaultAddr); err != nil {
@@ -120,6 +127,7 @@ func (a *App) shutdown(context.Context) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	a.conn.Close(ctx)
 	cancel()
+	a.notesWatch.Stop()
 	a.db.Close()
 }
 
@@ -147,7 +155,7 @@ func runWindow() error {
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup:        a.startup,
 		OnShutdown:       a.shutdown,
-		Bind:             []any{a.Terminal, a.Inventory, a.Connect, a.Picker},
+		Bind:             []any{a.Terminal, a.Inventory, a.Connect, a.Picker, a.Notes},
 	})
 	if err != nil {
 		return fmt.Errorf("running the window: %w", err)
