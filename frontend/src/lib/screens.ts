@@ -1,6 +1,7 @@
 import type { Component } from 'svelte';
 import { bound } from './wails';
 import TerminalScreen from '../screens/terminal/TerminalScreen.svelte';
+import NotesScreen from '../screens/notes/NotesScreen.svelte';
 import ExternalAgentsScreen from '../screens/external-agents/ExternalAgentsScreen.svelte';
 
 export interface Screen {
@@ -27,5 +28,12 @@ export const mainScreens: Screen[] = [
     icon: 'M3 12a9 9 0 1 0 2.6-6.4L3 8M3 3v5h5M12 7v5l3 2',
     component: ExternalAgentsScreen,
     available: () => bound('inventory', 'Binding'),
+  },
+  {
+    path: '/notes',
+    label: 'Notes',
+    icon: 'M6 3h9l4 4v14H6zM14 3v5h5M9 12h7M9 16h7',
+    component: NotesScreen,
+    available: () => bound('notes', 'Binding'),
   },
 ];

@@ -1,0 +1,294 @@
+import { describe, expect, it } from 'vitest';
+import type { SaveResult, SheetData } from '../api/notes';
+import { DraftStore } from './drafts';
+import { merge3, lostLines, splitLines } from './merge';
+import { render } from './markdown';
+import { TextTabState } from './text.svelte';
+import { SheetTabState, colName, parseCell } from './sheet.svelte';
+
+class MemStorage implements Storage {
+  private m = new Map<string, string>();
+  get length() { return this.m.size; }
+  clear() { this.m.clear(); }
+  getItem(k: string) { return this.m.get(k) ?? null; }
+  key(i: number) { return [...this.m.keys()][i] ?? null; }
+  removeItem(k: string) { this.m.delete(k); }
+  setItem(k: string, v: string) { this.m.set(k, v); }
+}
+
+/** FakeNote is the backend's rule in miniature: one Note version, conditional saves. */
+class FakeNote {
+  version = 1;
+  texts: Record<string, string> = { t1: '', t2: '' };
+  sheet: SheetData = { sheets: [{ id: 's1', name: 'Sheet 1', cells: [] }] };
+  saves = 0;
+  save(tab: string, expected: number, text: string): SaveResult {
+    this.saves++;
+    if (expected !== this.version) return { saved: false, version: this.version, tab_version: 0, current: { tab_id: tab, kind: 'text', title: '', position: 0, tab_version: 0, updated_at: '', text: this.texts[tab] } };
+    this.texts[tab] = text;
+    return { saved: true, version: ++this.version, tab_version: 0 };
+  }
+  saveSheet(expected: number, d: SheetData): SaveResult {
+    if (expected !== this.version) return { saved: false, version: this.version, tab_version: 0, current: { tab_id: 'sh', kind: 'sheet', title: '', position: 0, tab_version: 0, updated_at: '', sheet: structuredClone(this.sheet) } };
+    this.sheet = structuredClone(d);
+    return { saved: true, version: ++this.version, tab_version: 0 };
+  }
+  /** agent writes a tab the way edit_note_tab does */
+  agent(tab: string, text: string) {
+    this.texts[tab] = text;
+    this.version++;
+  }
+}
+
+function setup(initial = 'line one') {
+  const srv = new FakeNote();
+  srv.texts.t1 = initial;
+  const storage = new MemStorage();
+  const drafts = new DraftStore(storage);
+  const open = () => {
+    const ed = new TextTabState('n1', 't1', drafts, async (v, text) => srv.save('t1', v, text));
+    ed.load(srv.texts.t1, srv.version);
+    return ed;
+  };
+  return { srv, storage, drafts, open, ed: open() };
+}
+
+describe('merge3', () => {
+  it.each([
+    { name: 'both append', base: 'a', mine: 'a\nperson', theirs: 'a\nagent', want: 'a\nagent\nperson', conflicts: 1 },
+    { name: 'different lines', base: 'a\nb\nc\nd', mine: 'A\nb\nc\nd', theirs: 'a\nb\nc\nD', want: 'A\nb\nc\nD', conflicts: 0 },
+    { name: 'same change', base: 'a', mine: 'b', theirs: 'b', want: 'b', conflicts: 0 },
+    { name: 'only mine', base: 'a\nb', mine: 'a\nx\nb', theirs: 'a\nb', want: 'a\nx\nb', conflicts: 0 },
+    { name: 'only theirs', base: 'a\nb', mine: 'a\nb', theirs: 'b', want: 'b', conflicts: 0 },
+    { name: 'same line changed', base: 'a\nb\nc', mine: 'a\nB1\nc', theirs: 'a\nB2\nc', want: 'a\nB2\nB1\nc', conflicts: 1 },
+    { name: 'empty base', base: '', mine: 'mine', theirs: 'theirs', want: 'theirs\nmine', conflicts: 1 },
+  ])('$name', ({ base, mine, theirs, want, conflicts }) => {
+    const r = merge3(base, mine, theirs);
+    expect(r.text).toBe(want);
+    expect(r.conflicts).toBe(conflicts);
+  });
+
+  it('never loses a line either side added (random edits, fixed seed)', () => {
+    let seed = 7;
+    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const edit = (lines: string[], tag: string) => {
+      const out = [...lines];
+      for (let k = 0, n = 1 + rnd(4); k < n; k++) {
+        const at = rnd(out.length + 1);
+        if (rnd(3) === 0 && out.length) out[Math.min(at, out.length - 1)] = `${tag}-edit-${k}-${rnd(1000)}`;
+        else out.splice(at, 0, `${tag}-add-${k}-${rnd(1000)}`);
+      }
+      return out;
+    };
+    for (let run = 0; run < 300; run++) {
+      const base = Array.from({ length: rnd(12) }, (_, i) => `base-${i}`);
+      const mine = edit(base, 'p');
+      const theirs = edit(base, 'a');
+      const got = merge3(base.join('\n'), mine.join('\n'), theirs.join('\n')).text;
+      const added = (side: string[]) => side.filter((l) => !base.includes(l)).join('\n');
+      expect(lostLines(added(mine), got), `run ${run}`).toBe(0);
+      expect(lostLines(added(theirs), got), `run ${run}`).toBe(0);
+    }
+  });
+});
+
+describe('TextTabState', () => {
+  it('saves against the version it saw and clears the draft', async () => {
+    const { srv, ed, drafts } = setup();
+    ed.input('line one\nmine');
+    expect(drafts.get('n1', 't1')).toMatchObject({ mine: 'line one\nmine', baseVersion: 1 });
+    expect(await ed.save()).toBe(true);
+    expect(srv.texts.t1).toBe('line one\nmine');
+    expect(ed.baseVersion).toBe(2);
+    expect(ed.dirty).toBe(false);
+    expect(drafts.get('n1', 't1')).toBeNull();
+  });
+
+  it('keeps the text as a draft on a conflict, and the draft survives a reload', async () => {
+    const { srv, ed, open } = setup();
+    ed.input('line one\nperson');
+    srv.agent('t1', 'line one\nagent');
+    expect(await ed.save()).toBe(false);
+    expect(srv.texts.t1).toBe('line one\nagent');
+    expect(ed.conflict).toMatchObject({ reason: 'save', current: 'line one\nagent', currentVersion: 2 });
+    expect(ed.text).toBe('line one\nperson');
+
+    const again = open(); // a reload: new state, same storage, server as it is now
+    expect(again.text).toBe('line one\nperson');
+    expect(again.conflict).toMatchObject({ reason: 'save', current: 'line one\nagent', currentVersion: 2 });
+  });
+
+  it('re-apply merges onto the current text and saves with no lost lines', async () => {
+    const { srv, ed, drafts } = setup();
+    ed.input('line one\nperson 1\nperson 2');
+    srv.agent('t1', 'line one\nagent 1');
+    await ed.save();
+    const m = await ed.reapply();
+    expect(m?.conflicts).toBe(1);
+    expect(lostLines('line one\nperson 1\nperson 2\nagent 1', srv.texts.t1)).toBe(0);
+    expect(ed.conflict).toBeNull();
+    expect(ed.dirty).toBe(false);
+    expect(ed.baseVersion).toBe(srv.version);
+    expect(drafts.get('n1', 't1')).toBeNull();
+  });
+
+  it('keep mine saves the draft against the new version explicitly', async () => {
+    const { srv, ed } = setup();
+    ed.input('mine only');
+    srv.agent('t1', 'agent only');
+    await ed.save();
+    expect(await ed.keepMine()).toBe(true);
+    expect(srv.texts.t1).toBe('mine only');
+    expect(srv.version).toBe(3);
+  });
+
+  it('discard takes the current text and drops the draft', async () => {
+    const { srv, ed, drafts } = setup();
+    ed.input('mine');
+    srv.agent('t1', 'agent');
+    await ed.save();
+    ed.discard();
+    expect(ed.text).toBe('agent');
+    expect(ed.dirty).toBe(false);
+    expect(drafts.get('n1', 't1')).toBeNull();
+  });
+
+  it('a clean editor follows an agent write silently', () => {
+    const { srv, ed } = setup();
+    srv.agent('t1', 'agent wrote');
+    ed.server(srv.texts.t1, srv.version);
+    expect(ed.text).toBe('agent wrote');
+    expect(ed.conflict).toBeNull();
+    expect(ed.baseVersion).toBe(2);
+  });
+
+  it('a dirty editor keeps the typing and reports the change', () => {
+    const { srv, ed } = setup();
+    ed.input('typing');
+    srv.agent('t1', 'agent wrote');
+    ed.server(srv.texts.t1, srv.version);
+    expect(ed.text).toBe('typing');
+    expect(ed.conflict).toMatchObject({ reason: 'remote', current: 'agent wrote' });
+  });
+
+  it('a change to another tab only moves the version (no banner)', async () => {
+    const { srv, ed } = setup();
+    ed.input('typing');
+    srv.agent('t2', 'other tab');
+    ed.server(srv.texts.t1, srv.version);
+    expect(ed.conflict).toBeNull();
+    expect(ed.baseVersion).toBe(2);
+    expect(await ed.save()).toBe(true);
+    expect(srv.texts.t1).toBe('typing');
+  });
+
+  it('a save refused only because another tab changed is retried', async () => {
+    const { srv, ed } = setup();
+    ed.input('typing');
+    srv.agent('t2', 'other tab'); // no event reached the editor yet
+    expect(await ed.save()).toBe(true);
+    expect(srv.texts.t1).toBe('typing');
+    expect(srv.saves).toBe(2);
+  });
+
+  it('a change announced while saving waits for the save', async () => {
+    const srv = new FakeNote();
+    const drafts = new DraftStore(new MemStorage());
+    let release!: () => void;
+    const ed = new TextTabState('n1', 't1', drafts, (v, text) =>
+      new Promise((ok) => (release = () => ok(srv.save('t1', v, text)))));
+    ed.load('', 1);
+    ed.input('first');
+    const p = ed.save();
+    ed.input('first and more'); // typing continues during the save
+    ed.server('first', 2); // the save's own notes:changed arrives before its reply
+    release();
+    await p;
+    expect(ed.conflict).toBeNull();
+    expect(ed.text).toBe('first and more');
+    expect(ed.base).toBe('first');
+    expect(ed.baseVersion).toBe(2);
+  });
+});
+
+describe('SheetTabState', () => {
+  const sheetSetup = () => {
+    const srv = new FakeNote();
+    const drafts = new DraftStore(new MemStorage());
+    const open = () => {
+      const s = new SheetTabState('n1', 'sh', drafts, async (v, d) => srv.saveSheet(v, d));
+      s.load(structuredClone(srv.sheet), srv.version);
+      return s;
+    };
+    return { srv, drafts, open, ed: open() };
+  };
+
+  it('edits a cell, saves and bumps the version', async () => {
+    const { srv, ed } = sheetSetup();
+    ed.setCell('s1', 1, 2, '42');
+    expect(ed.cell('s1', 1, 2)).toBe(42);
+    expect(await ed.save()).toBe(true);
+    expect(srv.sheet.sheets[0].cells[1][2]).toBe(42);
+    expect(ed.baseVersion).toBe(2);
+    expect(ed.dirty).toBe(false);
+  });
+
+  it('keeps the person\'s cells when the agent changed other cells', async () => {
+    const { srv, ed } = sheetSetup();
+    ed.setCell('s1', 0, 0, 'mine');
+    srv.sheet.sheets[0].cells = [[null, 'agent']];
+    srv.version++;
+    expect(await ed.save()).toBe(true);
+    expect(srv.sheet.sheets[0].cells[0]).toEqual(['mine', 'agent']);
+  });
+
+  it('reports a clash on the same cell, keeps a draft across reloads, and re-applies', async () => {
+    const { srv, ed, open } = sheetSetup();
+    ed.setCell('s1', 0, 0, 'mine');
+    srv.sheet.sheets[0].cells = [['agent', 'agent b']];
+    srv.version++;
+    expect(await ed.save()).toBe(false);
+    expect(ed.conflicting().map((e) => e.value)).toEqual(['mine']);
+    const again = open();
+    expect(again.conflict?.reason).toBe('save');
+    expect(again.cell('s1', 0, 0)).toBe('mine');
+    expect(await again.reapply()).toBe(true);
+    expect(srv.sheet.sheets[0].cells[0]).toEqual(['mine', 'agent b']);
+  });
+
+  it('names columns and parses typed values', () => {
+    expect([colName(0), colName(25), colName(26), colName(701)]).toEqual(['A', 'Z', 'AA', 'ZZ']);
+    expect([parseCell(''), parseCell('12.5'), parseCell('-3'), parseCell('1e3'), parseCell('12 apples')]).toEqual([null, 12.5, -3, 1000, '12 apples']);
+  });
+});
+
+describe('DraftStore', () => {
+  it('drops a corrupt entry and lists Notes with drafts', () => {
+    const storage = new MemStorage();
+    const d = new DraftStore(storage);
+    storage.setItem(d.key('n1', 't1'), '{not json');
+    expect(d.get('n1', 't1')).toBeNull();
+    expect(storage.length).toBe(0);
+    d.put('n2', 't1', { kind: 'text', base: '', baseVersion: 1, mine: 'x', savedAt: 0 });
+    expect([...d.noteIds()]).toEqual(['n2']);
+  });
+});
+
+describe('markdown preview', () => {
+  it('escapes HTML and allows only web links', () => {
+    const html = render('# Title <b>\n\n<script>alert(1)</script> [x](javascript:alert(1)) [ok](https://example.com)');
+    expect(html).toContain('<h1>Title &lt;b&gt;</h1>');
+    expect(html).not.toContain('<script>');
+    expect(html).not.toContain('javascript:');
+    expect(html).toContain('<a href="https://example.com"');
+  });
+  it('renders lists, tasks, code and emphasis', () => {
+    const html = render('- [x] done\n- **bold** and *it*\n\n```\n<a>\n```');
+    expect(html).toContain('<ul><li><input type="checkbox" disabled checked> done</li><li><strong>bold</strong> and <em>it</em></li></ul>');
+    expect(html).toContain('<pre><code>&lt;a&gt;</code></pre>');
+  });
+  it('splits lines the way the merge counts them', () => {
+    expect(splitLines('')).toEqual([]);
+    expect(splitLines('a\n')).toEqual(['a', '']);
+  });
+});
