@@ -192,7 +192,7 @@ func BuildCodex(bin string, a CodexArgs) ([]string, error) {
 		argv = append(argv, "--dangerously-bypass-approvals-and-sandbox",
 			"-c", "mcp_servers.osfoundry.url="+tomlString(a.BridgeURL),
 			"-c", "mcp_servers.osfoundry.http_headers={Authorization="+tomlString("Bearer "+a.BridgeToken)+"}")
-	} else if a.Resume == "" {
+	} else {
 		sb := a.Sandbox
 		if sb == "" {
 			sb = "workspace-write"
@@ -200,7 +200,12 @@ func BuildCodex(bin string, a CodexArgs) ([]string, error) {
 		if sb != "workspace-write" && sb != "read-only" {
 			return nil, fmt.Errorf("building the codex command: sandbox %q is not allowed (workspace-write or read-only)", sb)
 		}
-		argv = append(argv, "-s", sb)
+		if a.Resume != "" {
+			// `codex exec resume` has no -s; the same setting as config.
+			argv = append(argv, "-c", "sandbox_mode="+tomlString(sb))
+		} else {
+			argv = append(argv, "-s", sb)
+		}
 	}
 	return append(argv, "-c", `approval_policy="never"`), nil
 }

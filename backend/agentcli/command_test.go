@@ -71,7 +71,7 @@ func TestBuildCodex(t *testing.T) {
 				"--ignore-rules", "-s", "read-only", "-c", `approval_policy="never"`}},
 		{"resume", CodexArgs{Prompt: "User: go on", Resume: "01a229ed-de09-72c1-9a8e-c84d9fcb70e9", Folder: "/w", IgnoreRules: true},
 			[]string{"codex", "exec", "resume", "01a229ed-de09-72c1-9a8e-c84d9fcb70e9", "User: go on", "--json", "--skip-git-repo-check",
-				"--ignore-user-config", "--ignore-rules", "-c", `approval_policy="never"`}},
+				"--ignore-user-config", "--ignore-rules", "-c", `sandbox_mode="workspace-write"`, "-c", `approval_policy="never"`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

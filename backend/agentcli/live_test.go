@@ -198,3 +198,48 @@ func codexWorker(t *testing.T, worktree bool) {
 
 func TestLiveCodexWorkerNoWorktree(t *testing.T) { codexWorker(t, false) }
 func TestLiveCodexWorkerWorktree(t *testing.T)   { codexWorker(t, true) }
+
+// "Continue here" for Codex: a second run resumes the first run's session
+// with `codex exec resume <id>`; the model sees the earlier turn.
+func TestLiveCodexResume(t *testing.T) {
+	srv := fakemodel.Start(t, fakemodel.Text("First answer."), fakemodel.Text("Second answer."))
+	e := agentenv.Codex(t, srv.URL)
+	r := runnerFor(t, e)
+	r.o.CodexConfig = codexFakeConfig(srv.URL)
+	first, err := r.Run(context.Background(), Job{Model: ModelCodexAgent, Turns: []Turn{{Role: "user", Text: "remember the word zebra"}}, Folder: e.Work})
+	if err != nil || first.SessionID == "" {
+		t.Fatalf("first run: %v %+v", err, first)
+	}
+	second, err := r.Run(context.Background(), Job{Model: ModelCodexAgent, Resume: first.SessionID,
+		Turns: []Turn{{Role: "user", Text: "what was the word?"}}, Folder: e.Work})
+	if err != nil || second.Text != "Second answer." {
+		t.Fatalf("resumed run: %v %+v\nstderr %s", err, second, second.StderrTail)
+	}
+	main := srv.MainRequests()
+	if len(main) != 2 || !strings.Contains(string(main[1].Body), "remember the word zebra") || !strings.Contains(string(main[1].Body), "First answer.") {
+		t.Fatalf("the resumed request does not carry the first turn (%d requests)", len(main))
+	}
+	if second.SessionID != first.SessionID {
+		t.Errorf("session %s, want %s", second.SessionID, first.SessionID)
+	}
+}
+
+// "Continue here" for Claude: --resume carries the earlier turns.
+func TestLiveClaudeResume(t *testing.T) {
+	srv := fakemodel.Start(t, fakemodel.Text("First answer."), fakemodel.Text("Second answer."))
+	e := agentenv.Claude(t, srv.URL, "IS_SANDBOX=1")
+	r := runnerFor(t, e)
+	first, err := r.Run(context.Background(), Job{Model: ModelClaudeAgent, Turns: []Turn{{Role: "user", Text: "remember the word zebra"}}, Folder: e.Work})
+	if err != nil || first.SessionID == "" {
+		t.Fatalf("first run: %v %+v", err, first)
+	}
+	second, err := r.Run(context.Background(), Job{Model: ModelClaudeAgent, Resume: first.SessionID,
+		Turns: []Turn{{Role: "user", Text: "what was the word?"}}, Folder: e.Work})
+	if err != nil || second.Text != "Second answer." {
+		t.Fatalf("resumed run: %v %+v", err, second)
+	}
+	main := srv.MainRequests()
+	if len(main) != 2 || !strings.Contains(string(main[1].Body), "remember the word zebra") || !strings.Contains(string(main[1].Body), "First answer.") {
+		t.Fatalf("the resumed request does not carry the first turn (%d requests)", len(main))
+	}
+}
