@@ -20,7 +20,9 @@ func benchDecode(b *testing.B, agent Agent, file string) {
 
 // Decoding the recorded real streams (MB/s is what matters: a run's
 // output must never be the bottleneck).
-func BenchmarkDecodeClaude(b *testing.B) { benchDecode(b, Claude, "testdata/claude-2.1.328.worker.jsonl") }
+func BenchmarkDecodeClaude(b *testing.B) {
+	benchDecode(b, Claude, "testdata/claude-2.1.328.worker.jsonl")
+}
 func BenchmarkDecodeCodex(b *testing.B) {
 	benchDecode(b, Codex, "testdata/codex-0.169.0.worker-worktree.jsonl")
 }
