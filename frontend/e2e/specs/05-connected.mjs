@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { until, assert, goCall } from '../lib.mjs';
 
 // Connected agents end to end: the owner adds an assistant in the panel;
@@ -136,7 +137,7 @@ export default async function ({ page, base, tmp, shot }) {
       // refusal above is the token, not the session or the Origin.
       assert(typeof fields.csrf === 'string' && fields.csrf.length >= 32, 'the consent form carries a CSRF token');
       assert(got.length === 0, 'nothing was sent back to the assistant by the refused posts');
-      await shot('connected-consent');
+      await browser.screenshot({ path: fileURLToPath(new URL('../../test-results/connected-consent.png', import.meta.url)) });
       await approve.check();
       await browser.getByRole('button', { name: 'Connect' }).click();
       await until('the redirect back to the assistant', async () => got.length > 0).catch(async (e) => {
