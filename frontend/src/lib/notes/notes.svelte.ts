@@ -16,8 +16,10 @@ export class NoteEditor {
   note = $state<Note | null>(null);
   selected = $state('');
   error = $state('');
-  texts: Record<string, TextTabState> = {};
-  sheets: Record<string, SheetTabState> = {};
+  // $state so views (the list's draft marks, the tab dots) follow tabs
+  // that appear after the first render; the class instances stay unproxied.
+  texts = $state<Record<string, TextTabState>>({});
+  sheets = $state<Record<string, SheetTabState>>({});
 
   constructor(
     readonly noteId: string,
