@@ -70,4 +70,10 @@ if [ "${1:-}" != "--required-only" ]; then
   fi
 fi
 
+# Qwen Code ships ripgrep without its exec bit; without it the TUI opens
+# with an error box about it on every start.
+for rg in "$prefix"/node_modules/@qwen-code/qwen-code/vendor/ripgrep/*/rg; do
+  [ -f "$rg" ] && chmod +x "$rg"
+done
+
 ls "$prefix/node_modules/.bin"

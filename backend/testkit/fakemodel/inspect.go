@@ -2,6 +2,7 @@ package fakemodel
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 )
 
@@ -62,6 +63,24 @@ func (r Request) ToolResults() []ToolResult {
 			}
 		}
 		return out
+	case "chat":
+		var req struct {
+			Messages []struct {
+				Role       string          `json:"role"`
+				ToolCallID string          `json:"tool_call_id"`
+				Content    json.RawMessage `json:"content"`
+			} `json:"messages"`
+		}
+		if json.Unmarshal(r.Body, &req) != nil {
+			return nil
+		}
+		var out []ToolResult
+		for _, m := range req.Messages {
+			if m.Role == "tool" {
+				out = append(out, ToolResult{CallID: m.ToolCallID, Text: flatten(m.Content)})
+			}
+		}
+		return out
 	}
 	return nil
 }
@@ -90,8 +109,11 @@ func flatten(raw json.RawMessage) string {
 func (r Request) ToolNames() []string {
 	var req struct {
 		Tools []struct {
-			Name string `json:"name"`
-			Type string `json:"type"`
+			Name     string `json:"name"`
+			Type     string `json:"type"`
+			Function struct {
+				Name string `json:"name"`
+			} `json:"function"` // Chat Completions
 		} `json:"tools"`
 	}
 	if json.Unmarshal(r.Body, &req) != nil {
@@ -99,9 +121,12 @@ func (r Request) ToolNames() []string {
 	}
 	out := make([]string, 0, len(req.Tools))
 	for _, t := range req.Tools {
-		if t.Name != "" {
+		switch {
+		case t.Name != "":
 			out = append(out, t.Name)
-		} else {
+		case t.Function.Name != "":
+			out = append(out, t.Function.Name)
+		default:
 			out = append(out, t.Type)
 		}
 	}
@@ -116,4 +141,21 @@ func (r Request) HasTool(name string) bool {
 		}
 	}
 	return false
+}
+
+// Summary is a one-line description of a request for failure messages: API,
+// side or turn, and the start of the last message.
+func (r Request) Summary() string {
+	last := ""
+	m := r.JSON()
+	for _, key := range []string{"messages", "input", "contents"} {
+		if arr, ok := m[key].([]any); ok && len(arr) > 0 {
+			b, _ := json.Marshal(arr[len(arr)-1])
+			last = string(b)
+		}
+	}
+	if len(last) > 160 {
+		last = last[:160] + "…"
+	}
+	return fmt.Sprintf("%s %s api=%s side=%v turn=%d last=%s", r.Method, r.Path, r.API, r.Side, r.Turn, last)
 }

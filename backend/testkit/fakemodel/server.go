@@ -59,7 +59,8 @@ type Request struct {
 	Query  string
 	Header http.Header
 	Body   []byte
-	// API is "anthropic", "openai" or "" for anything else.
+	// API is "anthropic", "openai" (Responses), "chat" (Chat Completions),
+	// "gemini", or "" for anything else.
 	API string
 	// Side is true for requests that do not consume the script (titles,
 	// quota checks, topic detection, …).
@@ -241,6 +242,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		req.Side = openaiSide(body)
 		turn, _ := s.record(req)
 		s.serveOpenAI(w, r, body, turn, req.Side)
+	case r.Method == http.MethodPost && (path == "/v1/chat/completions" || path == "/chat/completions"):
+		req.API = "chat"
+		req.Side = chatSide(body)
+		turn, _ := s.record(req)
+		s.serveChat(w, r, body, turn, req.Side)
 	case r.Method == http.MethodGet && path == "/v1/models":
 		s.record(req)
 		writeJSON(w, map[string]any{"object": "list", "data": []any{}, "models": []any{}})

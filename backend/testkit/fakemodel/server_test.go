@@ -231,3 +231,66 @@ func TestOpenAIToolSearchAndNamespace(t *testing.T) {
 		t.Errorf("call item = %v", items[1])
 	}
 }
+
+func TestChatSide(t *testing.T) {
+	tests := []struct {
+		name, body string
+		side       bool
+	}{
+		{"turn", `{"stream":true,"messages":[{"role":"system","content":"You are Qwen Code"},{"role":"user","content":"hi"}]}`, false},
+		{"not streamed", `{"stream":false,"messages":[{"role":"user","content":"hi"}]}`, true},
+		{"memory subagent", `{"stream":true,"messages":[{"role":"system","content":"You are now acting as the managed memory extraction subagent"}]}`, true},
+		{"suggestion", `{"stream":true,"messages":[{"role":"system","content":"You are Qwen Code"},{"role":"user","content":[{"type":"text","text":"[SUGGESTION MODE: Suggest"}]}]}`, true},
+	}
+	for _, tc := range tests {
+		if got := chatSide([]byte(tc.body)); got != tc.side {
+			t.Errorf("%s: side = %v, want %v", tc.name, got, tc.side)
+		}
+	}
+}
+
+func TestChatStream(t *testing.T) {
+	s := Start(t, Tool("run_shell_command", map[string]any{"command": "ls"}))
+	resp, err := http.Post(s.URL+"/v1/chat/completions", "application/json",
+		strings.NewReader(`{"model":"m","stream":true,"messages":[{"role":"user","content":"go"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var args strings.Builder
+	var finish any
+	done := false
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		line, ok := strings.CutPrefix(sc.Text(), "data: ")
+		if !ok {
+			continue
+		}
+		if line == "[DONE]" {
+			done = true
+			break
+		}
+		var c struct {
+			Choices []struct {
+				Delta struct {
+					ToolCalls []struct {
+						Function struct{ Name, Arguments string }
+					} `json:"tool_calls"`
+				}
+				FinishReason any `json:"finish_reason"`
+			}
+		}
+		if err := json.Unmarshal([]byte(line), &c); err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range c.Choices[0].Delta.ToolCalls {
+			args.WriteString(tc.Function.Arguments)
+		}
+		if c.Choices[0].FinishReason != nil {
+			finish = c.Choices[0].FinishReason
+		}
+	}
+	if !done || finish != "tool_calls" || args.String() != `{"command":"ls"}` {
+		t.Fatalf("done=%v finish=%v args=%q", done, finish, args.String())
+	}
+}

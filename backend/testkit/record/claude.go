@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/osfoundry/desktop/backend/testkit/agentenv"
@@ -94,10 +95,8 @@ func RecordClaude(r *Run, name string, extraEnv []string) error {
 	}
 	steps = append(steps, claudePlanAndMenu(s, srv, long)...)
 	steps = append(steps, claudeInterruptAndExit(s, srv, long)...)
-	for _, step := range steps {
-		if err := step(); err != nil {
-			return err
-		}
+	if err := runSteps(steps, srv); err != nil {
+		return err
 	}
 	r.add(s.Saved()...)
 	return r.copyStores(name, env)
@@ -152,6 +151,21 @@ func claudeInterruptAndExit(s *Session, srv *fakemodel.Server, long time.Duratio
 func waitMain(srv *fakemodel.Server, n int, timeout time.Duration) error {
 	if !srv.WaitMain(n, timeout) {
 		return fmt.Errorf("the CLI sent %d model requests in %s, want %d", len(srv.MainRequests()), timeout, n)
+	}
+	return nil
+}
+
+// runSteps runs a flow; a failure carries what the CLI asked the model, which
+// is usually why a scripted answer landed somewhere unexpected.
+func runSteps(steps []func() error, srv *fakemodel.Server) error {
+	for _, step := range steps {
+		if err := step(); err != nil {
+			var b strings.Builder
+			for _, r := range srv.Requests() {
+				b.WriteString("\n  " + r.Summary())
+			}
+			return fmt.Errorf("%w\nmodel requests:%s", err, b.String())
+		}
 	}
 	return nil
 }

@@ -113,10 +113,8 @@ func RecordCodex(r *Run, name string, args []string) error {
 		func() error { return s.WaitExit(long) },
 		func() error { return s.Save("exited") },
 	}
-	for _, step := range steps {
-		if err := step(); err != nil {
-			return err
-		}
+	if err := runSteps(steps, srv); err != nil {
+		return err
 	}
 	r.add(s.Saved()...)
 	return r.copyStores(name, env)

@@ -31,6 +31,7 @@ func Jobs() []Job {
 			Record: func(r *Run, p string) error { return RecordCodex(r, p, args) }})
 	}
 	jobs = append(jobs,
+		Job{Name: "qwen", Agent: "qwen", Record: RecordQwen},
 		Job{Name: "claude-headless", Agent: "claude", Record: RecordClaudeHeadless},
 		Job{Name: "codex-headless", Agent: "codex", Record: RecordCodexHeadless},
 	)

@@ -1,0 +1,51 @@
+package agentenv
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// Best-effort agents: the Gemini-CLI lineage. Each gets a home that has
+// already picked its auth method and trusts the work folder, and points at
+// the fake server.
+
+// FakeModelName is the model id given to CLIs that take any name.
+const FakeModelName = "fake-model"
+
+// NewQwen builds a Qwen Code sandbox speaking OpenAI Chat Completions.
+func NewQwen(o Options) (*Env, error) {
+	e, err := newEnv("qwen", o)
+	if err != nil {
+		return nil, err
+	}
+	settings := map[string]any{
+		"security": map[string]any{"auth": map[string]any{"selectedType": "openai"}, "folderTrust": map[string]any{"enabled": false}},
+		"model":    map[string]any{"name": FakeModelName},
+		"general":  map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
+		"privacy":  map[string]any{"usageStatisticsEnabled": false},
+		"ui":       map[string]any{"hideTips": true},
+	}
+	if err := writeJSONFile(filepath.Join(e.Home, ".qwen", "settings.json"), settings); err != nil {
+		return nil, err
+	}
+	e.Env = append(e.Env,
+		"OPENAI_API_KEY=sk-osf-fake-0000",
+		"OPENAI_BASE_URL="+o.ModelURL+"/v1",
+		"OPENAI_MODEL="+FakeModelName,
+	)
+	e.Env = append(e.Env, o.Extra...)
+	return e, nil
+}
+
+// Qwen is NewQwen for tests.
+func Qwen(tb testing.TB, modelURL string, extra ...string) *Env {
+	tb.Helper()
+	if _, ok := findOrSkip(tb, "qwen"); !ok {
+		return nil
+	}
+	e, err := NewQwen(Options{ModelURL: modelURL, Base: tb.TempDir(), Extra: extra})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return register(tb, e)
+}
