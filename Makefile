@@ -8,7 +8,7 @@ DEV_TAGS := dev,$(GO_TAGS_LINUX)
 BIN := build/bin/osfoundry
 export PATH := /usr/local/go/bin:$(PATH)
 
-.PHONY: run app dev-app frontend deps deps-test test vet unit frontend-test e2e window cross agents fixtures bench bindings
+.PHONY: run app dev-app frontend deps deps-test test vet unit frontend-test e2e window cross agents node-mcp fixtures bench
 
 run: deps app
 	@build/scripts/run.sh $(BIN)
@@ -39,6 +39,7 @@ vet:
 
 unit:
 	go test -count=1 -timeout 30m ./...
+	go test -run '^$$' -fuzz FuzzBridgeHandler -fuzztime 20s ./backend/bridge
 
 frontend-test:
 	cd frontend && npx vitest run
@@ -56,6 +57,9 @@ cross:
 
 agents:
 	build/scripts/agents.sh
+
+node-mcp:
+	build/scripts/node-mcp.sh
 
 fixtures: agents
 	build/scripts/fixtures.sh
