@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	_ "modernc.org/sqlite" // the "sqlite" driver, pure Go
 )
@@ -113,7 +115,13 @@ func statUnit(path string) (Unit, bool) {
 // listFiles returns the regular files directly in dir whose names match keep.
 // Symlinked folders are not entered, so a symlink loop cannot trap a scan.
 func listFiles(dir string, keep func(name string) bool) []Unit {
-	ents := readDirUnsorted(dir)
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	ents, _ := f.ReadDir(-1) // unsorted: see readDirUnsorted
+	st := newDirStatter(f, dir)
 	out := make([]Unit, 0, len(ents))
 	for _, e := range ents {
 		name := e.Name()
@@ -124,20 +132,57 @@ func listFiles(dir string, keep func(name string) bool) []Unit {
 		if t.IsDir() || (t&fs.ModeType != 0 && t&fs.ModeSymlink == 0) {
 			continue // FIFOs, sockets, devices
 		}
-		var info fs.FileInfo
-		var err error
-		if t&fs.ModeSymlink != 0 {
-			st, err := os.Stat(filepath.Join(dir, name))
-			if err != nil || !st.Mode().IsRegular() {
-				continue
-			}
-			info = st
-		} else if info, err = e.Info(); err != nil {
-			continue // vanished since ReadDir
+		// A symlinked transcript is followed; a vanished one is skipped.
+		size, mtime, ok := st.stat(name, t&fs.ModeSymlink != 0)
+		if !ok {
+			continue
 		}
-		out = append(out, Unit{Path: filepath.Join(dir, name), Size: info.Size(), MtimeNs: info.ModTime().UnixNano()})
+		out = append(out, Unit{Path: filepath.Join(dir, name), Size: size, MtimeNs: mtime})
 	}
 	return out
+}
+
+// listFilesIn lists the matching files of many folders. The folders are
+// spread over a few goroutines: a warm refresh is one stat per transcript,
+// and those system calls overlap well on a multi-core machine.
+func listFilesIn(ctx context.Context, dirs []string, keep func(name string) bool) ([]Unit, error) {
+	parts := make([][]Unit, len(dirs))
+	workers := min(runtime.GOMAXPROCS(0), 4, len(dirs)/8)
+	if workers <= 1 {
+		for i, d := range dirs {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			parts[i] = listFiles(d, keep)
+		}
+	} else {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Go(func() {
+				for ctx.Err() == nil {
+					i := int(next.Add(1) - 1)
+					if i >= len(dirs) {
+						return
+					}
+					parts[i] = listFiles(dirs[i], keep)
+				}
+			})
+		}
+		wg.Wait()
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	out := make([]Unit, 0, n)
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out, nil
 }
 
 // readDirUnsorted lists a folder in directory order: os.ReadDir's sort is

@@ -25,19 +25,11 @@ func claudeProjects(env Env) string {
 func (claudeCode) Roots(env Env) []string { return []string{claudeProjects(env)} }
 
 func (claudeCode) Units(ctx context.Context, env Env) ([]Unit, error) {
-	root := claudeProjects(env)
-	var out []Unit
-	for _, dir := range listDirs(root) {
-		// Only files directly in the project folder: sub-agent transcripts
-		// live in <id>/subagents/ and also start with "agent-".
-		out = append(out, listFiles(dir, func(n string) bool {
-			return strings.HasSuffix(n, ".jsonl") && !strings.HasPrefix(n, "agent-")
-		})...)
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-	}
-	return out, nil
+	// Only files directly in the project folders: sub-agent transcripts
+	// live in <id>/subagents/ and also start with "agent-".
+	return listFilesIn(ctx, listDirs(claudeProjects(env)), func(n string) bool {
+		return strings.HasSuffix(n, ".jsonl") && !strings.HasPrefix(n, "agent-")
+	})
 }
 
 func (claudeCode) Read(ctx context.Context, env Env, u Unit) ([]Session, error) {

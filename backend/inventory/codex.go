@@ -189,6 +189,19 @@ func readRollout(path string) (Session, bool, error) {
 					s.Title = cleanText(t, 80)
 				}
 			}
+		case "response_item":
+			// Codex 0.169 writes no user_message event: the prompt is the
+			// first user message item that is not injected context.
+			if s.Title == "" && strField(p, "type") == "message" && strField(p, "role") == "user" {
+				eachElem(field(p, "content"), func(b []byte) bool {
+					t := strings.TrimSpace(strField(b, "text"))
+					if t != "" && !strings.HasPrefix(t, "<") {
+						s.Title = cleanText(t, 80)
+						return false
+					}
+					return true
+				})
+			}
 		case "turn_context":
 			codexContext(&s, p)
 		}
@@ -276,6 +289,11 @@ func (codexStore) Merge(in []Session) []Session {
 		hi, lo := out[i], s
 		if lo.priority > hi.priority {
 			hi, lo = lo, hi
+		}
+		if lo.priority == 1 && lo.Path != "" {
+			// The rollout the index just found on disk: the database's
+			// rollout_path may be stale (moved ~/.codex, archived since).
+			hi.Path, hi.Bytes = lo.Path, lo.Bytes
 		}
 		fill(&hi.Path, lo.Path)
 		fill(&hi.Folder, lo.Folder)

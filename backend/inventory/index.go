@@ -139,7 +139,9 @@ func (ix *Index) Refresh(ctx context.Context) (bool, error) {
 	}
 	ix.mu.RUnlock()
 	changed := map[string]*cachedUnit{} // path → new unit (nil: removed)
-	seen := map[string]bool{}
+	ix.mu.RLock()
+	seen := make(map[string]bool, len(ix.units)+64)
+	ix.mu.RUnlock()
 	var errs []error
 	for _, a := range ix.adapters {
 		on := false

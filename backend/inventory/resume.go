@@ -155,11 +155,15 @@ func (p *planner) claude(ctx context.Context, pl *Plan, s Session, opts PlanOpti
 		}
 	}
 	if m := s.Mode; m != "" {
-		ok, _ := caps.accepts(m, "--permission-mode")
-		permissive := validOption(m) && !claudeStrictModes[m]
+		ok, listed := caps.accepts(m, "--permission-mode")
+		// A value the installed claude does not list is never offered as a
+		// tick: it could not be passed anyway.
+		permissive := validOption(m) && !claudeStrictModes[m] && (ok || !listed)
 		switch {
 		case !validOption(m):
 			pl.note("Approval mode", m, "not passed: not a plain mode name")
+		case listed && !ok:
+			pl.note("Approval mode", m, "not passed: the installed claude does not accept it")
 		case permissive && !opts.keeps("Approval mode"):
 			pl.note("Approval mode", m, "not passed: it asks less than the default; tick it to keep it for this launch")
 		case !ok:
@@ -212,12 +216,16 @@ func codexMode(pl *Plan, caps cliCaps, argv []string, label, v string, strict ma
 	if v == "" {
 		return argv
 	}
-	ok, _ := caps.accepts(v, short, long)
-	permissive := validOption(v) && !strict[v]
+	ok, listed := caps.accepts(v, short, long)
+	permissive := validOption(v) && !strict[v] && (ok || !listed)
 	defer func() { pl.Values[len(pl.Values)-1].Permissive = permissive }()
 	switch {
 	case !validOption(v):
 		pl.note(label, v, "not passed: not a plain mode name")
+	case listed && !ok:
+		// e.g. Codex 0.169's "managed" permission profiles, or "untrusted",
+		// which `codex resume -a` no longer takes.
+		pl.note(label, v, "not passed: the installed codex does not accept it here; its default applies")
 	case permissive && !opts.keeps(label):
 		pl.note(label, v, "not passed: it asks less than the default; tick it to keep it for this launch")
 	case !ok:
@@ -238,6 +246,12 @@ func (pl *Plan) note(label, value, handling string) {
 func (p *planner) branch(ctx context.Context, pl *Plan, s Session) {
 	pl.Branch.Recorded = s.Branch
 	if s.Branch == "" {
+		return
+	}
+	if s.Branch == "HEAD" {
+		// Claude Code records "HEAD" for a detached HEAD or a repository
+		// without commits: there is no branch to compare.
+		pl.note("Branch", s.Branch, "not compared: the session ran on no branch (detached HEAD)")
 		return
 	}
 	out, err := p.run.Output(ctx, s.Folder, "git", "-C", s.Folder, "rev-parse", "--abbrev-ref", "HEAD")

@@ -1,0 +1,29 @@
+package inventory
+
+import (
+	"context"
+	"testing"
+)
+
+// BenchmarkWarmRefresh1k is the warm refresh of the 1,000-session scale
+// corpus with nothing changed (target ≤ 3 ms; `osfoundry bench sessions`
+// reports it beside the other measures).
+func BenchmarkWarmRefresh1k(b *testing.B) {
+	c, err := GenerateScaleCorpus(b.TempDir(), 1000)
+	if err != nil {
+		b.Fatal(err)
+	}
+	svc, err := New(context.Background(), nil, Options{Env: Env{Home: c.Home, GOOS: "linux"}, Runner: &fakeRunner{}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := svc.Refresh(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if changed, err := svc.Refresh(context.Background()); err != nil || changed {
+			b.Fatalf("warm refresh: changed=%v err=%v", changed, err)
+		}
+	}
+}
