@@ -49,3 +49,41 @@ func Qwen(tb testing.TB, modelURL string, extra ...string) *Env {
 	}
 	return register(tb, e)
 }
+
+// NewGemini builds a Gemini CLI sandbox speaking the Gemini API: an API key
+// already chosen as the auth method, folder trust off, no update checks.
+func NewGemini(o Options) (*Env, error) {
+	e, err := newEnv("gemini", o)
+	if err != nil {
+		return nil, err
+	}
+	settings := map[string]any{
+		"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}, "folderTrust": map[string]any{"enabled": false}},
+		"general":  map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
+		"privacy":  map[string]any{"usageStatisticsEnabled": false},
+		"ui":       map[string]any{"hideTips": true},
+		"ide":      map[string]any{"hasSeenNudge": true},
+	}
+	if err := writeJSONFile(filepath.Join(e.Home, ".gemini", "settings.json"), settings); err != nil {
+		return nil, err
+	}
+	e.Env = append(e.Env,
+		"GEMINI_API_KEY=osf-fake-gemini-key",
+		"GOOGLE_GEMINI_BASE_URL="+o.ModelURL,
+	)
+	e.Env = append(e.Env, o.Extra...)
+	return e, nil
+}
+
+// Gemini is NewGemini for tests.
+func Gemini(tb testing.TB, modelURL string, extra ...string) *Env {
+	tb.Helper()
+	if _, ok := findOrSkip(tb, "gemini"); !ok {
+		return nil
+	}
+	e, err := NewGemini(Options{ModelURL: modelURL, Base: tb.TempDir(), Extra: extra})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return register(tb, e)
+}

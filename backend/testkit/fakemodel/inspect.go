@@ -63,6 +63,30 @@ func (r Request) ToolResults() []ToolResult {
 			}
 		}
 		return out
+	case "gemini":
+		var req struct {
+			Contents []struct {
+				Parts []struct {
+					FunctionResponse *struct {
+						ID       string          `json:"id"`
+						Name     string          `json:"name"`
+						Response json.RawMessage `json:"response"`
+					} `json:"functionResponse"`
+				} `json:"parts"`
+			} `json:"contents"`
+		}
+		if json.Unmarshal(r.Body, &req) != nil {
+			return nil
+		}
+		var out []ToolResult
+		for _, c := range req.Contents {
+			for _, p := range c.Parts {
+				if fr := p.FunctionResponse; fr != nil {
+					out = append(out, ToolResult{CallID: fr.ID, Text: string(fr.Response)})
+				}
+			}
+		}
+		return out
 	case "chat":
 		var req struct {
 			Messages []struct {
@@ -114,6 +138,9 @@ func (r Request) ToolNames() []string {
 			Function struct {
 				Name string `json:"name"`
 			} `json:"function"` // Chat Completions
+			FunctionDeclarations []struct {
+				Name string `json:"name"`
+			} `json:"functionDeclarations"` // Gemini
 		} `json:"tools"`
 	}
 	if json.Unmarshal(r.Body, &req) != nil {
@@ -121,7 +148,11 @@ func (r Request) ToolNames() []string {
 	}
 	out := make([]string, 0, len(req.Tools))
 	for _, t := range req.Tools {
+		for _, d := range t.FunctionDeclarations {
+			out = append(out, d.Name)
+		}
 		switch {
+		case len(t.FunctionDeclarations) > 0:
 		case t.Name != "":
 			out = append(out, t.Name)
 		case t.Function.Name != "":

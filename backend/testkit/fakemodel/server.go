@@ -225,6 +225,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	req := Request{Time: time.Now(), Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery,
 		Header: r.Header.Clone(), Body: body}
 	path := strings.TrimSuffix(r.URL.Path, "/")
+	if _, method, ok := geminiPath(path); ok && r.Method == http.MethodPost {
+		req.API = "gemini"
+		req.Side = geminiSide(method)
+		if method == "countTokens" {
+			req.API, req.Side = "", false
+		}
+		turn, _ := s.record(req)
+		s.serveGemini(w, r, body, method, turn, req.Side)
+		return
+	}
 	switch {
 	case r.Method == http.MethodPost && path == "/v1/messages":
 		req.API = "anthropic"

@@ -32,6 +32,7 @@ func Jobs() []Job {
 	}
 	jobs = append(jobs,
 		Job{Name: "qwen", Agent: "qwen", Record: RecordQwen},
+		Job{Name: "gemini", Agent: "gemini", Record: RecordGemini},
 		Job{Name: "claude-headless", Agent: "claude", Record: RecordClaudeHeadless},
 		Job{Name: "codex-headless", Agent: "codex", Record: RecordCodexHeadless},
 	)

@@ -9,7 +9,7 @@ import (
 	"github.com/osfoundry/desktop/backend/testkit/fakemodel"
 )
 
-// Screen texts of Qwen Code 0.24 the recorder waits for.
+// Screen texts of Qwen Code 0.24 and Gemini CLI 0.61 the recorder waits for.
 var (
 	qwenIdle      = regexp.MustCompile(`Type your message`)
 	qwenWorking   = regexp.MustCompile(`esc to cancel`)
@@ -22,22 +22,59 @@ var (
 	qwenCancelled = regexp.MustCompile(`(?i)cancel`)
 )
 
+// geminiLike describes a CLI of the Gemini CLI lineage: same screens, its
+// own API, tool names and question tool.
+type geminiLike struct {
+	build   func(agentenv.Options) (*agentenv.Env, error)
+	args    []string
+	command string // a shell command its policy lets the user approve
+	ask     func() fakemodel.Turn
+}
+
 // RecordQwen drives Qwen Code's TUI (OpenAI Chat Completions against the
 // fake server) through the states it has.
 func RecordQwen(r *Run, name string) error {
+	return recordGeminiLike(r, name, geminiLike{
+		build: agentenv.NewQwen,
+		// Default approvals: 0.24 starts in auto mode, whose LLM classifier
+		// would answer its own prompts.
+		args:    []string{"--approval-mode", "default"},
+		command: "touch osf-bash.txt && echo osf-marker-$((6*7))",
+		ask: func() fakemodel.Turn {
+			t := fakemodel.ClaudeAsk("Format", "Which format should the README use?", "Markdown", "Plain text")
+			t.Calls[0].Name = "ask_user_question"
+			return t
+		},
+	})
+}
+
+// RecordGemini drives Gemini CLI's TUI (Gemini API against the fake server).
+func RecordGemini(r *Run, name string) error {
+	return recordGeminiLike(r, name, geminiLike{
+		build: agentenv.NewGemini,
+		// Its shell policy refuses command substitution outright.
+		command: "touch osf-bash.txt && echo osf-marker-42",
+		ask: func() fakemodel.Turn {
+			return fakemodel.Tool("ask_user", map[string]any{"questions": []map[string]any{{
+				"question": "Which format should the README use?", "header": "Format", "type": "choice",
+				"options": []map[string]any{{"label": "Markdown", "description": "Choose Markdown"},
+					{"label": "Plain text", "description": "Choose Plain text"}}}}})
+		},
+	})
+}
+
+func recordGeminiLike(r *Run, name string, g geminiLike) error {
 	srv, err := fakemodel.New()
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
-	env, err := agentenv.NewQwen(agentenv.Options{ModelURL: srv.URL, Base: r.tempBase(name)})
+	env, err := g.build(agentenv.Options{ModelURL: srv.URL, Base: r.tempBase(name)})
 	if err != nil {
 		return err
 	}
 	defer r.cleanup(env)
-	// Default approvals: 0.24 starts in auto mode, whose LLM classifier would
-	// answer its own prompts.
-	s, err := Start(env, name, r.Out, env.Argv("--approval-mode", "default"))
+	s, err := Start(env, name, r.Out, env.Argv(g.args...))
 	if err != nil {
 		return err
 	}
@@ -46,14 +83,11 @@ func RecordQwen(r *Run, name string) error {
 	const long = 30 * time.Second
 
 	hold1, hold2 := make(chan struct{}), make(chan struct{})
-	bash := fakemodel.Tool("run_shell_command", map[string]any{
-		"command": "touch osf-bash.txt && echo osf-marker-$((6*7))", "description": "Create a marker file"})
+	bash := fakemodel.Tool("run_shell_command", map[string]any{"command": g.command, "description": "Create a marker file"})
 	bash.Hold = hold1
 	write := fakemodel.Tool("write_file", map[string]any{
-		"file_path": filepath.Join(env.Work, "hello.txt"), "content": "hello from qwen\n"})
+		"file_path": filepath.Join(env.Work, "hello.txt"), "content": "hello from " + env.Agent + "\n"})
 	write.Hold = hold2
-	ask := fakemodel.ClaudeAsk("Format", "Which format should the README use?", "Markdown", "Plain text")
-	ask.Calls[0].Name = "ask_user_question"
 	srv.Push(bash, write,
 		fakemodel.Question("I created hello.txt. Would you like me to add a README as well?"))
 	steps := []func() error{
@@ -71,7 +105,7 @@ func RecordQwen(r *Run, name string) error {
 		func() error { return s.Wait(qwenQuestion, long) },
 		func() error { return s.WaitSave(qwenIdle, long, "idle.question") },
 		func() error {
-			srv.Push(ask, fakemodel.Text("Noted: Markdown."))
+			srv.Push(g.ask(), fakemodel.Text("Noted: Markdown."))
 			return s.Type("Ask me about the README")
 		},
 		func() error { return s.WaitSave(qwenMenu, long, "blocked.question") },
