@@ -50,6 +50,12 @@ export default async function ({ page, base, tmp, shot }) {
   const i = items.indexOf('Finance');
   assert(i >= 0 && items[i + 1] === 'Launch', `the picker lists Acme's projects, got ${items}`);
   assert((await menu.textContent()).includes('Acme'), 'the picker names the workspace');
+  await shot('connected-picker');
+  // Escape closes the menu only, not the dialog around it.
+  await page.keyboard.press('Escape');
+  await menu.waitFor({ state: 'detached' });
+  assert(await dialog.isVisible(), 'Escape in the project menu keeps the dialog open');
+  await dialog.getByRole('button', { name: 'Add to project' }).click();
   await menu.getByRole('menuitem', { name: 'Launch' }).click();
   await dialog.locator('.chip', { hasText: 'Launch' }).waitFor();
   await shot('connected-pending');

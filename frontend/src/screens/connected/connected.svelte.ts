@@ -112,6 +112,14 @@ export class ConnectedState {
   }
 }
 
+/** signIn opens a one-time sign-in link in the system browser, where the
+ * "Connect an agent" page waits for the person at this machine. */
+export async function signIn(): Promise<void> {
+  const link = await connectApi.signInLink();
+  if (window.runtime?.BrowserOpenURL) window.runtime.BrowserOpenURL(link);
+  else window.open(link, '_blank', 'noopener');
+}
+
 export function message(e: unknown): string {
   const s = e instanceof Error ? e.message : String(e);
   return s.replace(/^Error:\s*/, '');
