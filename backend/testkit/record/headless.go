@@ -170,3 +170,38 @@ func runHeadless(r *Run, name string, env *agentenv.Env, args []string) error {
 	}
 	return r.WriteFixture(name+".jsonl", stdout.Bytes())
 }
+
+// geminiLikeHeadless: Gemini CLI and Qwen Code share flags and tool names.
+func geminiLikeHeadless(command string) []headlessScenario {
+	args := func(prompt string, extra ...string) []string {
+		return append([]string{"-p", prompt, "--output-format", "stream-json"}, extra...)
+	}
+	return []headlessScenario{
+		{"text", nil,
+			func(*agentenv.Env) []fakemodel.Turn {
+				return []fakemodel.Turn{fakemodel.Text("Hello from the fake model.")}
+			},
+			func(*agentenv.Env, string) []string { return args("Say hello") }, false},
+		{"tools", nil,
+			func(e *agentenv.Env) []fakemodel.Turn {
+				return []fakemodel.Turn{
+					fakemodel.Tool("run_shell_command", map[string]any{"command": command, "description": "Print a marker"}),
+					fakemodel.Tool("write_file", map[string]any{"file_path": filepath.Join(e.Work, "hello.txt"), "content": "hello\n"}),
+					fakemodel.Text("All done."),
+				}
+			},
+			func(*agentenv.Env, string) []string {
+				return args("Print the marker, then write hello.txt", "--approval-mode", "yolo")
+			}, false},
+	}
+}
+
+// RecordGeminiHeadless records `gemini -p … --output-format stream-json`.
+func RecordGeminiHeadless(r *Run, prefix string) error {
+	return recordHeadless(r, prefix, agentenv.NewGemini, geminiLikeHeadless("seq 41 42 | tail -n 1 | sed s/^/osf-marker-/"))
+}
+
+// RecordQwenHeadless records `qwen -p … --output-format stream-json`.
+func RecordQwenHeadless(r *Run, prefix string) error {
+	return recordHeadless(r, prefix, agentenv.NewQwen, geminiLikeHeadless(MarkerCommand))
+}

@@ -35,6 +35,8 @@ func Jobs() []Job {
 		Job{Name: "gemini", Agent: "gemini", Record: RecordGemini},
 		Job{Name: "claude-headless", Agent: "claude", Record: RecordClaudeHeadless},
 		Job{Name: "codex-headless", Agent: "codex", Record: RecordCodexHeadless},
+		Job{Name: "gemini-headless", Agent: "gemini", Record: RecordGeminiHeadless},
+		Job{Name: "qwen-headless", Agent: "qwen", Record: RecordQwenHeadless},
 	)
 	return jobs
 }

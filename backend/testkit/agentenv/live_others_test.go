@@ -1,0 +1,56 @@
+package agentenv
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/osfoundry/desktop/backend/testkit/fakemodel"
+)
+
+// Live tests of the best-effort agents (Gemini CLI lineage) headless:
+// `-p … --output-format stream-json --approval-mode yolo` with a shell call
+// and a file write.
+func TestLiveGeminiLineageHeadlessTools(t *testing.T) {
+	tests := []struct {
+		agent string
+		env   func(testing.TB, string, ...string) *Env
+		cmd   string
+	}{
+		// Gemini refuses command substitution; a pipe computes the marker instead.
+		{"gemini", Gemini, "seq 41 42 | tail -n 1 | sed s/^/osf-marker-/"},
+		{"qwen", Qwen, "echo osf-marker-$((6*7))"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.agent, func(t *testing.T) {
+			srv := fakemodel.Start(t)
+			e := tc.env(t, srv.URL)
+			target := filepath.Join(e.Work, "hello.txt")
+			srv.Push(
+				fakemodel.Tool("run_shell_command", map[string]any{"command": tc.cmd, "description": "Print a marker"}),
+				fakemodel.Tool("write_file", map[string]any{"file_path": target, "content": "hello\n"}),
+				fakemodel.Text("All done."),
+			)
+			evs := events(t, e, "-p", "run the marker and write the file", "--output-format", "stream-json",
+				"--approval-mode", "yolo")
+			if b, err := os.ReadFile(target); err != nil || string(b) != "hello\n" {
+				t.Fatalf("file written by write_file: %q, %v", b, err)
+			}
+			main := srv.MainRequests()
+			if len(main) != 3 {
+				for _, r := range srv.Requests() {
+					t.Log(r.Summary())
+				}
+				t.Fatalf("main requests = %d, want 3", len(main))
+			}
+			res := main[1].ToolResults()
+			if len(res) == 0 || !strings.Contains(res[len(res)-1].Text, markerOut) {
+				t.Fatalf("shell output sent back = %+v, want %q", res, markerOut)
+			}
+			if r := find(evs, "result"); len(r) != 1 {
+				t.Fatalf("result events = %v", r)
+			}
+		})
+	}
+}
