@@ -23,6 +23,7 @@ import (
 	"github.com/osfoundry/desktop/backend/store"
 	"github.com/osfoundry/desktop/backend/terminal"
 	"github.com/osfoundry/desktop/backend/wailsui"
+	"github.com/osfoundry/desktop/backend/workers"
 )
 
 // App is the composition root: it opens the store, builds the services,
@@ -35,6 +36,7 @@ type App struct {
 	notes      *notes.Store // the one notes store every feature shares
 	notesWatch *notes.Watcher
 	conn       *connect.Server
+	work       *workers.Workers // the one tool executor, approvals, CLI runner, pipeline
 
 	Terminal *terminal.Service
 	Connect  *connect.Panel
@@ -76,6 +78,10 @@ func newApp() (*App, error) {
 	}
 	a.notesWatch = notes.NewWatcher(a.notes, a.emit)
 	a.Notes = notes.NewBinding(a.notes, a.notesWatch)
+	if a.work, err = workers.Open(context.Background(), workers.Options{DB: db, Emitter: a.emit,
+		Memory: a.notes, Terminal: a.panes, DataDir: dir}); err != nil {
+		return nil, err
+	}
 	if err := a.openConnect(); err != nil {
 		return nil, err
 	}
@@ -119,6 +125,7 @@ func (a *App) openConnect() error {
 
 // shutdown ends every pane's whole session before the process exits.
 func (a *App) shutdown(context.Context) {
+	a.work.Close() // kills running CLI workers and their process groups
 	if a.invCancel != nil {
 		a.invCancel()
 	}
@@ -155,7 +162,7 @@ func runWindow() error {
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup:        a.startup,
 		OnShutdown:       a.shutdown,
-		Bind:             []any{a.Terminal, a.Inventory, a.Connect, a.Picker, a.Notes},
+		Bind:             []any{a.Terminal, a.Inventory, a.Connect, a.Picker, a.Notes, a.work.PipelineBinding, a.work.ApprovalsBinding},
 	})
 	if err != nil {
 		return fmt.Errorf("running the window: %w", err)

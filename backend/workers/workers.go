@@ -1,0 +1,154 @@
+// Package workers assembles the app's CLI workers: the one tool executor
+// (with its audit, to-dos, memory_search over the notes store and the
+// live-screen tools over the terminal panes), the approval queue the window
+// answers, the Claude Code / Codex runner, and the pipeline service with
+// its window bindings. The app builds it once and closes it on quit.
+package workers
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+
+	"github.com/osfoundry/desktop/backend/agentcli"
+	"github.com/osfoundry/desktop/backend/approvals"
+	"github.com/osfoundry/desktop/backend/detect"
+	"github.com/osfoundry/desktop/backend/notes"
+	"github.com/osfoundry/desktop/backend/panetools"
+	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/terminal"
+	"github.com/osfoundry/desktop/backend/tools"
+	"github.com/osfoundry/desktop/rules"
+)
+
+// Emitter sends one UI event (the app's Wails adapter).
+type Emitter interface {
+	Emit(event string, payload any)
+}
+
+// Options are the app's shared services the workers use.
+type Options struct {
+	DB      *sql.DB
+	Emitter Emitter
+	// Memory backs memory_search (the app's one notes store).
+	Memory tools.MemorySearcher
+	// Terminal backs the live-screen tools and the Sign in terminal; nil
+	// offers neither.
+	Terminal *terminal.Manager
+	// DataDir is the app data folder (run worktrees live under it).
+	DataDir string
+	// Env is the machine the CLIs are found and started in; the zero value
+	// is the app's own (agentcli.SystemEnv).
+	Env agentcli.Env
+}
+
+// Workers is the assembled set. Exactly one exists per app: the executor
+// and the approval queue are shared by every caller of the app's tools.
+type Workers struct {
+	Executor  *tools.Executor
+	Approvals *tools.ApprovalQueue
+	Audit     *tools.SQLAuditor
+	Todos     *tools.Todos
+	Runner    *agentcli.Runner
+	Pipeline  *pipeline.Service
+
+	// Window bindings.
+	PipelineBinding  *pipeline.Binding
+	ApprovalsBinding *approvals.Binding
+
+	cancel context.CancelFunc
+}
+
+// Channel is the audit channel of the pipeline's runs.
+const Channel = "pipeline"
+
+// User is the local person the app's own runs act for.
+const User = "local"
+
+// liveScreen are the live-screen tools a pipeline run may call; typing
+// into a pane asks the user first (the executor's gate).
+var liveScreen = []string{"runtime_list", "runtime_read", "runtime_send", "runtime_answer"}
+
+// Open builds the workers. Close ends every run.
+func Open(ctx context.Context, o Options) (*Workers, error) {
+	if o.DB == nil {
+		return nil, errors.New("starting the workers: the app database is required")
+	}
+	if o.Env.Home == "" && o.Env.Path == "" && o.Env.Environ == nil {
+		o.Env = agentcli.SystemEnv()
+	}
+	w := &Workers{}
+	var err error
+	if w.Audit, err = tools.NewSQLAuditor(ctx, o.DB); err != nil {
+		return nil, fmt.Errorf("starting the workers: %w", err)
+	}
+	if w.Todos, err = tools.NewTodos(ctx, o.DB); err != nil {
+		return nil, fmt.Errorf("starting the workers: %w", err)
+	}
+	// The queue reaches the pipeline through this variable: the pipeline
+	// needs the queue's Pending, the queue tells the pipeline of changes.
+	var svc *pipeline.Service
+	w.Approvals = approvals.NewQueue(o.Emitter, func() {
+		if svc != nil {
+			svc.ApprovalsChanged()
+		}
+	})
+	w.Executor = tools.NewExecutor(tools.Options{Approver: w.Approvals, Auditor: w.Audit})
+	deps := tools.Deps{Memory: o.Memory, Todos: w.Todos}
+	allow := slices.Clone(pipeline.DefaultTools)
+	if o.Terminal != nil {
+		reg, _, err := detect.Load(rules.Files, o.Env.Home) // broken user overrides are skipped, as in the panes
+		if err != nil {
+			return nil, fmt.Errorf("starting the workers: loading the detection rules: %w", err)
+		}
+		panes, err := panetools.New(o.Terminal, reg)
+		if err != nil {
+			return nil, err
+		}
+		deps.Panes, deps.Blocked = panes, panes.Blocked
+		allow = append(allow, liveScreen...)
+	}
+	if err := tools.RegisterBuiltins(w.Executor, deps); err != nil {
+		return nil, fmt.Errorf("starting the workers: %w", err)
+	}
+	w.Runner = agentcli.NewRunner(agentcli.RunnerOptions{Env: o.Env, WorktreeDir: filepath.Join(o.DataDir, "worktrees")})
+	svc, err = pipeline.New(ctx, pipeline.Options{
+		DB: o.DB, Runner: w.Runner, Emitter: o.Emitter, Pending: w.Approvals.Pending,
+		// Runs started in the window are watched: a tool that needs the
+		// user raises a prompt there instead of being refused.
+		Tools: func(runID string, role pipeline.Role) *agentcli.ToolAccess {
+			return &agentcli.ToolAccess{Executor: w.Executor, Workspace: notes.DefaultWorkspace, User: User,
+				Channel: Channel, Allow: allow, Watched: true}
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	w.Pipeline = svc
+	var open pipeline.PaneOpener
+	if o.Terminal != nil {
+		open = func(si pipeline.SignIn) (string, error) {
+			info, err := o.Terminal.Create(terminal.Options{Dir: si.Dir, Argv: si.Argv, Env: si.Env})
+			if err != nil {
+				return "", fmt.Errorf("opening the Sign in terminal: %w", err)
+			}
+			return info.ID, nil
+		}
+	}
+	var bctx context.Context
+	bctx, w.cancel = context.WithCancel(context.Background())
+	w.PipelineBinding = pipeline.NewBinding(bctx, svc, open)
+	w.ApprovalsBinding = approvals.NewBinding(w.Approvals)
+	return w, nil
+}
+
+// Close cancels every run (killing their process groups), waits until they
+// are recorded, and ends calls still waiting in the window.
+func (w *Workers) Close() error {
+	err := w.Pipeline.Close()
+	w.cancel()
+	return err
+}
