@@ -27,9 +27,7 @@ func (claudeCode) Roots(env Env) []string { return []string{claudeProjects(env)}
 func (claudeCode) Units(ctx context.Context, env Env) ([]Unit, error) {
 	// Only files directly in the project folders: sub-agent transcripts
 	// live in <id>/subagents/ and also start with "agent-".
-	return listFilesIn(ctx, listDirs(claudeProjects(env)), func(n string) bool {
-		return strings.HasSuffix(n, ".jsonl") && !strings.HasPrefix(n, "agent-")
-	})
+	return listFilesIn(ctx, listDirs(claudeProjects(env)), claudeKeep)
 }
 
 func (claudeCode) Read(ctx context.Context, env Env, u Unit) ([]Session, error) {

@@ -42,17 +42,10 @@ func (codexStore) Units(ctx context.Context, env Env) ([]Unit, error) {
 		return nil, nil
 	}
 	var out []Unit
-	best, bestN := Unit{}, -1
-	for _, u := range listFiles(h, func(n string) bool { return stateDBName.MatchString(n) }) {
-		n, _ := strconv.Atoi(stateDBName.FindStringSubmatch(filepath.Base(u.Path))[1])
-		if n > bestN {
-			best, bestN = u, n
-		}
+	if u, ok := newestStateDB(h); ok {
+		out = append(out, u)
 	}
-	if bestN >= 0 {
-		out = append(out, best)
-	}
-	isRollout := func(n string) bool { return strings.HasPrefix(n, "rollout-") && strings.HasSuffix(n, ".jsonl") }
+	isRollout := isRolloutName
 	for _, y := range listDirs(filepath.Join(h, "sessions")) {
 		for _, m := range listDirs(y) {
 			for _, d := range listDirs(m) {
@@ -73,6 +66,18 @@ func (codexStore) Units(ctx context.Context, env Env) ([]Unit, error) {
 		}
 	}
 	return out, nil
+}
+
+// newestStateDB finds state_<n>.sqlite with the highest n in Codex's home.
+func newestStateDB(h string) (Unit, bool) {
+	best, bestN := Unit{}, -1
+	for _, u := range listFiles(h, func(n string) bool { return stateDBName.MatchString(n) }) {
+		n, _ := strconv.Atoi(stateDBName.FindStringSubmatch(filepath.Base(u.Path))[1])
+		if n > bestN {
+			best, bestN = u, n
+		}
+	}
+	return best, bestN >= 0
 }
 
 func (c codexStore) Read(ctx context.Context, env Env, u Unit) ([]Session, error) {

@@ -55,6 +55,8 @@ type Index struct {
 	env      Env
 	adapters []Adapter
 
+	refreshMu sync.Mutex
+
 	mu       sync.RWMutex
 	units    map[string]*cachedUnit
 	enabled  map[AppID]bool
@@ -131,7 +133,23 @@ func (ix *Index) adapterOn(a Adapter) bool {
 
 // Refresh stats every enabled store and re-reads what changed. It reports
 // whether the list changed.
-func (ix *Index) Refresh(ctx context.Context) (bool, error) {
+func (ix *Index) Refresh(ctx context.Context) (bool, error) { return ix.refresh(ctx, nil) }
+
+// RefreshDirs is Refresh narrowed to the folders in dirs (where the watcher
+// saw changes): stores that can list one folder re-stat only those; the
+// others are listed whole. Sessions elsewhere are left as they are.
+func (ix *Index) RefreshDirs(ctx context.Context, dirs []string) (bool, error) {
+	if len(dirs) == 0 {
+		return false, nil
+	}
+	return ix.refresh(ctx, dirs)
+}
+
+// refresh lists every enabled store (dirs nil) or the parts of them under
+// dirs, and re-reads what changed.
+func (ix *Index) refresh(ctx context.Context, dirs []string) (bool, error) {
+	ix.refreshMu.Lock() // one refresh at a time: a second would redo the same reads
+	defer ix.refreshMu.Unlock()
 	ix.mu.RLock()
 	enabled := make(map[AppID]bool, len(ix.enabled))
 	for k, v := range ix.enabled {
@@ -142,6 +160,7 @@ func (ix *Index) Refresh(ctx context.Context) (bool, error) {
 	ix.mu.RLock()
 	seen := make(map[string]bool, len(ix.units)+64)
 	ix.mu.RUnlock()
+	scopes := map[string]scope{}
 	var errs []error
 	for _, a := range ix.adapters {
 		on := false
@@ -152,7 +171,11 @@ func (ix *Index) Refresh(ctx context.Context) (bool, error) {
 			continue // never read, not even listed
 		}
 		name := adapterName(a)
-		units, err := a.Units(ctx, ix.env)
+		units, sc, err := ix.listUnits(ctx, a, dirs)
+		if sc.none() {
+			continue
+		}
+		scopes[name] = sc
 		if err != nil {
 			return false, fmt.Errorf("listing %s sessions: %w", a.Apps()[0].Name(), err)
 		}
@@ -185,9 +208,8 @@ func (ix *Index) Refresh(ctx context.Context) (bool, error) {
 	}
 	ix.mu.Lock()
 	for p, c := range ix.units {
-		if !seen[p] {
+		if !seen[p] && (dirs == nil || scopes[c.adapter].covers(p)) {
 			changed[p] = nil
-			_ = c
 		}
 	}
 	if len(changed) == 0 {

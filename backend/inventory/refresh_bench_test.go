@@ -27,3 +27,26 @@ func BenchmarkWarmRefresh1k(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNarrowRefresh1k is the watcher's refresh after a change in one
+// project folder of the same corpus: only that folder is listed.
+func BenchmarkNarrowRefresh1k(b *testing.B) {
+	c, err := GenerateScaleCorpus(b.TempDir(), 1000)
+	if err != nil {
+		b.Fatal(err)
+	}
+	svc, err := New(context.Background(), nil, Options{Env: Env{Home: c.Home, GOOS: "linux"}, Runner: &fakeRunner{}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := svc.Refresh(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	dirs := listDirs(claudeProjects(Env{Home: c.Home}))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := svc.RefreshDirs(context.Background(), dirs[i%len(dirs):i%len(dirs)+1]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -78,6 +78,17 @@ func (s *Service) Refresh(ctx context.Context) (bool, error) {
 	return changed, err
 }
 
+// RefreshDirs re-reads what changed in the given store folders only (the
+// watcher's narrowed refresh) and tells the OnChange listeners when the
+// list changed.
+func (s *Service) RefreshDirs(ctx context.Context, dirs []string) (bool, error) {
+	changed, err := s.ix.RefreshDirs(ctx, dirs)
+	if changed {
+		s.emit()
+	}
+	return changed, err
+}
+
 // List returns sessions newest first, filtered by app (empty: all) and by a
 // case-insensitive substring of title, folder, branch, app name or id.
 // Message bodies are not searched.

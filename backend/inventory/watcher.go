@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"context"
+	"path/filepath"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -19,6 +20,9 @@ type watcher struct {
 // debounce is how long the watcher waits after the last event before
 // refreshing: one refresh per burst of appends.
 const debounce = 250 * time.Millisecond
+
+// maxNarrowDirs: past this many changed folders a whole refresh is as cheap.
+const maxNarrowDirs = 64
 
 // maxWatches bounds the folders watched; past it the poll keeps the list fresh.
 const maxWatches = 4096
@@ -70,6 +74,10 @@ func (s *Service) loop(ctx context.Context, w *watcher) {
 	defer poll.Stop()
 	var fire <-chan time.Time
 	var timer *time.Timer
+	// The folders events came from since the last refresh; newDir is set
+	// when a folder appeared (it needs a watch and a whole listing).
+	pending := map[string]bool{}
+	newDir := false
 	for {
 		select {
 		case <-ctx.Done():
@@ -77,10 +85,14 @@ func (s *Service) loop(ctx context.Context, w *watcher) {
 				timer.Stop()
 			}
 			return
-		case _, ok := <-events:
+		case ev, ok := <-events:
 			if !ok {
 				events = nil
 				continue
+			}
+			pending[filepath.Dir(ev.Name)] = true
+			if ev.Has(fsnotify.Create) && isDir(ev.Name) {
+				newDir = true
 			}
 			if timer == nil {
 				timer = time.NewTimer(debounce)
@@ -90,10 +102,18 @@ func (s *Service) loop(ctx context.Context, w *watcher) {
 			fire = timer.C
 		case <-fire:
 			fire = nil
-			_, _ = s.Refresh(ctx)
-			if fw != nil {
+			if newDir || len(pending) > maxNarrowDirs {
+				_, _ = s.Refresh(ctx)
 				s.addWatches(fw) // new project or date folders
+			} else {
+				dirs := make([]string, 0, len(pending))
+				for d := range pending {
+					dirs = append(dirs, d)
+				}
+				_, _ = s.RefreshDirs(ctx, dirs)
 			}
+			clear(pending)
+			newDir = false
 		case <-poll.C:
 			_, _ = s.Refresh(ctx)
 			if fw != nil {
