@@ -216,6 +216,17 @@ export default async function ({ page, base, tmp, shot }) {
     assert(gone.isError && gone.text.startsWith('connection_revoked'), 'a revoked connection is refused: ' + gone.text);
     await until('the revoked call in Recent activity', async () => (await dialog.locator('[data-activity-tool="list_project_resources"]').first().innerText()).includes('Denied: connection revoked'));
     await shot('connected-revoked');
+
+    // Escape closes the dialog; the rest of the window is usable again;
+    // #…?keys=connected opens it straight on the tab.
+    await dialog.getByRole('button', { name: 'Revoke connection' }).waitFor({ state: 'detached' });
+    await dialog.getByRole('tab', { name: 'Connected' }).focus();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    assert((await page.locator('.shell').getAttribute('inert')) === null, 'the window is not inert once the dialog closes');
+    await page.goto(base + '/#/terminal?keys=connected');
+    await page.reload();
+    await page.getByRole('dialog', { name: 'API Keys (BYOK)' }).getByRole('heading', { name: 'Connected agents' }).waitFor();
   } finally {
     cb.close();
   }

@@ -10,6 +10,7 @@ import {
   type PickProject,
   type Proposal,
 } from '../../lib/api/connect';
+import { addressReady } from './logic';
 
 export const pollMs = 1500;
 
@@ -49,7 +50,7 @@ export class ConnectedState {
     this.#busy = true;
     try {
       if (!this.texts) this.texts = await connectApi.texts();
-      if (!this.address) this.address = await connectApi.serverAddress();
+      if (!addressReady(this.address)) this.address = await connectApi.serverAddress();
       const [conns, props, projects, channels] = await Promise.all([
         connectApi.connections(),
         connectApi.needsApproval(),

@@ -148,6 +148,12 @@ describe('server address', () => {
     ['https://osfoundry.example.com/mcp', false],
     ['', false],
   ])('%s loopback=%s', (a, want) => expect(isLoopbackAddress(a)).toBe(want));
+  it('knows an address without a host is not ready', async () => {
+    const { addressReady } = await import('./logic');
+    expect(addressReady('http:///mcp')).toBe(false);
+    expect(addressReady('')).toBe(false);
+    expect(addressReady('http://127.0.0.1:8765/mcp')).toBe(true);
+  });
   it('puts the address into the setup command', () => {
     expect(setupSteps('Claude', 'http://127.0.0.1:1/mcp')[0].command).toBe('claude mcp add --transport http osfoundry http://127.0.0.1:1/mcp');
     expect(setupSteps('Other MCP client', 'http://127.0.0.1:1/mcp')[0].command).toBe('codex mcp add osfoundry --url http://127.0.0.1:1/mcp');

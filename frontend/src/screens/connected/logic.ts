@@ -118,6 +118,13 @@ export function displayNameError(name: string, existing: Connection[]): string {
   return '';
 }
 
+/** addressReady reports whether the server address has a host (the
+ * endpoint is listening); before that it reads "http:///mcp". */
+export function addressReady(addr: string): boolean {
+  // Not new URL(): it reads "http:///mcp" as host "mcp".
+  return /^https?:\/\/[^/\s]+\//.test(addr);
+}
+
 /** isLoopbackAddress reports whether the server address only works on this machine. */
 export function isLoopbackAddress(addr: string): boolean {
   try {
