@@ -54,3 +54,37 @@ func TestLiveGeminiLineageHeadlessTools(t *testing.T) {
 		})
 	}
 }
+
+func TestLiveOpencodeRunTools(t *testing.T) {
+	srv := fakemodel.Start(t)
+	e := Opencode(t, srv.URL)
+	target := filepath.Join(e.Work, "hello.txt")
+	srv.Push(
+		fakemodel.Tool("bash", map[string]any{"command": markerCmd, "description": "Print a marker"}),
+		fakemodel.Tool("write", map[string]any{"filePath": target, "content": "hello\n"}),
+		fakemodel.Text("All done."),
+	)
+	evs := events(t, e, "run", "run the marker and write the file", "--format", "json")
+	if b, err := os.ReadFile(target); err != nil || string(b) != "hello\n" {
+		t.Fatalf("file written by write: %q, %v", b, err)
+	}
+	main := srv.MainRequests()
+	if len(main) != 3 {
+		for _, r := range srv.Requests() {
+			t.Log(r.Summary())
+		}
+		t.Fatalf("main requests = %d, want 3", len(main))
+	}
+	if res := main[1].ToolResults(); len(res) != 1 || !strings.Contains(res[0].Text, markerOut) {
+		t.Fatalf("bash output sent back = %+v, want %q", res, markerOut)
+	}
+	var text string
+	for _, ev := range find(evs, "text") {
+		if p, _ := ev["part"].(map[string]any); p != nil {
+			text, _ = p["text"].(string)
+		}
+	}
+	if text != "All done." {
+		t.Fatalf("last text part = %q", text)
+	}
+}

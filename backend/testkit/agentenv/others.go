@@ -87,3 +87,42 @@ func Gemini(tb testing.TB, modelURL string, extra ...string) *Env {
 	}
 	return register(tb, e)
 }
+
+// NewOpencode builds an opencode sandbox: a config with an OpenAI-compatible
+// provider "fake" (Chat Completions) as the model, no autoupdate, no sharing.
+func NewOpencode(o Options) (*Env, error) {
+	e, err := newEnv("opencode", o)
+	if err != nil {
+		return nil, err
+	}
+	cfg := map[string]any{
+		"autoupdate": false,
+		"share":      "disabled",
+		"model":      "fake/" + FakeModelName,
+		"provider": map[string]any{"fake": map[string]any{
+			"npm":     "@ai-sdk/openai-compatible",
+			"name":    "Fake",
+			"options": map[string]any{"baseURL": o.ModelURL + "/v1", "apiKey": "sk-osf-fake-0000"},
+			"models":  map[string]any{FakeModelName: map[string]any{"name": "Fake model"}},
+		}},
+	}
+	if err := writeJSONFile(filepath.Join(e.Home, ".config", "opencode", "opencode.json"), cfg); err != nil {
+		return nil, err
+	}
+	e.Env = append(e.Env, "OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1")
+	e.Env = append(e.Env, o.Extra...)
+	return e, nil
+}
+
+// Opencode is NewOpencode for tests.
+func Opencode(tb testing.TB, modelURL string, extra ...string) *Env {
+	tb.Helper()
+	if _, ok := findOrSkip(tb, "opencode"); !ok {
+		return nil
+	}
+	e, err := NewOpencode(Options{ModelURL: modelURL, Base: tb.TempDir(), Extra: extra})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return register(tb, e)
+}

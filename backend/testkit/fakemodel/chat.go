@@ -17,7 +17,8 @@ import (
 //
 // Qwen Code 0.24 also runs a memory-extraction subagent after a turn (its
 // system prompt says "You are now acting as the … subagent") and asks for a
-// next-prompt suggestion ("[SUGGESTION MODE: …]"), both streamed.
+// next-prompt suggestion ("[SUGGESTION MODE: …]"), both streamed; opencode
+// 1.18 streams its title request ("You are a title generator").
 func chatSide(body []byte) bool {
 	var req struct {
 		Stream   bool `json:"stream"`
@@ -33,7 +34,11 @@ func chatSide(body []byte) bool {
 		return true
 	}
 	first, last := req.Messages[0], req.Messages[len(req.Messages)-1]
-	return first.Role == "system" && strings.Contains(flatten(first.Content), "You are now acting as") ||
+	sys := ""
+	if first.Role == "system" {
+		sys = flatten(first.Content)
+	}
+	return strings.Contains(sys, "You are now acting as") || strings.HasPrefix(sys, "You are a title generator") ||
 		last.Role == "user" && strings.Contains(flatten(last.Content), "[SUGGESTION MODE:")
 }
 
@@ -46,6 +51,8 @@ func sideJSON(body []byte) string {
 		return "" // no suggestion: the prompt stays empty
 	case strings.Contains(s, "next_speaker"):
 		return `{"reasoning":"The model finished its answer.","next_speaker":"user"}`
+	case strings.Contains(s, "You are a title generator"):
+		return "Fake session"
 	case strings.Contains(s, "title"):
 		return `{"title":"Fake session"}`
 	}

@@ -240,6 +240,7 @@ func TestChatSide(t *testing.T) {
 		{"turn", `{"stream":true,"messages":[{"role":"system","content":"You are Qwen Code"},{"role":"user","content":"hi"}]}`, false},
 		{"not streamed", `{"stream":false,"messages":[{"role":"user","content":"hi"}]}`, true},
 		{"memory subagent", `{"stream":true,"messages":[{"role":"system","content":"You are now acting as the managed memory extraction subagent"}]}`, true},
+		{"opencode title", `{"stream":true,"messages":[{"role":"system","content":"You are a title generator. You output ONLY a thread title."},{"role":"user","content":"hi"}]}`, true},
 		{"suggestion", `{"stream":true,"messages":[{"role":"system","content":"You are Qwen Code"},{"role":"user","content":[{"type":"text","text":"[SUGGESTION MODE: Suggest"}]}]}`, true},
 	}
 	for _, tc := range tests {
