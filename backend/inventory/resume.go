@@ -162,6 +162,8 @@ func (p *planner) claude(ctx context.Context, pl *Plan, s Session, opts PlanOpti
 		switch {
 		case !validOption(m):
 			pl.note("Approval mode", m, "not passed: not a plain mode name")
+		case m == "default" && !ok:
+			pl.note("Approval mode", m, "kept: it is claude's default, so nothing is passed")
 		case listed && !ok:
 			pl.note("Approval mode", m, "not passed: the installed claude does not accept it")
 		case permissive && !opts.keeps("Approval mode"):

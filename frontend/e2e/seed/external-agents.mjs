@@ -28,9 +28,9 @@ export const folders = (tmp) => ({
 });
 
 const line = (o) => JSON.stringify(o) + '\n';
-const escape = (cwd) => cwd.replace(/[^A-Za-z0-9]/g, '-');
+export const escape = (cwd) => cwd.replace(/[^A-Za-z0-9]/g, '-');
 
-function put(p, text, mtimeMs) {
+export function put(p, text, mtimeMs) {
   mkdirSync(dirname(p), { recursive: true });
   writeFileSync(p, text);
   if (mtimeMs) utimesSync(p, new Date(mtimeMs), new Date(mtimeMs));
@@ -48,7 +48,7 @@ function gitRepo(dir, branch) {
 
 /** claudeTranscript: title/mode records first, the first cwd on line 6, then
  * conversation records with thinking, text, tool_use and tool_result blocks. */
-function claudeTranscript({ id, cwd, branch, title, firstMessage, mode = 'default', pairs = 2 }) {
+export function claudeTranscript({ id, cwd, branch, title, firstMessage, mode = 'default', pairs = 2 }) {
   const ts = (k) => new Date(Date.UTC(2026, 10, 4, 10, 0, k)).toISOString();
   const base = (type, k) => ({ parentUuid: null, isSidechain: false, userType: 'external', cwd, sessionId: id, version: '2.1.328', gitBranch: branch, type, uuid: `${id.slice(0, 8)}-${type}-${k}`, timestamp: ts(k) });
   let out = '';

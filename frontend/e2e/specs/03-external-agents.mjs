@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import { until, assert, xtermText, goCall } from '../lib.mjs';
-import { seeded, folders } from '../seed/external-agents.mjs';
+import { seeded, folders, claudeTranscript, escape, put } from '../seed/external-agents.mjs';
 
 // External agents on the stores seeded by e2e/seed/external-agents.mjs:
 // chips and rows, search, a session's conversation with tool rows drawn
 // virtualised, the From the app panel, the branch question with Cancel and
 // Open anyway, and Open in Terminal running the resume argv (the fake
 // claude on the app's PATH prints its folder and arguments).
-export default async function ({ page, base, tmp, shot }) {
+export default async function ({ page, base, home, tmp, shot }) {
   const f = folders(tmp);
   const rowSel = (id) => `[data-session$=":${id}"]`;
   const visibleKeys = () => page.$$eval('[data-session]', (els) => els.map((e) => e.getAttribute('data-session')));
@@ -132,4 +132,25 @@ export default async function ({ page, base, tmp, shot }) {
     (e) => String(e),
   );
   assert(/refused/.test(refused) && refused.includes(join('work', 'old-importer')), `backend refusal: ${refused}`);
+
+  // Live: a session started in a terminal meanwhile appears without a reload.
+  await page.goto(base + '/#/external-agents');
+  await page.waitForSelector(rowSel(seeded.mismatch.id));
+  const liveId = 'c0ffee00-1111-4222-8333-444455556666';
+  put(join(home, '.claude', 'projects', escape(f.shopWeb), liveId + '.jsonl'),
+    claudeTranscript({ id: liveId, cwd: f.shopWeb, branch: 'main', title: 'Started in a terminal just now', firstMessage: 'Hello' }));
+  await until('the new session to appear live', async () => (await visibleKeys())[0]?.endsWith(liveId), 20000);
+  assert((await chipText('claude-code')) === 'Claude Code 4', `Claude Code chip after the new session: ${await chipText('claude-code')}`);
+  assert((await page.textContent(rowSel(liveId))).includes('just now'), 'the new session was used just now');
+
+  // Apps menu: an app switched off is dropped (chip and rows); on again, back.
+  await page.getByRole('button', { name: 'Apps' }).click();
+  const codexToggle = page.locator('[data-app-toggle="codex-cli"]');
+  assert(await codexToggle.isChecked(), 'Codex CLI starts on');
+  await codexToggle.uncheck();
+  await until('Codex CLI to be dropped', async () => !(await page.$('[data-chip="codex-cli"]')) && !(await page.$(rowSel(seeded.codex.id))));
+  await shot('external-agents-apps-menu');
+  await codexToggle.check();
+  await until('Codex CLI to come back', async () => !!(await page.$(rowSel(seeded.codex.id))));
+  await page.keyboard.press('Escape');
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ago, argvText, chips, clockTime, filterSessions, formatBytes, newestFirst, prettyJSON, toolSummary } from './externalAgents';
+import { ago, argvText, chatRoute, chips, clockTime, continueAgent, filterSessions, formatBytes, newestFirst, prettyJSON, toolSummary } from './externalAgents';
 import { offsets, rowAt, visibleRange } from './virtual';
 import type { AppInfo, Session } from './api/inventory';
 
@@ -154,5 +154,22 @@ describe('virtual list layout', () => {
     const r = visibleRange(big, 20_000_000, 800, 6);
     expect(r.end - r.start).toBe(20 + 12);
     expect(r.start).toBe(500_000 - 6);
+  });
+});
+
+describe('Continue here', () => {
+  it.each([
+    ['claude-code', 'claude'],
+    ['claude-app', 'claude'],
+    ['codex-cli', 'codex'],
+    ['codex-app', 'codex'],
+    ['gemini-cli', null],
+    ['cursor', null],
+  ])('%s continues with %s', (app, want) => {
+    expect(continueAgent(app)).toBe(want);
+  });
+  it('finds the chat screen only when it is built', () => {
+    expect(chatRoute(['/terminal', '/external-agents'])).toBeNull();
+    expect(chatRoute(['/terminal', '/chat'])).toBe('/chat');
   });
 });

@@ -113,3 +113,16 @@ export function formatBytes(n: number): string {
 export function argvText(argv: string[]): string {
   return argv.map((a) => (a !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
 }
+
+/** continueAgent is the CLI that "Continue here" runs for a session of app,
+ * or null when the app's sessions cannot continue in the app's chat. */
+export function continueAgent(app: string): 'claude' | 'codex' | null {
+  if (app === 'claude-code' || app === 'claude-app') return 'claude';
+  if (app === 'codex-cli' || app === 'codex-app') return 'codex';
+  return null;
+}
+
+/** chatRoute picks the chat screen among the available routes, if built. */
+export function chatRoute(paths: string[]): string | null {
+  return paths.find((p) => p === '/chat' || p === '/chats') ?? null;
+}

@@ -110,3 +110,15 @@ export const inventoryApi = {
   plan: (ref: string, keep: string[]) => svc<Plan>('Plan', ref, keep),
   openInTerminal: (req: OpenRequest) => svc<OpenResult>('OpenInTerminal', req),
 };
+
+/** A chat of the app's pipeline (backend/pipeline Chat), as far as
+ * "Continue here" needs it. */
+export interface ContinuedChat {
+  id: string;
+  title: string;
+}
+
+/** continueHere opens a pipeline chat that continues a Claude Code or Codex
+ * session (backend/pipeline Binding.ContinueHere). */
+export const continueHere = (agent: 'claude' | 'codex', sessionId: string, folder: string, title: string) =>
+  call<ContinuedChat>('pipeline', 'Binding', 'ContinueHere', agent, sessionId, folder, title);
