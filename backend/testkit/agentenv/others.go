@@ -88,9 +88,18 @@ func Gemini(tb testing.TB, modelURL string, extra ...string) *Env {
 	return register(tb, e)
 }
 
+// OpencodeAsk makes opencode ask before running shell commands and editing
+// files (its default allows both), so its permission prompt can be recorded.
+var OpencodeAsk = map[string]any{"bash": "ask", "edit": "ask"}
+
 // NewOpencode builds an opencode sandbox: a config with an OpenAI-compatible
 // provider "fake" (Chat Completions) as the model, no autoupdate, no sharing.
-func NewOpencode(o Options) (*Env, error) {
+func NewOpencode(o Options) (*Env, error) { return newOpencode(o, nil) }
+
+// NewOpencodeAsking is NewOpencode with the OpencodeAsk permissions.
+func NewOpencodeAsking(o Options) (*Env, error) { return newOpencode(o, OpencodeAsk) }
+
+func newOpencode(o Options, permission map[string]any) (*Env, error) {
 	e, err := newEnv("opencode", o)
 	if err != nil {
 		return nil, err
@@ -105,6 +114,9 @@ func NewOpencode(o Options) (*Env, error) {
 			"options": map[string]any{"baseURL": o.ModelURL + "/v1", "apiKey": "sk-osf-fake-0000"},
 			"models":  map[string]any{FakeModelName: map[string]any{"name": "Fake model"}},
 		}},
+	}
+	if permission != nil {
+		cfg["permission"] = permission
 	}
 	if err := writeJSONFile(filepath.Join(e.Home, ".config", "opencode", "opencode.json"), cfg); err != nil {
 		return nil, err

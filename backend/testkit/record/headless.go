@@ -205,3 +205,24 @@ func RecordGeminiHeadless(r *Run, prefix string) error {
 func RecordQwenHeadless(r *Run, prefix string) error {
 	return recordHeadless(r, prefix, agentenv.NewQwen, geminiLikeHeadless(MarkerCommand))
 }
+
+// RecordOpencodeHeadless records `opencode run … --format json`.
+func RecordOpencodeHeadless(r *Run, prefix string) error {
+	args := func(prompt string) []string { return []string{"run", prompt, "--format", "json"} }
+	return recordHeadless(r, prefix, agentenv.NewOpencode, []headlessScenario{
+		{"text", nil,
+			func(*agentenv.Env) []fakemodel.Turn {
+				return []fakemodel.Turn{fakemodel.Text("Hello from the fake model.")}
+			},
+			func(*agentenv.Env, string) []string { return args("Say hello") }, false},
+		{"tools", nil,
+			func(e *agentenv.Env) []fakemodel.Turn {
+				return []fakemodel.Turn{
+					fakemodel.Tool("bash", map[string]any{"command": MarkerCommand, "description": "Print a marker"}),
+					fakemodel.Tool("write", map[string]any{"filePath": filepath.Join(e.Work, "hello.txt"), "content": "hello\n"}),
+					fakemodel.Text("All done."),
+				}
+			},
+			func(*agentenv.Env, string) []string { return args("Print the marker, then write hello.txt") }, false},
+	})
+}

@@ -72,8 +72,9 @@ var storeGlobs = map[string][]string{
 	"claude": {".claude/projects", ".claude/history.jsonl", ".claude.json"},
 	"codex": {".codex/sessions", ".codex/state_*.sqlite*", ".codex/history.jsonl",
 		".codex/session_index.jsonl"},
-	"qwen":   {".qwen/projects", ".qwen/tmp"},
-	"gemini": {".gemini/tmp", ".gemini/history"},
+	"qwen":     {".qwen/projects", ".qwen/tmp"},
+	"gemini":   {".gemini/tmp", ".gemini/history"},
+	"opencode": {".local/share/opencode"},
 }
 
 // copyStores copies the session store the CLI wrote in its temp home to

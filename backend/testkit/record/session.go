@@ -156,6 +156,25 @@ func (s *Session) Type(text string) error {
 	return s.Send("\r")
 }
 
+// TypeEcho types text, waits until the screen shows it (some TUIs drop
+// keys while they finish starting: then it types again), and presses Enter.
+func (s *Session) TypeEcho(text string) error {
+	re := regexp.MustCompile(regexp.QuoteMeta(text))
+	for try := 0; ; try++ {
+		if err := s.Send(text); err != nil {
+			return err
+		}
+		if s.Wait(re, 5*time.Second) == nil {
+			break
+		}
+		if try == 3 {
+			return fmt.Errorf("%s: typed %q four times, never echoed:\n%s", s.Name, text, s.Screen())
+		}
+	}
+	time.Sleep(300 * time.Millisecond)
+	return s.Send("\r")
+}
+
 // Save writes the bytes so far as <name>.<state>.raw, with the screen they
 // replay to as <name>.<state>.screen.txt (for humans reviewing a re-record).
 func (s *Session) Save(state string) error {
