@@ -88,3 +88,31 @@ func TestLiveOpencodeRunTools(t *testing.T) {
 		t.Fatalf("last text part = %q", text)
 	}
 }
+
+func TestLiveCopilotHeadlessTools(t *testing.T) {
+	srv := fakemodel.Start(t)
+	e := Copilot(t, srv.URL)
+	target := filepath.Join(e.Work, "hello.txt")
+	srv.Push(
+		fakemodel.Tool("bash", map[string]any{"command": markerCmd, "description": "Print a marker"}),
+		fakemodel.Tool("create", map[string]any{"path": target, "file_text": "hello\n"}),
+		fakemodel.Text("All done."),
+	)
+	evs := events(t, e, "-p", "run the marker and write the file", "--output-format", "json", "--allow-all-tools")
+	if b, err := os.ReadFile(target); err != nil || string(b) != "hello\n" {
+		t.Fatalf("file written by create: %q, %v", b, err)
+	}
+	main := srv.MainRequests()
+	if len(main) != 3 {
+		for _, r := range srv.Requests() {
+			t.Log(r.Summary())
+		}
+		t.Fatalf("main requests = %d, want 3", len(main))
+	}
+	if res := main[1].ToolResults(); len(res) != 1 || !strings.Contains(res[0].Text, markerOut) {
+		t.Fatalf("bash output sent back = %+v, want %q", res, markerOut)
+	}
+	if r := find(evs, "result"); len(r) != 1 || r[0]["exitCode"] != float64(0) {
+		t.Fatalf("result = %v", r)
+	}
+}

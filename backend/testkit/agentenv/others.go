@@ -138,3 +138,37 @@ func Opencode(tb testing.TB, modelURL string, extra ...string) *Env {
 	}
 	return register(tb, e)
 }
+
+// NewCopilot builds a GitHub Copilot CLI sandbox in offline BYOK mode: no
+// GitHub sign-in, no network, a custom OpenAI-compatible provider (Chat
+// Completions) at the fake server.
+func NewCopilot(o Options) (*Env, error) {
+	e, err := newEnv("copilot", o)
+	if err != nil {
+		return nil, err
+	}
+	e.Env = append(e.Env,
+		"COPILOT_HOME="+filepath.Join(e.Home, ".copilot"),
+		"COPILOT_OFFLINE=true",
+		"COPILOT_AUTO_UPDATE=false",
+		"COPILOT_PROVIDER_BASE_URL="+o.ModelURL+"/v1",
+		"COPILOT_PROVIDER_TYPE=openai",
+		"COPILOT_PROVIDER_API_KEY=sk-osf-fake-0000",
+		"COPILOT_MODEL="+FakeModelName,
+	)
+	e.Env = append(e.Env, o.Extra...)
+	return e, nil
+}
+
+// Copilot is NewCopilot for tests.
+func Copilot(tb testing.TB, modelURL string, extra ...string) *Env {
+	tb.Helper()
+	if _, ok := findOrSkip(tb, "copilot"); !ok {
+		return nil
+	}
+	e, err := NewCopilot(Options{ModelURL: modelURL, Base: tb.TempDir(), Extra: extra})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return register(tb, e)
+}
