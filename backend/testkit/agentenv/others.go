@@ -147,7 +147,15 @@ func NewCopilot(o Options) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The work folder is trusted, as after "Yes, and remember this folder".
+	cfg := map[string]any{"trustedFolders": []string{e.Work}, "appTipShown": true}
+	if err := writeJSONFile(filepath.Join(e.Home, ".copilot", "config.json"), cfg); err != nil {
+		return nil, err
+	}
 	e.Env = append(e.Env,
+		// Token limits of a model outside its catalog; without them it warns.
+		"COPILOT_PROVIDER_MAX_PROMPT_TOKENS=128000",
+		"COPILOT_PROVIDER_MAX_OUTPUT_TOKENS=16000",
 		"COPILOT_HOME="+filepath.Join(e.Home, ".copilot"),
 		"COPILOT_OFFLINE=true",
 		"COPILOT_AUTO_UPDATE=false",

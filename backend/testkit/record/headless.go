@@ -226,3 +226,26 @@ func RecordOpencodeHeadless(r *Run, prefix string) error {
 			func(*agentenv.Env, string) []string { return args("Print the marker, then write hello.txt") }, false},
 	})
 }
+
+// RecordCopilotHeadless records `copilot -p … --output-format json`.
+func RecordCopilotHeadless(r *Run, prefix string) error {
+	args := func(prompt string, extra ...string) []string {
+		return append([]string{"-p", prompt, "--output-format", "json"}, extra...)
+	}
+	return recordHeadless(r, prefix, agentenv.NewCopilot, []headlessScenario{
+		{"text", nil,
+			func(*agentenv.Env) []fakemodel.Turn { return []fakemodel.Turn{fakemodel.Text("Hello from the fake model.")} },
+			func(*agentenv.Env, string) []string { return args("Say hello") }, false},
+		{"tools", nil,
+			func(e *agentenv.Env) []fakemodel.Turn {
+				return []fakemodel.Turn{
+					fakemodel.Tool("bash", map[string]any{"command": MarkerCommand, "description": "Print a marker"}),
+					fakemodel.Tool("create", map[string]any{"path": filepath.Join(e.Work, "hello.txt"), "file_text": "hello\n"}),
+					fakemodel.Text("All done."),
+				}
+			},
+			func(*agentenv.Env, string) []string {
+				return args("Print the marker, then write hello.txt", "--allow-all-tools")
+			}, false},
+	})
+}

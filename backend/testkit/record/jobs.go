@@ -34,11 +34,13 @@ func Jobs() []Job {
 		Job{Name: "qwen", Agent: "qwen", Record: RecordQwen},
 		Job{Name: "gemini", Agent: "gemini", Record: RecordGemini},
 		Job{Name: "opencode", Agent: "opencode", Record: RecordOpencode},
+		Job{Name: "copilot", Agent: "copilot", Record: RecordCopilot},
 		Job{Name: "claude-headless", Agent: "claude", Record: RecordClaudeHeadless},
 		Job{Name: "codex-headless", Agent: "codex", Record: RecordCodexHeadless},
 		Job{Name: "gemini-headless", Agent: "gemini", Record: RecordGeminiHeadless},
 		Job{Name: "qwen-headless", Agent: "qwen", Record: RecordQwenHeadless},
 		Job{Name: "opencode-headless", Agent: "opencode", Record: RecordOpencodeHeadless},
+		Job{Name: "copilot-headless", Agent: "copilot", Record: RecordCopilotHeadless},
 	)
 	return jobs
 }

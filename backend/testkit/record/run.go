@@ -75,6 +75,7 @@ var storeGlobs = map[string][]string{
 	"qwen":     {".qwen/projects", ".qwen/tmp"},
 	"gemini":   {".gemini/tmp", ".gemini/history"},
 	"opencode": {".local/share/opencode"},
+	"copilot":  {".copilot/session-state", ".copilot/history-session-state", ".copilot/session-store.db*"},
 }
 
 // copyStores copies the session store the CLI wrote in its temp home to
