@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,47 +18,71 @@ import (
 	"github.com/osfoundry/desktop/backend/testkit/record"
 )
 
-// The harness records Claude Code and Codex; Gemini CLI speaks the Gemini
-// API, which its fake model server does not, so this records Gemini CLI's
-// TUI states against a small fake Gemini endpoint. It runs only on demand:
+// The harness records Claude Code and Codex; Gemini CLI and Qwen Code speak
+// the Gemini API (Qwen through its gemini auth), which its fake model server
+// does not, so this records their TUI states against a small fake Gemini
+// endpoint. It runs only on demand:
 //
-//	OSF_RECORD_GEMINI=1 go test ./backend/detect/replay -run TestRecordGemini
+//	OSF_RECORD_AGENTS=gemini,qwen go test ./backend/detect/replay -run TestRecordGeminiAPIAgents
 //
-// and writes testdata/gemini-<version>.<state>.raw, which
+// and writes testdata/<agent>-<version>.<state>.raw, which
 // TestRecordedFixtures then replays like the harness's captures.
-func TestRecordGemini(t *testing.T) {
-	if os.Getenv("OSF_RECORD_GEMINI") == "" {
-		t.Skip("records the real Gemini CLI; set OSF_RECORD_GEMINI=1 to re-record testdata/gemini-*.raw")
+func TestRecordGeminiAPIAgents(t *testing.T) {
+	want := os.Getenv("OSF_RECORD_AGENTS")
+	if want == "" {
+		t.Skip("records real CLIs; set OSF_RECORD_AGENTS=gemini,qwen to re-record testdata/*.raw")
 	}
-	bin, ok := agentbin.Find("gemini")
-	if !ok {
-		t.Skip(agentbin.SkipMessage("gemini"))
-	}
-	version, err := agentbin.Version("@google/gemini-cli")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := newFakeGemini(t)
-	base := t.TempDir()
-	home, work := filepath.Join(base, "home"), filepath.Join(base, "work")
-	for _, d := range []string{filepath.Join(home, ".gemini"), work} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	settings := `{"security":{"auth":{"selectedType":"gemini-api-key"},"folderTrust":{"enabled":false}},
+	agents := []struct {
+		name, bin, pkg, settingsDir, settings string
+		env, args                             []string
+	}{
+		{"gemini", "gemini", "@google/gemini-cli", ".gemini",
+			`{"security":{"auth":{"selectedType":"gemini-api-key"},"folderTrust":{"enabled":false}},
 "general":{"disableAutoUpdate":true,"disableUpdateNag":true},"privacy":{"usageStatisticsEnabled":false},
-"ui":{"hideTips":true},"telemetry":{"enabled":false}}`
-	if err := os.WriteFile(filepath.Join(home, ".gemini", "settings.json"), []byte(settings), 0o644); err != nil {
-		t.Fatal(err)
+"ui":{"hideTips":true},"telemetry":{"enabled":false}}`, []string{"GEMINI_CLI_NO_RELAUNCH=true"}, nil},
+		{"qwen", "qwen", "@qwen-code/qwen-code", ".qwen",
+			`{"security":{"auth":{"selectedType":"gemini"},"folderTrust":{"enabled":false}},
+"general":{"disableAutoUpdate":true,"disableUpdateNag":true},"privacy":{"usageStatisticsEnabled":false},
+"ui":{"hideTips":true},"telemetry":{"enabled":false}}`, []string{"GEMINI_MODEL=gemini-fake", "QWEN_CODE_NO_RELAUNCH=true"},
+			// Its default "auto" mode asks a model whether to approve; ask the user.
+			[]string{"--approval-mode", "default"}},
 	}
-	env := &agentenv.Env{Agent: "gemini", Bin: bin, Home: home, Work: work, Env: []string{
-		"HOME=" + home, "PATH=" + os.Getenv("PATH"), "TERM=xterm-256color", "LANG=C.UTF-8",
-		"GEMINI_API_KEY=fake-key", "GOOGLE_GEMINI_BASE_URL=" + srv.url, "NO_BROWSER=1",
-		"GEMINI_CLI_NO_RELAUNCH=true",
-	}}
-	out := "testdata"
-	s, err := record.Start(env, "gemini-"+version, out, []string{bin})
+	for _, a := range agents {
+		if !strings.Contains(","+want+",", ","+a.name+",") {
+			continue
+		}
+		t.Run(a.name, func(t *testing.T) {
+			bin, ok := agentbin.Find(a.bin)
+			if !ok {
+				t.Skip(agentbin.SkipMessage(a.bin))
+			}
+			version, err := agentbin.Version(a.pkg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := newFakeGemini(t)
+			base := t.TempDir()
+			home, work := filepath.Join(base, "home"), filepath.Join(base, "work")
+			srv.work = work
+			for _, d := range []string{filepath.Join(home, a.settingsDir), work} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.WriteFile(filepath.Join(home, a.settingsDir, "settings.json"), []byte(a.settings), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			env := &agentenv.Env{Agent: a.name, Bin: bin, Home: home, Work: work, Env: append([]string{
+				"HOME=" + home, "PATH=" + os.Getenv("PATH"), "TERM=xterm-256color", "LANG=C.UTF-8",
+				"GEMINI_API_KEY=fake-key", "GOOGLE_GEMINI_BASE_URL=" + srv.url, "NO_BROWSER=1",
+			}, a.env...)}
+			recordGeminiLike(t, env, srv, a.name+"-"+version, a.args)
+		})
+	}
+}
+
+func recordGeminiLike(t *testing.T, env *agentenv.Env, srv *fakeGemini, name string, args []string) {
+	s, err := record.Start(env, name, "testdata", append([]string{env.Bin}, args...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +100,7 @@ func TestRecordGemini(t *testing.T) {
 		},
 		func() error { return s.Send("\r") },
 		func() error {
-			return s.WaitSave(regexp.MustCompile(`✓\s+Shell touch[\s\S]*esc to cancel`), long, "after-answer")
+			return s.WaitSave(regexp.MustCompile(`✓\s+Shell[\s\S]*esc to cancel`), long, "after-answer")
 		},
 		func() error {
 			srv.release()
@@ -96,8 +119,12 @@ func TestRecordGemini(t *testing.T) {
 		func() error { return s.Wait(regexp.MustCompile(`esc to cancel`), long) },
 		func() error { return s.Send("\x1b") },
 		func() error { return s.WaitGone(regexp.MustCompile(`esc to cancel`), long) },
-		func() error { return s.WaitSave(idle, long, "interrupted") },
-		func() error { return s.Type("/quit") },
+		// Qwen puts the interrupted prompt back into the input box.
+		func() error {
+			return s.WaitSave(regexp.MustCompile(`Type your message or @path/to/file|> Think about it`), long, "interrupted")
+		},
+		func() error { return s.Send("\x15") }, // clear a restored prompt
+		func() error { time.Sleep(300 * time.Millisecond); return s.Type("/quit") },
 		func() error { return s.WaitExit(long) },
 		func() error { return s.Save("exited") },
 	}
@@ -109,13 +136,13 @@ func TestRecordGemini(t *testing.T) {
 	t.Logf("recorded %v", s.Saved())
 }
 
-// fakeGemini answers streamGenerateContent with a scripted turn per call
-// (each held until release) and every other call with neutral JSON text
-// (Gemini CLI's next-speaker and routing checks ask for JSON).
+// fakeGemini answers the main conversation from what the request asks —
+// the user's last words or the tool result it carries — holding each reply
+// until release (so the recorder can save "working"), and every other call
+// (next-speaker, routing, titles) at once with neutral JSON text.
 type fakeGemini struct {
 	url   string
-	mu    sync.Mutex
-	turn  int
+	work  string // absolute folder for file paths (Qwen refuses relative ones)
 	gates chan struct{}
 }
 
@@ -134,33 +161,65 @@ func newFakeGemini(t *testing.T) *fakeGemini {
 
 func (f *fakeGemini) release() { f.gates <- struct{}{} }
 
-var geminiTurns = []any{
-	map[string]any{"functionCall": map[string]any{"name": "run_shell_command", "args": map[string]any{"command": "touch osf-bash.txt && echo osf-marker-42", "description": "Print the marker"}}},
-	map[string]any{"text": "I ran it. Would you like me to add a README as well?"},
-	map[string]any{"functionCall": map[string]any{"name": "write_file", "args": map[string]any{"file_path": "hello.txt", "content": "hello from gemini\n"}}},
-	map[string]any{"text": "Wrote hello.txt for you."},
-	map[string]any{"text": "Thought it over."},
+type geminiRequest struct {
+	Contents []struct {
+		Role  string `json:"role"`
+		Parts []struct {
+			Text             string `json:"text"`
+			FunctionResponse *struct {
+				Name string `json:"name"`
+			} `json:"functionResponse"`
+		} `json:"parts"`
+	} `json:"contents"`
+}
+
+// turnFor scripts the conversation; nil means "not the main conversation".
+func (f *fakeGemini) turnFor(req geminiRequest) (part any, hold bool) {
+	if len(req.Contents) == 0 {
+		return nil, false
+	}
+	last := req.Contents[len(req.Contents)-1]
+	for _, p := range last.Parts {
+		if p.FunctionResponse != nil {
+			switch p.FunctionResponse.Name {
+			case "run_shell_command":
+				return map[string]any{"text": "I ran it. Would you like me to add a README as well?"}, true
+			case "write_file":
+				return map[string]any{"text": "Wrote hello.txt for you."}, true
+			}
+		}
+		switch {
+		case strings.Contains(p.Text, "Run the marker command"):
+			return map[string]any{"functionCall": map[string]any{"name": "run_shell_command", "args": map[string]any{"command": "touch osf-bash.txt && echo osf-marker-42", "description": "Print the marker"}}}, true
+		case strings.Contains(p.Text, "Write hello.txt"):
+			return map[string]any{"functionCall": map[string]any{"name": "write_file", "args": map[string]any{"file_path": filepath.Join(f.work, "hello.txt"), "content": "hello from the agent\n"}}}, true
+		case strings.Contains(p.Text, "Think about it for a long time"):
+			return map[string]any{"text": "Thought it over."}, true
+		}
+	}
+	return nil, false
 }
 
 func (f *fakeGemini) serve(w http.ResponseWriter, r *http.Request) {
-	io.Copy(io.Discard, r.Body)
-	if !strings.Contains(r.URL.Path, ":streamGenerateContent") {
-		if strings.Contains(r.URL.Path, ":countTokens") {
-			w.Write([]byte(`{"totalTokens":10}`))
-			return
-		}
-		reply(w, map[string]any{"text": `{"next_speaker":"user","reasoning":"done","model_choice":"flash"}`})
+	body, _ := io.ReadAll(r.Body)
+	if strings.Contains(r.URL.Path, ":countTokens") {
+		w.Write([]byte(`{"totalTokens":10}`))
 		return
 	}
-	f.mu.Lock()
-	n := f.turn
-	f.turn++
-	f.mu.Unlock()
-	if n >= len(geminiTurns) {
-		n = len(geminiTurns) - 1
-	} else {
-		// Hold the turn: the recorder saves "working" meanwhile. Esc in the
-		// CLI cancels the request.
+	neutral := map[string]any{"text": `{"next_speaker":"user","reasoning":"done","model_choice":"flash"}`}
+	if !strings.Contains(r.URL.Path, ":streamGenerateContent") {
+		// Utility calls (routing, next speaker) carry the user's words too.
+		reply(w, neutral)
+		return
+	}
+	var req geminiRequest
+	json.Unmarshal(body, &req)
+	part, hold := f.turnFor(req)
+	if part == nil {
+		part = neutral
+	}
+	if hold {
+		// Esc in the CLI cancels the request.
 		select {
 		case <-f.gates:
 		case <-r.Context().Done():
@@ -168,7 +227,7 @@ func (f *fakeGemini) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
-	b, _ := json.Marshal(response(geminiTurns[n]))
+	b, _ := json.Marshal(response(part))
 	fmt.Fprintf(w, "data: %s\r\n\r\n", b)
 }
 
