@@ -21,9 +21,8 @@ func registry(t *testing.T) *detect.Registry {
 	return reg
 }
 
-// captureDirs hold real CLI recordings: the harness's (Claude Code, Codex)
-// and this package's own (Gemini CLI, see record_gemini_test.go).
-var captureDirs = []string{filepath.Join("..", "..", "testkit", "fixtures", "testdata"), "testdata"}
+// captureDirs hold the harness's recordings of the real CLIs (make fixtures).
+var captureDirs = []string{filepath.Join("..", "..", "testkit", "fixtures", "testdata")}
 
 func captures() []string {
 	var files []string
