@@ -77,7 +77,7 @@ func newestStateDB(h string) (Unit, bool) {
 			best, bestN = u, n
 		}
 	}
-	return best, bestN >= 0
+	return walUnit(best), bestN >= 0
 }
 
 func (c codexStore) Read(ctx context.Context, env Env, u Unit) ([]Session, error) {
@@ -97,7 +97,7 @@ func (c codexStore) Read(ctx context.Context, env Env, u Unit) ([]Session, error
 // readCodexDB reads the threads table. Columns differ between Codex
 // versions, so it selects only the ones present.
 func readCodexDB(ctx context.Context, path string) ([]Session, error) {
-	db, err := openImmutable(path)
+	db, err := openStore(path)
 	if err != nil {
 		return nil, err
 	}
@@ -277,6 +277,8 @@ func kebab(v string) string {
 	return strings.ReplaceAll(b.String(), "--", "-")
 }
 
+var classicSandbox = map[string]bool{"read-only": true, "workspace-write": true, "danger-full-access": true}
+
 var desktopOriginator = regexp.MustCompile(`(?i)desktop|codex_work|chatgpt|codex_app|codex_mac|vscode`)
 
 // Merge joins the database row and the rollout of each thread, then says
@@ -308,6 +310,11 @@ func (codexStore) Merge(in []Session) []Session {
 		fill(&hi.Effort, lo.Effort)
 		fill(&hi.Mode, lo.Mode)
 		fill(&hi.Sandbox, lo.Sandbox)
+		if !classicSandbox[hi.Sandbox] && classicSandbox[lo.Sandbox] {
+			// Codex 0.169's database holds permission profiles ("managed");
+			// its rollouts still record the classic mode `-s` takes.
+			hi.Sandbox = lo.Sandbox
+		}
 		fill(&hi.Version, lo.Version)
 		if strings.TrimSpace(hi.originator) == "" {
 			hi.originator = lo.originator

@@ -3,6 +3,7 @@ package inventory
 import (
 	"bufio"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -28,9 +29,9 @@ func realStore(t *testing.T, name string) string {
 	return dir
 }
 
-// snapshot lists every file under dir with its size and mtime, to prove
+// fileSnapshot lists every file under dir with its size and mtime, to prove
 // the index wrote nothing next to the apps' files.
-func snapshot(t *testing.T, dir string) map[string]string {
+func fileSnapshot(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -119,7 +120,7 @@ func TestRealClaudeCodeStores(t *testing.T) {
 	for _, name := range []string{"claude-2.1.328", "claude-fullscreen-2.1.328", "claude-headless-2.1.328.text", "claude-headless-2.1.328.tools", "claude-headless-2.1.328.mcp"} {
 		t.Run(name, func(t *testing.T) {
 			home := realStore(t, name)
-			before := snapshot(t, home)
+			before := fileSnapshot(t, home)
 			svc := newTestService(t, home, nil, nil)
 			refresh(t, svc)
 			s := onlySession(t, svc)
@@ -177,11 +178,11 @@ func TestRealClaudeCodeStores(t *testing.T) {
 			if kinds[RowUser] == 0 || kinds[RowAssistant] == 0 {
 				t.Fatalf("rows %v: want user and assistant rows", kinds)
 			}
-			if after := snapshot(t, home); len(after) != len(before) {
+			if after := fileSnapshot(t, home); len(after) != len(before) {
 				t.Fatalf("the store changed while it was read: %d files before, %d after", len(before), len(after))
 			}
 			for p, v := range before {
-				if snapshot(t, home)[p] != v {
+				if fileSnapshot(t, home)[p] != v {
 					t.Fatalf("%s changed while the store was read", p)
 				}
 			}
@@ -193,7 +194,7 @@ func TestRealCodexStores(t *testing.T) {
 	for _, name := range []string{"codex-0.169.0", "codex-inline-0.169.0", "codex-headless-0.169.0.text", "codex-headless-0.169.0.tools", "codex-headless-0.169.0.mcp"} {
 		t.Run(name, func(t *testing.T) {
 			home := realStore(t, name)
-			before := snapshot(t, home)
+			before := fileSnapshot(t, home)
 			svc := newTestService(t, home, nil, nil)
 			refresh(t, svc)
 			s := onlySession(t, svc)
@@ -233,7 +234,7 @@ func TestRealCodexStores(t *testing.T) {
 			if kinds[RowToolCall] != calls || kinds[RowToolResult] != outputs {
 				t.Fatalf("rows %v: want %d tool calls and %d outputs, each on its own row", kinds, calls, outputs)
 			}
-			after := snapshot(t, home)
+			after := fileSnapshot(t, home)
 			for p, v := range before {
 				if after[p] != v {
 					t.Fatalf("%s changed while the store was read", p)
@@ -259,11 +260,13 @@ func TestRealStorePlans(t *testing.T) {
 		// bypassPermissions asks less than the default: passed only when ticked.
 		{"claude-headless-2.1.328.tools", false, "claude --resume * --model claude-opus-5-5 --effort medium", "Approval mode"},
 		{"claude-headless-2.1.328.tools", true, "claude --resume * --model claude-opus-5-5 --effort medium --permission-mode bypassPermissions", "Approval mode"},
-		// Codex 0.169's "managed" permission profile is no -s value: shown, never offered.
-		{"codex-0.169.0", false, "codex resume * -m gpt-5.5 -c model_reasoning_effort=\"medium\" -a on-request", ""},
+		// Codex 0.169's database records a "managed" permission profile, which
+		// is no -s value; its rollout records the classic read-only.
+		{"codex-0.169.0", false, "codex resume * -m gpt-5.5 -c model_reasoning_effort=\"medium\" -a on-request -s read-only", ""},
 		{"codex-inline-0.169.0", false, "codex resume * -m gpt-5.5 -c model_reasoning_effort=\"medium\" -a on-request -s read-only", ""},
-		{"codex-headless-0.169.0.tools", false, "codex resume * -m gpt-5.5", "Approval"},
-		{"codex-headless-0.169.0.tools", true, "codex resume * -m gpt-5.5 -a never", "Approval"},
+		// `codex exec` ran with approval "never": passed only when ticked.
+		{"codex-headless-0.169.0.tools", false, "codex resume * -m gpt-5.5 -s workspace-write", "Approval"},
+		{"codex-headless-0.169.0.tools", true, "codex resume * -m gpt-5.5 -a never -s workspace-write", "Approval"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.store, func(t *testing.T) {
@@ -289,4 +292,111 @@ func TestRealStorePlans(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRealGeminiQwenOpenCodeStores checks the stores Gemini CLI 0.61, Qwen
+// Code 0.24 and OpenCode 1.18 wrote: one session each, with its folder and
+// every tool call and result on its own row.
+func TestRealGeminiQwenOpenCodeStores(t *testing.T) {
+	for _, name := range []string{"gemini-0.61.0", "gemini-headless-0.61.0.tools", "qwen-0.24.4", "qwen-headless-0.24.4.tools", "opencode-1.18.33", "opencode-headless-1.18.33.tools"} {
+		t.Run(name, func(t *testing.T) {
+			home := realStore(t, name)
+			before := fileSnapshot(t, home)
+			svc := newTestService(t, home, nil, nil)
+			refresh(t, svc)
+			s := onlySession(t, svc)
+			var calls, results int
+			var cwd string
+			switch {
+			case strings.HasPrefix(name, "gemini"):
+				// An append log: a message is written again as it grows, and
+				// the last copy of an id wins.
+				last := map[string]map[string]any{}
+				var order []string
+				eachJSONL(t, s.Path, func(r map[string]any) {
+					if id := sstr(r, "id"); id != "" && sstr(r, "type") == "gemini" {
+						if _, ok := last[id]; !ok {
+							order = append(order, id)
+						}
+						last[id] = r
+					}
+				})
+				for _, id := range order {
+					tc, _ := last[id]["toolCalls"].([]any)
+					calls += len(tc)
+				}
+				results = calls
+				// The chat records a hash of the folder; .project_root names it.
+				root, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(s.Path)), ".project_root"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				cwd = strings.TrimSpace(string(root))
+			case strings.HasPrefix(name, "qwen"):
+				eachJSONL(t, s.Path, func(r map[string]any) {
+					if cwd == "" {
+						cwd = sstr(r, "cwd")
+					}
+					parts, _ := sget(r, "message", "parts").([]any)
+					for _, p := range parts {
+						if sget(p, "functionCall") != nil {
+							calls++
+						}
+						if sget(p, "functionResponse") != nil {
+							results++
+						}
+					}
+				})
+			default:
+				calls, cwd = openCodeToolParts(t, filepath.Join(home, ".local", "share", "opencode", "opencode.db"), s.ID)
+				results = calls
+			}
+			if s.Folder != cwd || s.Title == "" {
+				t.Fatalf("session = %+v, want folder %s and a title", s, cwd)
+			}
+			kinds := allRows(t, svc, s.Key)
+			if kinds[RowToolCall] != calls || kinds[RowToolResult] != results || kinds[RowUser] == 0 {
+				t.Fatalf("rows %v: want %d tool calls and %d results, each on its own row", kinds, calls, results)
+			}
+			after := fileSnapshot(t, home)
+			for p, v := range before {
+				if after[p] != v {
+					t.Fatalf("%s changed while the store was read", p)
+				}
+			}
+			if len(after) != len(before) {
+				t.Fatalf("files appeared next to the store's: %d before, %d after", len(before), len(after))
+			}
+		})
+	}
+}
+
+// openCodeToolParts counts a session's tool parts and reads its folder from
+// a private copy of OpenCode's database and log, opened the ordinary way.
+func openCodeToolParts(t *testing.T, db, id string) (int, string) {
+	t.Helper()
+	dir := t.TempDir()
+	for _, suf := range []string{"", "-wal"} {
+		b, err := os.ReadFile(db + suf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "copy.db"+suf), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conn, err := sql.Open("sqlite", filepath.Join(dir, "copy.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var n int
+	var folder string
+	if err := conn.QueryRow(`SELECT count(*) FROM part WHERE session_id = ? AND json_extract(data, '$.type') = 'tool'`, id).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.QueryRow(`SELECT directory FROM session WHERE id = ?`, id).Scan(&folder); err != nil {
+		t.Fatal(err)
+	}
+	return n, folder
 }

@@ -70,6 +70,9 @@ func (openCode) Units(ctx context.Context, env Env) ([]Unit, error) {
 	out := listFiles(d, func(n string) bool {
 		return n == "opencode.db" || (strings.HasPrefix(n, "opencode-") && strings.HasSuffix(n, ".db"))
 	})
+	for i := range out {
+		out[i] = walUnit(out[i]) // OpenCode keeps its newest sessions in the log
+	}
 	for _, p := range listDirs(filepath.Join(d, "storage", "session")) {
 		out = append(out, listFiles(p, func(n string) bool { return strings.HasSuffix(n, ".json") })...)
 	}
@@ -78,7 +81,7 @@ func (openCode) Units(ctx context.Context, env Env) ([]Unit, error) {
 
 func (openCode) Read(ctx context.Context, env Env, u Unit) ([]Session, error) {
 	if strings.HasSuffix(u.Path, ".db") {
-		db, err := openImmutable(u.Path)
+		db, err := openStore(u.Path)
 		if err != nil {
 			return nil, err
 		}
@@ -137,7 +140,7 @@ func (openCode) Transcript(ctx context.Context, env Env, s Session, cursor int64
 	}
 	var msgs []msg
 	if db, id, ok := strings.Cut(s.Path, ".db#"); ok {
-		conn, err := openImmutable(db + ".db")
+		conn, err := openStore(db + ".db")
 		if err != nil {
 			return Page{}, err
 		}

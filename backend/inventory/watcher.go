@@ -55,6 +55,7 @@ func (s *Service) Close() {
 		w.cancel()
 		<-w.done
 	}
+	clearSnapshots()
 }
 
 func (s *Service) loop(ctx context.Context, w *watcher) {
