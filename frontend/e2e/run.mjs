@@ -40,15 +40,17 @@ async function waitHTTP(url, ms) {
 const tmp = mkdtempSync(join(tmpdir(), 'osf-e2e-'));
 const home = join(tmp, 'home');
 mkdirSync(home);
-// Seed modules prepare the app's HOME (agent session stores, …) before it starts.
+// Seed modules prepare the app's HOME (agent session stores, …) before it
+// starts; one may return { env } to add to the app's environment.
 const seedDir = join(here, 'seed');
+const seedEnv = {};
 for (const f of (await import('node:fs')).existsSync(seedDir) ? readdirSync(seedDir).filter((f) => f.endsWith('.mjs')).sort() : []) {
   const seed = await import(pathToFileURL(join(seedDir, f)).href);
-  await seed.default({ home, tmp });
+  Object.assign(seedEnv, (await seed.default({ home, tmp }))?.env);
 }
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
-const env = { ...process.env, OSFOUNDRY_HOME: join(tmp, 'data'), HOME: home, SHELL: '/bin/bash', WEBKIT_DISABLE_DMABUF_RENDERER: '1' };
+const env = { ...process.env, ...seedEnv, OSFOUNDRY_HOME: join(tmp, 'data'), HOME: home, SHELL: '/bin/bash', WEBKIT_DISABLE_DMABUF_RENDERER: '1' };
 const app = spawn('xvfb-run', ['-a', '-s', '-screen 0 1280x820x24', bin, '-devserver', `127.0.0.1:${port}`, '-assetdir', dist], {
   env,
   detached: true,

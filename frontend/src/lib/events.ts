@@ -1,6 +1,8 @@
 // One typed map of event names → payloads, mirroring the Go constants
 // (backend/terminal/manager.go, backend/inventory/binding.go, …).
 import { onRuntimeEvent } from './wails';
+import type { RunEvent } from './api/pipeline';
+import type { ApprovalRequest } from './api/approvals';
 
 export interface PaneOutputEvent {
   id: string;
@@ -26,6 +28,14 @@ export interface EventMap {
   'notes:changed': NotesChangedEvent;
   /** The External agents list changed (a session appeared, grew or went). */
   'inventory:changed': null;
+  /** A pipeline run's progress line, partial text, session id or end (backend/pipeline EventRun). */
+  'pipeline:run': RunEvent;
+  /** Chats, runs or roles changed; payload is the chat id or "" (backend/pipeline EventChanged). */
+  'pipeline:changed': string;
+  /** A tool call waits for Approve / Decline (backend/approvals EventRequest). */
+  'tools:approval': ApprovalRequest;
+  /** An approval request was answered, cancelled or expired (backend/approvals EventDone). */
+  'tools:approval-done': { id: string };
 }
 
 export function on<K extends keyof EventMap>(name: K, cb: (payload: EventMap[K]) => void): () => void {

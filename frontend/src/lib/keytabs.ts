@@ -1,6 +1,7 @@
 import type { Component } from 'svelte';
 import { bound } from './wails';
 import ConnectedPanel from '../screens/connected/ConnectedPanel.svelte';
+import ExternalAITab from '../screens/external-ai/ExternalAITab.svelte';
 
 // Tabs of the key-icon dialog ("API Keys (BYOK)"). Add a tab by appending
 // one entry; a tab shows only when its backend is bound, and the key icon
@@ -18,5 +19,11 @@ export const keyTabs: KeyTab[] = [
     label: 'Connected',
     component: ConnectedPanel,
     available: () => bound('connect', 'Panel'),
+  },
+  {
+    id: 'external-ai',
+    label: 'External AI',
+    component: ExternalAITab,
+    available: () => bound('pipeline', 'Binding'),
   },
 ];

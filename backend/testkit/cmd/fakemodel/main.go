@@ -1,0 +1,160 @@
+// Command fakemodel serves the scripted fake model API (backend/testkit/
+// fakemodel) as a process, so the browser end-to-end run can start the real
+// Claude Code from the app against it. It prints {"url": …} as one JSON
+// line and serves until stdin closes or it gets SIGTERM.
+//
+// Control endpoints (loopback, test runs only):
+//
+//	POST /_testkit/push?scenario=NAME   append a named scenario's turns
+//	GET  /_testkit/requests             the main requests so far, with tool results
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/osfoundry/desktop/backend/testkit/fakemodel"
+)
+
+// scenarios are the scripts a spec can ask for by name.
+var scenarios = map[string]func() []fakemodel.Turn{
+	// chat: the Worker runs a shell command, loads and calls the app's
+	// memory_search through the bridge, then answers. Each turn starts after
+	// a pause so the progress lines visibly arrive one by one.
+	"chat": func() []fakemodel.Turn {
+		return paced(700*time.Millisecond,
+			fakemodel.ClaudeBash("echo e2e-$((6*7))", "Compute the marker"),
+			fakemodel.ClaudeToolSearch(fakemodel.MCPName("osfoundry", "memory_search")),
+			fakemodel.ClaudeMCP("osfoundry", "memory_search", map[string]any{"query": "launch checklist"}),
+			fakemodel.Text("The marker is e2e-42 and your knowledge folder has the launch checklist: ship the beta on Friday."),
+		)
+	},
+	// slow: an answer that takes long enough to cancel.
+	"slow": func() []fakemodel.Turn {
+		return []fakemodel.Turn{fakemodel.Slow(60*time.Second, "too late")}
+	},
+	// verify: the sign-in check's minimal completion.
+	"verify": func() []fakemodel.Turn { return []fakemodel.Turn{fakemodel.Text("ok")} },
+}
+
+func paced(d time.Duration, turns ...fakemodel.Turn) []fakemodel.Turn {
+	for i := range turns {
+		turns[i].Delay = d
+	}
+	return turns
+}
+
+func main() {
+	addr := flag.String("addr", "127.0.0.1:0", "loopback address to listen on")
+	preload := flag.String("scenario", "", "comma-separated scenarios to load at start")
+	flag.Parse()
+	if err := run(*addr, *preload); err != nil {
+		fmt.Fprintln(os.Stderr, "fakemodel:", err)
+		os.Exit(1)
+	}
+}
+
+func run(addr, preload string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil || (host != "127.0.0.1" && host != "localhost" && host != "::1") {
+		return fmt.Errorf("-addr %q: give a loopback host:port such as 127.0.0.1:0", addr)
+	}
+	srv, err := fakemodel.New()
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	for _, name := range strings.Split(preload, ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			if err := push(srv, name); err != nil {
+				return err
+			}
+		}
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /_testkit/push", func(w http.ResponseWriter, r *http.Request) {
+		if err := push(srv, r.URL.Query().Get("scenario")); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("GET /_testkit/requests", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(summaries(srv.MainRequests())) //nolint:errcheck // client gone
+	})
+	mux.Handle("/", srv)
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go hs.Serve(ln) //nolint:errcheck // returns on Shutdown
+	line, _ := json.Marshal(map[string]string{"url": "http://" + ln.Addr().String()})
+	fmt.Println(string(line))
+
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	stdin := make(chan struct{})
+	go func() {
+		io.Copy(io.Discard, os.Stdin) //nolint:errcheck // EOF or error both mean: stop
+		close(stdin)
+	}()
+	select {
+	case <-ctx.Done():
+	case <-stdin:
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return nil
+}
+
+func push(srv *fakemodel.Server, name string) error {
+	f, ok := scenarios[name]
+	if !ok {
+		names := make([]string, 0, len(scenarios))
+		for n := range scenarios {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return fmt.Errorf("unknown scenario %q: use one of %s", name, strings.Join(names, ", "))
+	}
+	srv.Push(f()...)
+	return nil
+}
+
+// summary is one main request as a spec checks it.
+type summary struct {
+	API         string   `json:"api"`
+	Turn        int      `json:"turn"`
+	Summary     string   `json:"summary"`
+	Tools       []string `json:"tools"`
+	ToolResults []string `json:"toolResults"`
+}
+
+func summaries(reqs []fakemodel.Request) []summary {
+	out := []summary{}
+	for _, r := range reqs {
+		s := summary{API: r.API, Turn: r.Turn, Summary: r.Summary(), Tools: r.ToolNames(), ToolResults: []string{}}
+		for _, tr := range r.ToolResults() {
+			s.ToolResults = append(s.ToolResults, tr.Text)
+		}
+		out = append(out, s)
+	}
+	return out
+}

@@ -1,0 +1,183 @@
+// The pipeline's bound service (backend/pipeline/binding.go): External AI
+// tab, Pipeline Roles, Local Folders, Agents and Chat.
+import { call } from '../wails';
+
+/** One row of the External AI tab (pipeline.CLI = agentcli.Install + Enabled). */
+export interface CLI {
+  agent: 'claude' | 'codex';
+  name: string;
+  installed: boolean;
+  path: string;
+  source: string;
+  models: string[];
+  keysInEnv: string[] | null;
+  noLiveStream: boolean;
+  note?: string;
+  signInHint?: string;
+  enabled: boolean;
+}
+
+export interface Verification {
+  agent: string;
+  signedIn: boolean;
+  label: string; // "✓ Signed in" | "Needs sign-in"
+  detail: string;
+  argv: string[];
+  duration: number; // ns
+}
+
+export interface SignInPane {
+  paneId: string;
+  argv: string[];
+  hint: string;
+}
+
+export interface Role {
+  name: string;
+  needsTools: boolean;
+  prompt: string;
+  model: string;
+}
+
+export interface ModelOption {
+  id: string;
+  label: string;
+  available: boolean;
+  reason?: string;
+}
+
+export interface ModelGroup {
+  label: string;
+  note?: string;
+  models: ModelOption[];
+}
+
+export interface Folder {
+  id: number;
+  path: string;
+  addedAt: string;
+  current: boolean;
+  missing: boolean;
+}
+
+export interface Agent {
+  id: string;
+  name: string;
+  modelPreference: string;
+  runtimeRole: string;
+  instructions: string;
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+export type RunState = 'running' | 'needs_you' | 'idle' | 'done' | 'failed';
+
+export interface Chat {
+  id: string;
+  title: string;
+  folder: string;
+  agentId: string;
+  worktree: boolean;
+  cliAgent: string;
+  cliSession: string;
+  state: RunState;
+  ended: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Message {
+  id: number;
+  role: 'user' | 'assistant' | 'error';
+  text: string;
+  runId?: string;
+  createdAt: string;
+}
+
+export interface Usage {
+  inputTokens: number;
+  cachedInputTokens: number;
+  cacheCreationTokens: number;
+  outputTokens: number;
+  contextTokens: number;
+}
+
+export interface Run {
+  id: string;
+  chatId?: string;
+  agentId?: string;
+  title: string;
+  model: string;
+  role: string;
+  folder: string;
+  state: RunState;
+  text: string;
+  error?: string;
+  progress: string[];
+  usage: Usage;
+  costUsd: number;
+  sessionId?: string;
+  repo?: string;
+  branch?: string;
+  diffStat?: string;
+  diff?: string;
+  startedAt: string;
+  finishedAt: string;
+}
+
+export interface ChatDetail {
+  chat: Chat;
+  messages: Message[];
+  runs: Run[];
+}
+
+export interface NewChat {
+  title: string;
+  folder: string;
+  agentId: string;
+  worktree: boolean;
+}
+
+/** pipeline:run (backend/pipeline/service.go RunEvent). */
+export interface RunEvent {
+  runId: string;
+  chatId?: string;
+  kind: 'progress' | 'partial' | 'text' | 'raw' | 'error' | 'session' | 'end';
+  text: string;
+  state?: RunState;
+}
+
+const svc = <T>(method: string, ...args: unknown[]) => call<T>('pipeline', 'Binding', method, ...args);
+
+export const pipelineApi = {
+  externalAI: () => svc<CLI[]>('ExternalAI'),
+  setEnabled: (agent: string, on: boolean) => svc<CLI>('SetEnabled', agent, on),
+  verify: (agent: string) => svc<Verification>('Verify', agent),
+  signIn: (agent: string) => svc<SignInPane>('SignIn', agent),
+  roleNames: () => svc<string[]>('RoleNames'),
+  roles: () => svc<Role[]>('Roles'),
+  setRoleModel: (role: string, model: string) => svc<Role>('SetRoleModel', role, model),
+  modelGroups: (role: string) => svc<ModelGroup[]>('ModelGroups', role),
+  folders: () => svc<Folder[]>('Folders'),
+  addFolder: (path: string) => svc<Folder>('AddFolder', path),
+  removeFolder: (id: number) => svc<void>('RemoveFolder', id),
+  agents: () => svc<Agent[]>('Agents'),
+  saveAgent: (a: Agent) => svc<Agent>('SaveAgent', a),
+  deleteAgent: (id: string) => svc<void>('DeleteAgent', id),
+  runAgent: (agentId: string, task: string) => svc<Run>('RunAgent', agentId, task),
+  chats: () => svc<Chat[]>('Chats'),
+  createChat: (n: NewChat) => svc<Chat>('CreateChat', n),
+  getChat: (id: string) => svc<ChatDetail>('GetChat', id),
+  send: (chatId: string, text: string) => svc<Run>('Send', chatId, text),
+  cancel: (runId: string) => svc<void>('Cancel', runId),
+  endChat: (id: string) => svc<void>('EndChat', id),
+  deleteChat: (id: string) => svc<void>('DeleteChat', id),
+  getRun: (id: string) => svc<Run>('GetRun', id),
+  discardBranch: (runId: string) => svc<void>('DiscardBranch', runId),
+};
+
+/** message turns a rejected call into the text to show. */
+export function message(e: unknown): string {
+  const s = e instanceof Error ? e.message : String(e);
+  return s.replace(/^Error: /, '');
+}

@@ -1,0 +1,190 @@
+// Pure logic of the pipeline screens: reading progress lines, following a
+// live run from its events, the model picker's rows, and the small
+// formatting the run cards share. No Svelte, no Wails: unit-tested.
+import type { ModelGroup, ModelOption, Run, RunEvent, RunState, Usage } from './api/pipeline';
+
+export type StepKind = 'tool' | 'shell' | 'thinking' | 'edit' | 'failed' | 'error' | 'note';
+
+/**
+ * Step is one progress line split for display. head + sep + detail is the
+ * line exactly as the backend wrote it ("Using memory_search — {…}"), so
+ * what the user reads and copies is the spec's text.
+ */
+export interface Step {
+  kind: StepKind;
+  head: string;
+  sep: string;
+  detail: string;
+  tool?: string;
+}
+
+const SEP = ' — ';
+
+/** parseProgress splits a progress line into its parts (see Step). */
+export function parseProgress(line: string): Step {
+  let m = /^Using (\S+)( — )([\s\S]*)$/.exec(line);
+  if (m) {
+    return { kind: m[1] === 'shell' || m[1] === 'Bash' ? 'shell' : 'tool', head: 'Using ' + m[1], sep: SEP, detail: m[3], tool: m[1] };
+  }
+  m = /^Using (\S+?)…$/.exec(line);
+  if (m) return { kind: 'tool', head: line, sep: '', detail: '', tool: m[1] };
+  m = /^(Thinking:)( )([\s\S]*)$/.exec(line);
+  if (m) return { kind: 'thinking', head: m[1], sep: m[2], detail: m[3] };
+  m = /^(Edited)( )(.+)$/.exec(line);
+  if (m) return { kind: 'edit', head: m[1], sep: m[2], detail: m[3] };
+  m = /^(Codex:)( )([\s\S]*)$/.exec(line);
+  if (m) return { kind: 'error', head: m[1], sep: m[2], detail: m[3] };
+  m = /^(\S+ failed:)( )([\s\S]*)$/.exec(line);
+  if (m) return { kind: 'failed', head: m[1], sep: m[2], detail: m[3] };
+  return { kind: 'note', head: line, sep: '', detail: '' };
+}
+
+/** One entry of a run's live timeline. */
+export interface LiveItem {
+  kind: 'step' | 'text' | 'raw' | 'error';
+  text: string;
+}
+
+/** LiveRun is what the Chat screen shows of a run while it works. */
+export interface LiveRun {
+  runId: string;
+  items: LiveItem[];
+  /** streaming is answer text arriving token by token (Claude). */
+  streaming: string;
+  ended: boolean;
+  state?: RunState;
+  error?: string;
+}
+
+/** liveFromRun starts a timeline from a run read from the backend. */
+export function liveFromRun(r: Run): LiveRun {
+  return {
+    runId: r.id,
+    items: (r.progress ?? []).map((text) => ({ kind: 'step', text })),
+    streaming: '',
+    ended: r.state !== 'running',
+    state: r.state,
+    error: r.error,
+  };
+}
+
+/** applyRunEvent folds one pipeline:run event into the timeline (in place). */
+export function applyRunEvent(live: LiveRun, ev: RunEvent): LiveRun {
+  if (ev.runId !== live.runId) return live;
+  switch (ev.kind) {
+    case 'progress':
+      live.items.push({ kind: 'step', text: ev.text });
+      break;
+    case 'error':
+      live.items.push({ kind: 'error', text: ev.text });
+      break;
+    case 'raw':
+      live.items.push({ kind: 'raw', text: ev.text });
+      break;
+    case 'partial':
+      live.streaming += ev.text;
+      break;
+    case 'text':
+      // The whole message replaces what streamed of it.
+      live.streaming = '';
+      if (ev.text.trim()) live.items.push({ kind: 'text', text: ev.text });
+      break;
+    case 'end':
+      live.ended = true;
+      live.streaming = '';
+      live.state = ev.state;
+      if (ev.text) live.error = ev.text;
+      break;
+  }
+  return live;
+}
+
+/** Row of the model picker: a group header or an option under it. */
+export type PickerRow =
+  | { type: 'group'; label: string; note: string }
+  | ({ type: 'option'; group: string } & ModelOption);
+
+/** pickerRows lays the groups out as the picker lists them; empty groups are left out. */
+export function pickerRows(groups: ModelGroup[]): PickerRow[] {
+  const rows: PickerRow[] = [];
+  for (const g of groups) {
+    if (!g.models?.length) continue;
+    rows.push({ type: 'group', label: g.label, note: g.note ?? '' });
+    for (const m of g.models) rows.push({ type: 'option', group: g.label, ...m });
+  }
+  return rows;
+}
+
+/** findModel returns the option with id, and its group, if listed. */
+export function findModel(groups: ModelGroup[], id: string): { group: ModelGroup; option: ModelOption } | null {
+  for (const group of groups) {
+    const option = group.models?.find((m) => m.id === id);
+    if (option) return { group, option };
+  }
+  return null;
+}
+
+/** nextEnabled moves through the options for arrow keys, skipping unavailable ones. */
+export function nextEnabled(rows: PickerRow[], from: number, step: 1 | -1): number {
+  const n = rows.length;
+  for (let i = 1; i <= n; i++) {
+    const j = (((from + step * i) % n) + n) % n;
+    const r = rows[j];
+    if (r.type === 'option' && r.available) return j;
+  }
+  return from;
+}
+
+const stateLabels: Record<RunState, string> = {
+  running: 'Running',
+  needs_you: 'Needs you',
+  idle: 'Idle',
+  done: 'Done',
+  failed: 'Failed',
+};
+
+/** stateLabel is the Sessions board column name of a state. */
+export function stateLabel(s: RunState | string): string {
+  return stateLabels[s as RunState] ?? s;
+}
+
+const num = new Intl.NumberFormat('en-US');
+
+/** usageLine is the run footer: context and output tokens, and the cost (0 on a subscription). */
+export function usageLine(u: Usage | undefined, costUsd: number): string {
+  const parts: string[] = [];
+  if (u && (u.contextTokens || u.outputTokens)) {
+    parts.push(`context ${num.format(u.contextTokens)} tokens`, `output ${num.format(u.outputTokens)} tokens`);
+  }
+  parts.push(costUsd ? `$${costUsd.toFixed(2)}` : '$0 (subscription)');
+  return parts.join(' · ');
+}
+
+/** duration formats the time between two ISO dates: "850 ms", "12 s", "3 min 4 s". */
+export function duration(start: string, end: string): string {
+  const ms = Date.parse(end) - Date.parse(start);
+  if (!Number.isFinite(ms) || ms < 0 || end.startsWith('0001-')) return '';
+  if (ms < 1000) return `${ms} ms`;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  return `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+/** prettyArgs shows a tool call's arguments for the approval prompt. */
+export function prettyArgs(args: unknown): string {
+  if (args === null || args === undefined) return '{}';
+  if (typeof args === 'string') {
+    try {
+      return JSON.stringify(JSON.parse(args), null, 2);
+    } catch {
+      return args;
+    }
+  }
+  return JSON.stringify(args, null, 2);
+}
+
+/** shortPath shows the end of a long folder path. */
+export function shortPath(p: string, max = 48): string {
+  if (p.length <= max) return p;
+  return '…' + p.slice(p.length - max + 1);
+}
