@@ -40,7 +40,9 @@ func (d Decision) String() string {
 		s = fmt.Sprintf("%s rule %d (%s): %s", d.File, d.Rule, d.State, d.Pattern)
 	case FromDefault:
 		s = fmt.Sprintf("%s: no rule matched", d.File)
-	case FromHook, FromOSC, FromTitle:
+	case FromTitle:
+		s = fmt.Sprintf("window title: %s", d.State)
+	case FromHook, FromOSC:
 		s = fmt.Sprintf("%s report %s", d.Source, d.State)
 		if d.Kind != "" {
 			s += " (" + d.Kind + ")"

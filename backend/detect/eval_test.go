@@ -146,6 +146,10 @@ func TestIdentify(t *testing.T) {
 		{"shell", Process{Name: "bash", Argv: []string{"-bash"}}, ""},
 		{"pager on a file named claude", Process{Name: "less", Argv: []string{"less", "notes/claude"}}, ""},
 		{"plain node", Process{Name: "node", Argv: []string{"node", "server.js"}}, ""},
+		{"claude by script name", Process{Name: "claude-code"}, "claude"},
+		{"copilot via npm loader", Process{Name: "node", Argv: []string{"node", "/x/node_modules/@github/copilot/npm-loader.js"}}, "copilot"},
+		{"opencode native", Process{Name: "opencode"}, "opencode"},
+		{"qwen by script name", Process{Name: "qwen-code"}, "qwen"},
 	}
 	for _, c := range cases {
 		if got := reg.IdentifyProcess(c.p); got != c.want {

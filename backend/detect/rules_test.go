@@ -55,7 +55,7 @@ func TestClaudeRulesAreTheSpecRules(t *testing.T) {
 
 func TestBundledRulesLoad(t *testing.T) {
 	reg := bundled(t)
-	for _, a := range []string{"claude", "codex", "gemini", "qwen"} {
+	for _, a := range []string{"claude", "codex", "gemini", "qwen", "copilot", "opencode"} {
 		rs := reg.Get(a)
 		if rs == nil {
 			t.Fatalf("no bundled rules for %s", a)
