@@ -21,6 +21,7 @@ type Options struct {
 	Agent string // "" or "auto": discover from screen markers, OSC reports, then the file name
 	Cols  int
 	Rows  int
+	Chunk int // bytes per simulated PTY read; 0 = 4096
 }
 
 // Result is the decision for one capture.
@@ -95,7 +96,10 @@ func Reader(reg *detect.Registry, r io.Reader, o Options, hintAgent string) (Res
 			}
 		}
 	})
-	buf := make([]byte, chunk)
+	if o.Chunk <= 0 {
+		o.Chunk = chunk
+	}
+	buf := make([]byte, o.Chunk)
 	var d detect.Decision
 	for {
 		n, err := r.Read(buf)

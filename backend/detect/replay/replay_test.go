@@ -49,12 +49,16 @@ func TestRecordedFixtures(t *testing.T) {
 	reg := registry(t)
 	for _, f := range named {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			res, err := File(reg, f, Options{Agent: "auto"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !res.OK() {
-				t.Errorf("got %s (%s), want %s; screen:\n%s", res.Decision.State, res.Decision, res.Expected, strings.Join(res.Lines, "\n"))
+			// Big reads, and small odd ones that split escape sequences and
+			// runes and put many evaluations mid-redraw.
+			for _, chunk := range []int{4096, 331} {
+				res, err := File(reg, f, Options{Agent: "auto", Chunk: chunk})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !res.OK() {
+					t.Errorf("reads of %d bytes: got %s (%s), want %s; screen:\n%s", chunk, res.Decision.State, res.Decision, res.Expected, strings.Join(res.Lines, "\n"))
+				}
 			}
 		})
 	}
