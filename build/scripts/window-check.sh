@@ -38,8 +38,9 @@ xvfb-run -a -s "-screen 0 1280x820x24" bash -c '
   done
   sleep 1.5  # let the screen settle before the screenshot a person looks at
   import -silent -window root "$out"
+  # RSS of the app and of every process below it (the web view processes).
   rss=$(ps -o rss= -p $pid | awk "{s+=\$1} END {print s+0}")
-  kids=$(pgrep -f WebKit | xargs -r ps -o rss= -p | awk "{s+=\$1} END {print s+0}")
+  kids=$(ps -e -o pid=,ppid=,rss= | awk -v root=$pid "{p[\$1]=\$2; r[\$1]=\$3} END {for (k in p) {x=p[k]; while (x>1) {if (x==root) {s+=r[k]; break} x=p[x]}} print s+0}")
   kill -TERM $pid; wait $pid 2>/dev/null || true
   sleep 0.5
   # Only the app got the marker; its panes and web view inherited it. Any
