@@ -52,6 +52,7 @@ export default async function ({ page, base, tmp, shot }) {
   const paneId = new URL(page.url().replace('#', '')).searchParams.get('pane') ?? page.url().split('pane=')[1];
   const pane = (await goCall(page, 'terminal.Service.List')).find((p) => p.id === paneId);
   assert(pane && pane.argv[0].endsWith('/claude') && pane.argv.length === 1, `the sign-in pane runs claude: ${JSON.stringify(pane?.argv)}`);
+  await until('Claude Code on the sign-in screen', async () => (await goCall(page, 'terminal.Service.ScreenText', paneId)).join('\n').includes('Claude Code'), 60000);
   await shot('pipeline-sign-in');
   await goCall(page, 'terminal.Service.Close', paneId);
   await page.getByRole('status').getByRole('button', { name: 'Dismiss' }).click();
@@ -123,4 +124,27 @@ export default async function ({ page, base, tmp, shot }) {
   assert(results.some((t) => t.includes('e2e-42')), `the Bash result reached the model: ${results}`);
   assert(results.some((t) => t.includes('"id": "launch-checklist.md"') && t.includes('knowledge_file')), `memory_search found the knowledge file: ${results}`);
   assert(reqs.some((r) => (r.tools ?? []).includes('mcp__osfoundry__memory_search')), 'the bridge offered memory_search');
+
+  // --- Approval: the Worker types into a terminal pane only after Approve ---
+  const target = await goCall(page, 'terminal.Service.Create', { dir: seed.work, command: 'cat', cols: 80, rows: 24 });
+  await push(`approve&pane=${target.id}`);
+  await page.getByLabel('Task').fill('Type the check command into my terminal');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const prompt = page.getByRole('alertdialog', { name: 'Approve runtime_send?' });
+  await prompt.waitFor({ timeout: 90000 });
+  const args = await prompt.locator('pre').textContent();
+  assert(args.includes(`"id": "${target.id}"`) && args.includes('"text": "echo approved-by-e2e"'), `the prompt shows the arguments: ${args}`);
+  await until('the chat in Needs you', async () => (await page.locator('aside[aria-label="Chats"] .item.active').textContent()).includes('Needs you'));
+  assert(!(await goCall(page, 'terminal.Service.ScreenText', target.id)).join('\n').includes('approved-by-e2e'), 'nothing is typed before Approve');
+  await shot('pipeline-approval');
+  await prompt.getByRole('button', { name: 'Approve' }).click();
+  await prompt.waitFor({ state: 'detached' });
+  await until('the text typed into the pane', async () => (await goCall(page, 'terminal.Service.ScreenText', target.id)).join('\n').includes('echo approved-by-e2e'), 30000);
+  const second = page.locator('article[data-run]').nth(1);
+  await until('the second answer', async () => ((await second.locator('[data-answer]').textContent().catch(() => '')) ?? '').trim() === 'I typed the check into your terminal.', 60000);
+  await second.getByRole('button', { name: /\d+ steps?/ }).click();
+  const sent = (await second.locator('[data-progress]').allTextContents()).map((x) => x.trim());
+  assert(sent.includes(`Using runtime_send — {"id":"${target.id}","text":"echo approved-by-e2e"}`), `runtime_send progress line: ${sent.join(' | ')}`);
+  await goCall(page, 'terminal.Service.Close', target.id);
+  await shot('pipeline-approval-done');
 }

@@ -5,7 +5,7 @@
 //
 // Control endpoints (loopback, test runs only):
 //
-//	POST /_testkit/push?scenario=NAME   append a named scenario's turns
+//	POST /_testkit/push?scenario=NAME[&pane=ID]   append a named scenario's turns
 //	GET  /_testkit/requests             the main requests so far, with tool results
 package main
 
@@ -18,6 +18,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"sort"
@@ -28,25 +29,39 @@ import (
 	"github.com/osfoundry/desktop/backend/testkit/fakemodel"
 )
 
-// scenarios are the scripts a spec can ask for by name.
-var scenarios = map[string]func() []fakemodel.Turn{
+// scenarios are the scripts a spec can ask for by name, with the push
+// request's query as parameters.
+var scenarios = map[string]func(q url.Values) ([]fakemodel.Turn, error){
 	// chat: the Worker runs a shell command, loads and calls the app's
 	// memory_search through the bridge, then answers. Each turn starts after
 	// a pause so the progress lines visibly arrive one by one.
-	"chat": func() []fakemodel.Turn {
+	"chat": func(url.Values) ([]fakemodel.Turn, error) {
 		return paced(700*time.Millisecond,
 			fakemodel.ClaudeBash("echo e2e-$((6*7))", "Compute the marker"),
 			fakemodel.ClaudeToolSearch(fakemodel.MCPName("osfoundry", "memory_search")),
 			fakemodel.ClaudeMCP("osfoundry", "memory_search", map[string]any{"query": "launch checklist"}),
 			fakemodel.Text("The marker is e2e-42 and your knowledge folder has the launch checklist: ship the beta on Friday."),
-		)
+		), nil
+	},
+	// approve: the Worker types into the user's terminal pane (pane=ID)
+	// with runtime_send, which waits for the user's Approve or Decline.
+	"approve": func(q url.Values) ([]fakemodel.Turn, error) {
+		pane := q.Get("pane")
+		if pane == "" {
+			return nil, errors.New("the approve scenario needs pane=<terminal pane id>")
+		}
+		return paced(300*time.Millisecond,
+			fakemodel.ClaudeToolSearch(fakemodel.MCPName("osfoundry", "runtime_send")),
+			fakemodel.ClaudeMCP("osfoundry", "runtime_send", map[string]any{"id": pane, "text": "echo approved-by-e2e"}),
+			fakemodel.Text("I typed the check into your terminal."),
+		), nil
 	},
 	// slow: an answer that takes long enough to cancel.
-	"slow": func() []fakemodel.Turn {
-		return []fakemodel.Turn{fakemodel.Slow(60*time.Second, "too late")}
+	"slow": func(url.Values) ([]fakemodel.Turn, error) {
+		return []fakemodel.Turn{fakemodel.Slow(60*time.Second, "too late")}, nil
 	},
 	// verify: the sign-in check's minimal completion.
-	"verify": func() []fakemodel.Turn { return []fakemodel.Turn{fakemodel.Text("ok")} },
+	"verify": func(url.Values) ([]fakemodel.Turn, error) { return []fakemodel.Turn{fakemodel.Text("ok")}, nil },
 }
 
 func paced(d time.Duration, turns ...fakemodel.Turn) []fakemodel.Turn {
@@ -78,7 +93,7 @@ func run(addr, preload string) error {
 	defer srv.Close()
 	for _, name := range strings.Split(preload, ",") {
 		if name = strings.TrimSpace(name); name != "" {
-			if err := push(srv, name); err != nil {
+			if err := push(srv, name, nil); err != nil {
 				return err
 			}
 		}
@@ -89,7 +104,7 @@ func run(addr, preload string) error {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /_testkit/push", func(w http.ResponseWriter, r *http.Request) {
-		if err := push(srv, r.URL.Query().Get("scenario")); err != nil {
+		if err := push(srv, r.URL.Query().Get("scenario"), r.URL.Query()); err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
@@ -124,7 +139,7 @@ func run(addr, preload string) error {
 	return nil
 }
 
-func push(srv *fakemodel.Server, name string) error {
+func push(srv *fakemodel.Server, name string, q url.Values) error {
 	f, ok := scenarios[name]
 	if !ok {
 		names := make([]string, 0, len(scenarios))
@@ -134,7 +149,11 @@ func push(srv *fakemodel.Server, name string) error {
 		sort.Strings(names)
 		return fmt.Errorf("unknown scenario %q: use one of %s", name, strings.Join(names, ", "))
 	}
-	srv.Push(f()...)
+	turns, err := f(q)
+	if err != nil {
+		return err
+	}
+	srv.Push(turns...)
 	return nil
 }
 
