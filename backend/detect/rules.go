@@ -5,7 +5,17 @@
 // process, and schedules re-evaluation shortly after the screen changes.
 //
 // The package imports no sibling: panes hand it screen lines through a
-// callback and receive decisions through another.
+// callback and receive decisions through another. Wiring a pane:
+//
+//	reg, problems, err := detect.Load(rules.Files, home) // report problems to the user
+//	mon := detect.NewMonitor(detect.MonitorConfig{Registry: reg, OnUpdate: toBoard, Notify: osNotify})
+//	mon.Start()
+//	tr, _ := mon.Add(paneID, "shop-api", "", emu.Lines, foregroundProcess)
+//	// terminal.Options{OnChange: tr.ScreenChanged,
+//	//                  OnOSC: func(n int, p string) { mon.HandleOSC(paneID, n, p) }}
+//	// hooks: tr.Report(detect.HookReport("working")), tr.Report(detect.HookNotification(stdin))
+//	// runtime_send: if err := tr.CheckSend(); err != nil { refuse(err) }
+//	// pane closed: mon.Remove(paneID)
 package detect
 
 import (

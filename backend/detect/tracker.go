@@ -235,7 +235,10 @@ func (t *Tracker) Evaluate() Decision {
 	t.evalMu.Lock()
 	defer t.evalMu.Unlock()
 	began := time.Now()
-	lines := t.cfg.Screen()
+	var lines []string
+	if t.cfg.Screen != nil {
+		lines = t.cfg.Screen()
+	}
 	text := ScreenText(lines)
 	now := t.cfg.Clock.Now()
 
