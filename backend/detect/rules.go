@@ -13,7 +13,7 @@
 //	tr, _ := mon.Add(paneID, "shop-api", "", emu.Lines, foregroundProcess)
 //	// terminal.Options{OnChange: tr.ScreenChanged,
 //	//                  OnOSC: func(n int, p string) { mon.HandleOSC(paneID, n, p) }}
-//	// hooks: tr.Report(detect.HookReport("working")), tr.Report(detect.HookNotification(stdin))
+//	// hooks: s, err := detect.HookReport("working") (or HookNotification(stdin)); tr.Report(s)
 //	// runtime_send: if err := tr.CheckSend(); err != nil { refuse(err) }
 //	// pane closed: mon.Remove(paneID)
 package detect
