@@ -1,11 +1,11 @@
 // Seeds the app's HOME with a Claude Code store and a Codex store shaped
 // like the files Claude Code 2.1.328 and Codex 0.169 write (field names,
 // nesting, folder layout, title records before the first cwd), two git
-// folders, and a fake `claude` first on the PATH the app gets, which prints
-// its folder and argv so the spec can check what "Open in Terminal" ran.
+// folders, and a fake `claude` for the PATH the app gets, which prints its
+// folder and argv so the spec can check what "Open in Terminal" ran.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
@@ -178,5 +178,16 @@ read -r _
 `);
   chmodSync(join(bin, 'claude'), 0o755);
   if (!existsSync(join(bin, 'claude'))) throw new Error('could not write the fake claude');
-  process.env.PATH = `${bin}:${process.env.PATH}`;
+  // A seed that runs the real Claude Code (pipeline.mjs) sets PATH after
+  // this one and wins; the spec then checks the real claude's first screen.
+  return { env: { PATH: `${bin}${delimiter}${process.env.PATH}` } };
+}
+
+/** whichClaude says which claude the app's panes run: the fake one this
+ * seed wrote, or a real Claude Code another seed put first on the PATH. */
+export function whichClaude(env, tmp) {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (dir && existsSync(join(dir, 'claude'))) return dir === join(tmp, 'bin') ? 'fake' : join(dir, 'claude');
+  }
+  return 'none';
 }

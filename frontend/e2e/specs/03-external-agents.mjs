@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import { until, assert, xtermText, goCall } from '../lib.mjs';
-import { seeded, folders, claudeTranscript, escape, put } from '../seed/external-agents.mjs';
+import { seeded, folders, claudeTranscript, escape, put, whichClaude } from '../seed/external-agents.mjs';
 
 // External agents on the stores seeded by e2e/seed/external-agents.mjs:
 // chips and rows, search, a session's conversation with tool rows drawn
 // virtualised, the From the app panel, the branch question with Cancel and
 // Open anyway, and Open in Terminal running the resume argv (the fake
 // claude on the app's PATH prints its folder and arguments).
-export default async function ({ page, base, home, tmp, shot }) {
+export default async function ({ page, base, home, tmp, env, shot }) {
   const f = folders(tmp);
   const rowSel = (id) => `[data-session$=":${id}"]`;
   const visibleKeys = () => page.$$eval('[data-session]', (els) => els.map((e) => e.getAttribute('data-session')));
@@ -102,11 +102,20 @@ export default async function ({ page, base, home, tmp, shot }) {
   assert(pane && pane.dir === f.shopApi, `pane folder: ${pane?.dir}, want ${f.shopApi}`);
   assert(JSON.stringify(pane.argv) === JSON.stringify(wantArgv), `pane argv: ${JSON.stringify(pane.argv)}`);
   await page.waitForSelector(`[data-pane-view="${paneId}"]`);
-  await until('the fake claude to print its folder and argv', async () => {
-    const text = (await xtermText(page, paneId)).replace(/\n/g, '');
-    return text.includes(`fake-claude cwd=${f.shopApi}`) && wantArgv.slice(1).every((a) => text.includes(`arg=${a}`));
-  });
+  const claude = whichClaude(env, tmp);
+  if (claude === 'fake') {
+    await until('the fake claude to print its folder and argv', async () => {
+      const text = (await xtermText(page, paneId)).replace(/\n/g, '');
+      return text.includes(`fake-claude cwd=${f.shopApi}`) && wantArgv.slice(1).every((a) => text.includes(`arg=${a}`));
+    });
+  } else {
+    // The real Claude Code is first on the app's PATH (the pipeline seed):
+    // it starts in the recorded folder and first asks to trust it.
+    assert(claude !== 'none', 'no claude on the PATH the app gets');
+    await until(`the real claude (${claude}) to open in ${f.shopApi}`, async () => (await xtermText(page, paneId)).replace(/\n/g, '').includes(f.shopApi), 30000);
+  }
   await shot('external-agents-terminal');
+  await goCall(page, 'terminal.Service.Close', paneId);
 
   // A permissive approval mode is passed only when ticked; same branch: no question.
   await page.goto(base + '/#/external-agents');
@@ -121,6 +130,18 @@ export default async function ({ page, base, home, tmp, shot }) {
   const id2 = decodeURIComponent(new URL(page.url()).hash.split('pane=')[1]);
   const pane2 = (await goCall(page, 'terminal.Service.List')).find((p) => p.id === id2);
   assert(pane2 && pane2.argv.join(' ').endsWith('--permission-mode acceptEdits') && pane2.dir === f.shopApi, `ticked pane: ${JSON.stringify(pane2)}`);
+  await goCall(page, 'terminal.Service.Close', id2);
+
+  // Continue here: a chat of the app's pipeline continues the session.
+  await page.goto(base + '/#/external-agents');
+  await page.click(rowSel(seeded.permissive.id));
+  await page.getByRole('button', { name: 'Continue here' }).click();
+  await page.waitForURL(/#\/chat\?chat=/);
+  const chatId = decodeURIComponent(new URL(page.url()).hash.split('chat=')[1]);
+  const chat = (await goCall(page, 'pipeline.Binding.GetChat', chatId)).chat;
+  assert(chat.cliAgent === 'claude' && chat.cliSession === seeded.permissive.id && chat.folder === f.shopApi,
+    `continued chat: ${JSON.stringify(chat)}`);
+  await shot('external-agents-continue-here');
 
   // A session whose folder is gone is refused, with the reason shown.
   await page.goto(base + '/#/external-agents');

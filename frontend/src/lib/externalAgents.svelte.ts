@@ -17,24 +17,29 @@ export class ExternalAgentsState {
   selectedKey = $state<string | null>(null);
   loaded = $state(false);
   error = $state('');
-  /** changes counts list updates, so an open session can follow its file. */
-  changes = $state(0);
 
   visible = $derived(filterSessions(this.sessions, this.query, this.app));
   chips = $derived(chips(this.apps));
   selected = $derived(this.sessions.find((s) => s.key === this.selectedKey) ?? null);
 
+  private inFlight = false;
+  private again = false;
+
   /** start loads the list and follows live updates; returns the stop function. */
   start(): () => void {
     this.load();
-    const off = on('inventory:changed', () => {
-      this.changes++;
-      this.load();
-    });
-    return off;
+    return on('inventory:changed', () => this.load());
   }
 
+  /** load re-reads the list. Updates arriving while a load runs (an agent
+   * appending to its transcript many times a second) coalesce into one
+   * more load shortly after. */
   async load() {
+    if (this.inFlight) {
+      this.again = true;
+      return;
+    }
+    this.inFlight = true;
     try {
       const [sessions, apps] = await Promise.all([inventoryApi.sessions('', ''), inventoryApi.apps()]);
       this.sessions = sessions ?? [];
@@ -45,6 +50,11 @@ export class ExternalAgentsState {
       this.error = message(e);
     } finally {
       this.loaded = true;
+      this.inFlight = false;
+    }
+    if (this.again) {
+      this.again = false;
+      setTimeout(() => this.load(), 400);
     }
   }
 

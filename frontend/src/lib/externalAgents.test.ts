@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ago, argvText, chatRoute, chips, clockTime, continueAgent, filterSessions, formatBytes, newestFirst, prettyJSON, toolSummary } from './externalAgents';
+import { ago, argvText, chatRoute, chips, clockTime, continueAgent, filterSessions, formatBytes, prettyJSON, toolSummary } from './externalAgents';
 import { offsets, rowAt, visibleRange } from './virtual';
 import type { AppInfo, Session } from './api/inventory';
 
@@ -69,13 +69,6 @@ describe('filterSessions', () => {
 
   it('keeps the order it was given', () => {
     expect(keys(filterSessions([...list].reverse(), 'shop', ''))).toEqual(['codex-cli:2', 'claude-code:1']);
-  });
-});
-
-describe('newestFirst', () => {
-  it('orders by last use, then by key', () => {
-    const ss = [session({ key: 'b', updatedMs: 1 }), session({ key: 'c', updatedMs: 5 }), session({ key: 'a', updatedMs: 1 })];
-    expect(newestFirst(ss).map((s) => s.key)).toEqual(['c', 'a', 'b']);
   });
 });
 

@@ -34,11 +34,6 @@ export function filterSessions(list: Session[], query: string, app: string, hay:
   return list.filter((s) => (!app || s.app === app) && (!q || hay(s).includes(q)));
 }
 
-/** newestFirst orders sessions by last use, then by key, like the backend. */
-export function newestFirst(list: Session[]): Session[] {
-  return [...list].sort((a, b) => b.updatedMs - a.updatedMs || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-}
-
 export interface Chip {
   app: string; // '' is "All"
   label: string;
