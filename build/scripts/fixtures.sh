@@ -7,7 +7,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
-bash build/scripts/agents.sh --required-only >/dev/null
+bash build/scripts/agents.sh >/dev/null
 start=$(date +%s)
 go run ./backend/testkit/cmd/record "$@"
 echo "fixtures.sh: recorded in $(( $(date +%s) - start ))s"

@@ -234,7 +234,9 @@ func RecordCopilotHeadless(r *Run, prefix string) error {
 	}
 	return recordHeadless(r, prefix, agentenv.NewCopilot, []headlessScenario{
 		{"text", nil,
-			func(*agentenv.Env) []fakemodel.Turn { return []fakemodel.Turn{fakemodel.Text("Hello from the fake model.")} },
+			func(*agentenv.Env) []fakemodel.Turn {
+				return []fakemodel.Turn{fakemodel.Text("Hello from the fake model.")}
+			},
 			func(*agentenv.Env, string) []string { return args("Say hello") }, false},
 		{"tools", nil,
 			func(e *agentenv.Env) []fakemodel.Turn {

@@ -52,7 +52,12 @@ func run(out, only, tmp string) error {
 			continue
 		}
 		if _, ok := agentbin.Find(job.Agent); !ok {
-			return fmt.Errorf("%s: %s", job.Name, agentbin.SkipMessage(job.Agent))
+			if job.Agent == "claude" || job.Agent == "codex" {
+				return fmt.Errorf("%s: %s", job.Name, agentbin.SkipMessage(job.Agent))
+			}
+			// The other agents are best effort, like their install.
+			logf("skipping %s: %s", job.Name, agentbin.SkipMessage(job.Agent))
+			continue
 		}
 		version, err := agentbin.Version(agentbin.Packages[job.Agent])
 		if err != nil {
