@@ -147,4 +147,26 @@ export default async function ({ page, base, tmp, shot }) {
   assert(sent.includes(`Using runtime_send — {"id":"${target.id}","text":"echo approved-by-e2e"}`), `runtime_send progress line: ${sent.join(' | ')}`);
   await goCall(page, 'terminal.Service.Close', target.id);
   await shot('pipeline-approval-done');
+
+  // --- Agents: Model Preference and Runtime Role, then a run outside a chat ---
+  await page.goto(base + '/#/agents');
+  await page.getByRole('button', { name: 'New agent' }).click();
+  await page.getByLabel('Name').fill('Release helper');
+  await page.getByLabel('Runtime Role').selectOption('Researcher');
+  await page.getByRole('combobox', { name: 'Model Preference' }).click();
+  const prefs = page.getByRole('listbox', { name: 'Model Preference' });
+  await prefs.getByText('autonomous — runs in your local folder', { exact: true }).waitFor();
+  await prefs.getByRole('option', { name: /^cli:claude:agent/ }).click();
+  await page.getByRole('button', { name: 'Create agent' }).click();
+  await page.getByText('Saved.').waitFor();
+  const agents = await goCall(page, 'pipeline.Binding.Agents');
+  const helper = agents.find((a) => a.name === 'Release helper');
+  assert(helper && helper.runtimeRole === 'Researcher' && helper.modelPreference === 'cli:claude:agent', `saved agent: ${JSON.stringify(agents)}`);
+  await push('verify');
+  await page.getByLabel('Task').fill('Reply with ok');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const agentRun = page.locator('article[data-run]');
+  await until('the agent run to finish', async () => ((await agentRun.locator('[data-answer]').textContent().catch(() => '')) ?? '').trim() === 'ok', 90000);
+  assert((await agentRun.locator('.who').textContent()) === 'Researcher', 'the agent plays its Runtime Role');
+  await shot('pipeline-agents');
 }
