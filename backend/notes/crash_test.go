@@ -96,10 +96,12 @@ func TestDatabaseLockedByAnotherProcess(t *testing.T) {
 	if !out.Scan() || out.Text() != "locked" {
 		t.Fatalf("helper did not lock: %q", out.Text())
 	}
-	// One connection with a short busy timeout so the test does not wait 5 s.
-	db := f.s.DB()
-	db.SetMaxOpenConns(1)
-	if _, err := db.Exec("PRAGMA busy_timeout = 100"); err != nil {
+	// A short busy timeout on the store's writer connection (opened by the
+	// fixture's writes) so the test does not wait 5 s.
+	f.s.wmu.Lock()
+	_, err := f.s.wconn.ExecContext(context.Background(), "PRAGMA busy_timeout = 100")
+	f.s.wmu.Unlock()
+	if err != nil {
 		t.Fatal(err)
 	}
 	// WAL lets readers through while another program writes.
@@ -108,7 +110,7 @@ func TestDatabaseLockedByAnotherProcess(t *testing.T) {
 	}
 	tl, _ := f.s.Tool(ToolEditNoteTab)
 	args, _ := json.Marshal(f.edit(1, "key-locked-01", "x"))
-	_, err := tl.Handler(context.Background(), tools.Call{Workspace: "ws-1", Args: args})
+	_, err = tl.Handler(context.Background(), tools.Call{Workspace: "ws-1", Args: args})
 	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "close other osFoundry") {
 		t.Fatalf("write under another process's lock: %v, want ErrLocked with advice", err)
 	}

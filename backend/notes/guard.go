@@ -29,10 +29,10 @@ type writeOp struct {
 	what      string
 	// check reads the current version inside the transaction. A non-nil
 	// Result is a tool-level refusal (missing item, wrong kind).
-	check func(tx *sql.Tx) (current int64, refusal *tools.Result, err error)
+	check func(tx *wtx) (current int64, refusal *tools.Result, err error)
 	// apply makes the change and bumps the version; it returns the result
 	// body and, for Note writes, the Note id and new version to announce.
-	apply func(tx *sql.Tx) (body map[string]any, noteID string, version int64, err error)
+	apply func(tx *wtx) (body map[string]any, noteID string, version int64, err error)
 	// conflict builds the version_conflict result for current.
 	conflict func(current int64) tools.Result
 }
@@ -132,7 +132,7 @@ func replay(stored string) (tools.Result, error) {
 // bumpNote moves a Note from version cur to its next version. The WHERE on
 // the old version is a second guard: inside BEGIN IMMEDIATE nobody else can
 // have changed it, and if that ever broke the write fails loudly.
-func (s *Store) bumpNote(ctx context.Context, tx *sql.Tx, noteID string, cur int64, now string) (int64, error) {
+func (s *Store) bumpNote(ctx context.Context, tx *wtx, noteID string, cur int64, now string) (int64, error) {
 	next := s.nextVersion(cur)
 	res, err := s.txExec(ctx, tx, `UPDATE notes SET version = ?, updated_at = ? WHERE id = ? AND version = ?`, next, now, noteID, cur)
 	if err != nil {

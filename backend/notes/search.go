@@ -2,7 +2,6 @@ package notes
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -170,7 +169,7 @@ func (s *Store) Reindex(ctx context.Context) error {
 
 // unindex removes an item's row, reading its rowid inside the transaction
 // so two concurrent indexers (two processes) never orphan a row.
-func unindex(ctx context.Context, tx *sql.Tx, kind, ref string) error {
+func unindex(ctx context.Context, tx *wtx, kind, ref string) error {
 	var row int64
 	err := tx.QueryRowContext(ctx, `SELECT fts_row FROM search_state WHERE kind = ? AND ref = ?`, kind, ref).Scan(&row)
 	if errors.Is(err, errNoRows) {

@@ -87,7 +87,12 @@ type Store struct {
 	nextSub int
 
 	searchMu sync.Mutex // one lazy reindex at a time
-	stmts    sync.Map   // query → *sql.Stmt (see prepared)
+
+	// The writer connection (writer.go): wmu is held from BEGIN IMMEDIATE
+	// to COMMIT/ROLLBACK; wconn and wstmts are only touched under it.
+	wmu    sync.Mutex
+	wconn  *sql.Conn
+	wstmts map[string]*sql.Stmt
 }
 
 // Open migrates the "notes" component in db and returns the store.
@@ -186,50 +191,4 @@ func lockErr(err error) error {
 		return fmt.Errorf("%w (%v)", ErrLocked, err)
 	}
 	return err
-}
-
-// beginWrite starts a write transaction. store.Open's _txlock=immediate
-// makes this BEGIN IMMEDIATE: the write lock is taken before the version is
-// read, so no other writer can slip in between compare and update.
-func (s *Store) beginWrite(ctx context.Context) (*sql.Tx, error) {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, fmt.Errorf("starting write: %w", lockErr(err))
-	}
-	return tx, nil
-}
-
-// prepared returns tx's handle on a statement prepared once per store.
-// modernc's SQLite otherwise re-parses every statement on every call; on
-// the guarded-write path that parsing was a fifth of the time.
-func (s *Store) prepared(ctx context.Context, tx *sql.Tx, query string) (*sql.Stmt, error) {
-	if st, ok := s.stmts.Load(query); ok {
-		return tx.StmtContext(ctx, st.(*sql.Stmt)), nil
-	}
-	st, err := s.db.PrepareContext(ctx, query)
-	if err != nil {
-		return nil, fmt.Errorf("preparing statement: %w", lockErr(err))
-	}
-	if prev, loaded := s.stmts.LoadOrStore(query, st); loaded {
-		st.Close()
-		st = prev.(*sql.Stmt)
-	}
-	return tx.StmtContext(ctx, st), nil
-}
-
-// txExec and txQueryRow run a cached prepared statement inside tx.
-func (s *Store) txExec(ctx context.Context, tx *sql.Tx, query string, args ...any) (sql.Result, error) {
-	st, err := s.prepared(ctx, tx, query)
-	if err != nil {
-		return nil, err
-	}
-	return st.ExecContext(ctx, args...)
-}
-
-func (s *Store) txQueryRow(ctx context.Context, tx *sql.Tx, query string, args ...any) (*sql.Row, error) {
-	st, err := s.prepared(ctx, tx, query)
-	if err != nil {
-		return nil, err
-	}
-	return st.QueryRowContext(ctx, args...), nil
 }

@@ -2,7 +2,6 @@ package notes
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -98,7 +97,7 @@ func (s *Store) addTab(ctx context.Context, ws, tool, key string, intent any, no
 	return s.guarded(ctx, writeOp{
 		tool: tool, workspace: ws, key: key, intent: intent, expected: expected, what: "adding a tab",
 		conflict: s.noteConflict(noteID, "", expected),
-		check: func(tx *sql.Tx) (int64, *tools.Result, error) {
+		check: func(tx *wtx) (int64, *tools.Result, error) {
 			err := tx.QueryRowContext(ctx, `SELECT n.version, COUNT(t.id), COALESCE(MAX(t.position), -1)
 				FROM notes n LEFT JOIN note_tabs t ON t.note_id = n.id WHERE n.id = ? AND n.workspace_id = ? GROUP BY n.id`,
 				noteID, ws).Scan(&cur, &count, &maxPos)
@@ -113,7 +112,7 @@ func (s *Store) addTab(ctx context.Context, ws, tool, key string, intent any, no
 			}
 			return cur, nil, nil
 		},
-		apply: func(tx *sql.Tx) (map[string]any, string, int64, error) {
+		apply: func(tx *wtx) (map[string]any, string, int64, error) {
 			now := formatTime(s.now())
 			tabID := newID("tab")
 			tabV := s.nextVersion(0)

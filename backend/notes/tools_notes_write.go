@@ -2,7 +2,6 @@ package notes
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -85,7 +84,7 @@ type tabState struct {
 
 // loadTab reads the Note and tab versions (and data when withData) inside
 // tx, refusing a tab of another Note or a Note of another workspace.
-func (s *Store) loadTab(ctx context.Context, tx *sql.Tx, ws, noteID, tabID string, withData bool) (tabState, *tools.Result, error) {
+func (s *Store) loadTab(ctx context.Context, tx *wtx, ws, noteID, tabID string, withData bool) (tabState, *tools.Result, error) {
 	var st tabState
 	var owner, nws string
 	cols := `n.workspace_id, n.version, t.note_id, t.kind, t.version, ''`
@@ -143,7 +142,7 @@ func (s *Store) editNoteTab(ctx context.Context, c tools.Call, a *editArgs) (too
 		tool: ToolEditNoteTab, workspace: c.Workspace, key: a.Key, intent: a.intent(), expected: int64(a.Expected),
 		what:     "editing note tab",
 		conflict: s.noteConflict(a.NoteID, a.TabID, int64(a.Expected)),
-		check: func(tx *sql.Tx) (int64, *tools.Result, error) {
+		check: func(tx *wtx) (int64, *tools.Result, error) {
 			var refusal *tools.Result
 			var err error
 			st, refusal, err = s.loadTab(ctx, tx, c.Workspace, a.NoteID, a.TabID, withData)
@@ -161,7 +160,7 @@ func (s *Store) editNoteTab(ctx context.Context, c tools.Call, a *editArgs) (too
 			}
 			return st.noteVersion, nil, nil
 		},
-		apply: func(tx *sql.Tx) (map[string]any, string, int64, error) {
+		apply: func(tx *wtx) (map[string]any, string, int64, error) {
 			data, err := a.apply(st)
 			if err != nil {
 				return nil, "", 0, err

@@ -2,7 +2,6 @@ package notes
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -159,7 +158,7 @@ func (s *Store) editRecordItem(ctx context.Context, c tools.Call, a *editRecordA
 			r.IsError = true
 			return r
 		},
-		check: func(tx *sql.Tx) (int64, *tools.Result, error) {
+		check: func(tx *wtx) (int64, *tools.Result, error) {
 			var err error
 			item, err = scanRecord(tx.QueryRowContext(ctx, `SELECT `+recordCols+` FROM record_items i
 				WHERE i.id = ? AND i.channel_id = ? AND EXISTS (SELECT 1 FROM record_channels c WHERE c.id = i.channel_id AND c.workspace_id = ?)`,
@@ -172,7 +171,7 @@ func (s *Store) editRecordItem(ctx context.Context, c tools.Call, a *editRecordA
 			}
 			return item.Version, nil, nil
 		},
-		apply: func(tx *sql.Tx) (map[string]any, string, int64, error) {
+		apply: func(tx *wtx) (map[string]any, string, int64, error) {
 			changed, err := applyValues(&item, a.Values)
 			if err != nil {
 				return nil, "", 0, err
