@@ -36,6 +36,11 @@ export default async function ({ home, tmp }) {
   const work = join(tmp, 'work-pipeline');
   mkdirSync(work, { recursive: true });
   writeFileSync(join(work, 'README.md'), '# Site\n');
+  // A repository with one commit, so a chat can isolate its runs on a branch.
+  const git = (...a) => execFileSync('git', ['-c', 'user.name=e2e', '-c', 'user.email=e2e@osfoundry.invalid', '-c', 'commit.gpgsign=false', ...a], { cwd: work, stdio: 'ignore' });
+  git('init', '-q', '-b', 'main');
+  git('add', 'README.md');
+  git('commit', '-q', '-m', 'Start');
   mkdirSync(join(home, '.claude'), { recursive: true });
   writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ apiKeyHelper: 'echo ' + fakeKey }, null, 2));
   writeFileSync(

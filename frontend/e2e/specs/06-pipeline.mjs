@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { until, assert, goCall } from '../lib.mjs';
 
@@ -169,4 +170,27 @@ export default async function ({ page, base, tmp, shot }) {
   await until('the agent run to finish', async () => ((await agentRun.locator('[data-answer]').textContent().catch(() => '')) ?? '').trim() === 'ok', 90000);
   assert((await agentRun.locator('.who').textContent()) === 'Researcher', 'the agent plays its Runtime Role');
   await shot('pipeline-agents');
+
+  // --- A chat that isolates its runs: the branch, its diff, Discard branch ---
+  await push('worktree');
+  await page.goto(base + '/#/chat');
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await page.getByRole('heading', { name: 'New chat' }).waitFor();
+  await page.getByLabel('Isolate runs on a git branch').check();
+  await page.getByLabel('Task').fill('Write the release notes');
+  await page.getByRole('button', { name: 'Start' }).click();
+  const wt = page.locator('article[data-run]');
+  await until('the worktree run to finish', async () => ((await wt.locator('[data-answer]').textContent().catch(() => '')) ?? '').trim() === 'Wrote RELEASE-NOTES.md.', 90000);
+  const branch = (await wt.locator('.branch code').textContent()).trim();
+  assert(branch.startsWith('osf/run-'), `the run's branch: ${branch}`);
+  assert((await wt.locator('.stat').textContent()).includes('RELEASE-NOTES.md'), 'the diffstat names the new file');
+  await wt.getByRole('button', { name: 'Show diff' }).click();
+  assert((await wt.locator('.diff').textContent()).includes('+Ship the beta on Friday.'), 'the diff shows the added line');
+  const branches = () => execFileSync('git', ['branch', '--list', 'osf/run-*'], { cwd: seed.work, encoding: 'utf8' }).trim();
+  assert(branches() === branch, `the branch is kept in the repository: ${branches()}`);
+  assert(!existsSync(join(seed.work, 'RELEASE-NOTES.md')), "the user's own checkout is untouched");
+  await shot('pipeline-worktree');
+  await wt.getByRole('button', { name: 'Discard branch' }).click();
+  await wt.locator('.branch').waitFor({ state: 'detached' });
+  assert(branches() === '', `Discard branch deletes it: ${branches()}`);
 }

@@ -56,6 +56,14 @@ var scenarios = map[string]func(q url.Values) ([]fakemodel.Turn, error){
 			fakemodel.Text("I typed the check into your terminal."),
 		), nil
 	},
+	// worktree: the Worker writes a file with the shell (in the run's own
+	// worktree when the chat isolates runs) and says so.
+	"worktree": func(url.Values) ([]fakemodel.Turn, error) {
+		return paced(300*time.Millisecond,
+			fakemodel.ClaudeBash("printf 'Ship the beta on Friday.\\n' > RELEASE-NOTES.md", "Write the release notes"),
+			fakemodel.Text("Wrote RELEASE-NOTES.md."),
+		), nil
+	},
 	// slow: an answer that takes long enough to cancel.
 	"slow": func(url.Values) ([]fakemodel.Turn, error) {
 		return []fakemodel.Turn{fakemodel.Slow(60*time.Second, "too late")}, nil
