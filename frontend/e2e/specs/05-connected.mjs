@@ -226,7 +226,12 @@ export default async function ({ page, base, tmp, shot }) {
     assert((await page.locator('.shell').getAttribute('inert')) === null, 'the window is not inert once the dialog closes');
     await page.goto(base + '/#/terminal?keys=connected');
     await page.reload();
-    await page.getByRole('dialog', { name: 'API Keys (BYOK)' }).getByRole('heading', { name: 'Connected agents' }).waitFor();
+    const again = page.getByRole('dialog', { name: 'API Keys (BYOK)' });
+    await again.getByRole('heading', { name: 'Connected agents' }).waitFor();
+    await again.getByRole('button', { name: 'Close' }).click();
+    await again.waitFor({ state: 'detached' });
+    const hash = await page.evaluate(() => location.hash);
+    assert(hash === '#/terminal', `closing drops the keys link from the route, got ${hash}`);
   } finally {
     cb.close();
   }
