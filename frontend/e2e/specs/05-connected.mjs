@@ -196,6 +196,23 @@ export default async function ({ page, base, tmp, shot }) {
     const ps = await call(token, 'get_proposal_status', { proposal_id: pid });
     assert((ps.data ?? JSON.parse(ps.text)).status === 'approved', 'the proposal is approved: ' + ps.text);
 
+    // Decline: the proposal leaves the list and reads declined.
+    const prop2 = await call(token, 'propose_file_import', { project_id: seed.launch, target: 'Launch/Notes', title: 'Import the brief', files: ['brief.pdf'] });
+    const pid2 = (prop2.data ?? JSON.parse(prop2.text)).proposal_id;
+    const card2 = dialog.locator(`[data-proposal="${pid2}"]`);
+    await card2.getByRole('button', { name: 'Decline' }).click();
+    await card2.waitFor({ state: 'detached' });
+    const ps2 = await call(token, 'get_proposal_status', { proposal_id: pid2 });
+    assert((ps2.data ?? JSON.parse(ps2.text)).status === 'declined', 'the proposal is declined: ' + ps2.text);
+
+    // Removing the project closes it on the very next call.
+    const open = await call(token, 'list_project_resources', { project_id: seed.launch });
+    assert(!open.isError && open.text.includes(seed.note), 'the added project lists its Note: ' + open.text);
+    await dialog.getByRole('button', { name: 'Remove from Launch' }).click();
+    await dialog.getByText('No projects yet: this assistant can open nothing').waitFor();
+    const closed = await call(token, 'list_project_resources', { project_id: seed.launch });
+    assert(closed.isError && closed.text.startsWith('not_in_project'), 'a removed project is refused: ' + closed.text);
+
     // Tools: untick one, Save tools → the next call is refused.
     await dialog.getByText('All supported tools are on by default.').waitFor();
     const box = dialog.locator('label.tool', { hasText: 'list_granted_resources' }).getByRole('checkbox');
