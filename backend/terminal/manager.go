@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"os"
 	"sort"
 	"sync"
 	"time"
@@ -64,6 +65,29 @@ type Manager struct {
 	onOSC    []func(id string, num int, payload string)
 	onExit   []func(id string, code int)
 	onCreate []func(p *Pane)
+	launch   Launch
+	onClose  []func(id string)
+}
+
+// OnClose registers fn, called after a pane was closed and forgotten.
+func (m *Manager) OnClose(fn func(id string)) {
+	m.mu.Lock()
+	m.onClose = append(m.onClose, fn)
+	m.mu.Unlock()
+}
+
+// Launch gives the app a say in how a pane's program starts: environment
+// entries to add (the hook channel's per-pane secret) and flags appended to
+// argv for this run only (an agent's per-run hook settings). argv is the
+// command as the user gave it (empty: the shell), env the environment it
+// gets (nil: the app's own).
+type Launch func(id string, argv, env []string) (extraEnv, args []string)
+
+// SetLaunch sets the Launch hook used by every later Create and Restore.
+func (m *Manager) SetLaunch(f Launch) {
+	m.mu.Lock()
+	m.launch = f
+	m.mu.Unlock()
 }
 
 type nopEmitter struct{}
@@ -105,8 +129,18 @@ func (m *Manager) Create(o Options) (Info, error) {
 func (m *Manager) create(o Options) (Info, error) {
 	id := o.ID
 	m.mu.Lock()
-	onChange, onOSC, onExit, onCreate, specs := m.onChange, m.onOSC, m.onExit, m.onCreate, m.specs
+	onChange, onOSC, onExit, onCreate, specs, launch := m.onChange, m.onOSC, m.onExit, m.onCreate, m.specs, m.launch
 	m.mu.Unlock()
+	if launch != nil {
+		env, args := launch(id, o.Argv, o.Env)
+		if len(env) > 0 {
+			if o.Env == nil {
+				o.Env = os.Environ()
+			}
+			o.Env = append(append([]string(nil), o.Env...), env...)
+		}
+		o.ExtraArgs = append(o.ExtraArgs, args...)
+	}
 	o.OnOutput = func(seq uint64, b []byte) { m.emit.Emit(EventOutput, OutputEvent{ID: id, Seq: seq, Data: b}) }
 	o.OnChange = func() {
 		for _, f := range onChange {
@@ -191,7 +225,7 @@ func (m *Manager) Close(id string) error {
 	m.mu.Lock()
 	p, ok := m.pan[id]
 	delete(m.pan, id)
-	specs := m.specs
+	specs, onClose := m.specs, m.onClose
 	m.mu.Unlock()
 	if !ok {
 		return fmt.Errorf("closing pane %q: no such pane", id)
@@ -200,6 +234,9 @@ func (m *Manager) Close(id string) error {
 		specs.DeletePane(id)
 	}
 	err := p.Close()
+	for _, f := range onClose {
+		f(id)
+	}
 	m.emit.Emit(EventPanes, nil)
 	return err
 }

@@ -16,8 +16,11 @@ type Options struct {
 	Dir  string   // working folder; must exist
 	Argv []string // program and arguments; empty means the user's shell
 	Env  []string // full environment; nil means the app's own
-	Cols int
-	Rows int
+	// ExtraArgs are appended to Argv for this run only: they are neither
+	// shown (Argv, Info) nor remembered across restarts (per-run hooks).
+	ExtraArgs []string
+	Cols      int
+	Rows      int
 	// Tap, when set, receives every raw byte read from the PTY (recorders).
 	Tap io.Writer
 	// OnOutput receives batched UI bytes (at most one call per frame),
@@ -91,7 +94,11 @@ func Start(o Options) (*Pane, error) {
 	if _, err := lookPath(o.Argv[0], o.Env); err != nil {
 		return nil, fmt.Errorf("starting pane: %q was not found — check the command or install it: %w", o.Argv[0], err)
 	}
-	proc, err := startPTY(o)
+	run := o
+	if len(o.ExtraArgs) > 0 {
+		run.Argv = append(append([]string(nil), o.Argv...), o.ExtraArgs...)
+	}
+	proc, err := startPTY(run)
 	if err != nil {
 		return nil, fmt.Errorf("starting pane: %w", err)
 	}

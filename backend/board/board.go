@@ -1,0 +1,241 @@
+// Package board is the Sessions board: one card per session (terminal
+// panes, chats, agent runs, later teams and loops), in the column the
+// runtime's state puts it. Sessions come from Sources through one small
+// interface. The user cannot set a state by dragging, with one exception:
+// an idle session dropped on Done is, after confirmation, summarised into
+// the knowledge folder and ended.
+package board
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// EventChanged carries the full card list ([]Card) after any change
+// (mirrored in frontend/src/lib/events.ts).
+const EventChanged = "board:changed"
+
+// Columns, in board order. A card's State is one of them.
+const (
+	Running  = "running"
+	NeedsYou = "needs_you"
+	Paused   = "paused"
+	Idle     = "idle"
+	Done     = "done"
+	Failed   = "failed"
+)
+
+// Columns lists the columns left to right.
+var Columns = []string{Running, NeedsYou, Paused, Idle, Done, Failed}
+
+// Kinds of session.
+const (
+	KindChat     = "chat"
+	KindAgent    = "agent"
+	KindTeam     = "team"
+	KindLoop     = "loop"
+	KindTerminal = "terminal"
+)
+
+// Errors of the drag rules; the first is SPEC wording, shown as is.
+var (
+	ErrStillRunning = errors.New("This session is still running. Pause it first, then end it.")
+	ErrEnded        = errors.New("This session has already ended.")
+	ErrColumn       = errors.New("A session's column follows what it is doing. Only an idle session can be moved, and only to Done.")
+	ErrNoCard       = errors.New("This session is no longer on the board; it may have been closed.")
+)
+
+// Card is one session on the board.
+type Card struct {
+	Key       string `json:"key"`    // source/id, unique on the board
+	Source    string `json:"source"` // set by the Board
+	ID        string `json:"id"`     // the source's own id (pane id, chat id, …)
+	Kind      string `json:"kind"`
+	Title     string `json:"title"`
+	Folder    string `json:"folder"` // short name
+	Dir       string `json:"dir,omitempty"`
+	State     string `json:"state"`            // a column
+	Why       string `json:"why"`              // what the session is doing or asking, for the card
+	Reason    string `json:"reason,omitempty"` // what decided the state (tooltip)
+	StartedAt int64  `json:"startedAt"`        // unix ms
+	UpdatedAt int64  `json:"updatedAt"`        // unix ms of the last state change
+	Link      string `json:"link,omitempty"`   // route that opens the session, e.g. "/terminal?pane=p-1"
+}
+
+// Source offers sessions to the board.
+type Source interface {
+	// Cards lists the source's sessions now (Key and Source are filled in
+	// by the Board).
+	Cards() []Card
+	// Summary describes a session for its Done summary, with its state
+	// read fresh (not a cached sweep) so a session that just started
+	// working again is not ended.
+	Summary(id string) (Summary, error)
+	// End ends the session (closes the pane, ends the chat).
+	End(id string) error
+}
+
+// Emitter sends one UI event.
+type Emitter interface {
+	Emit(event string, payload any)
+}
+
+// Board gathers the sources' cards and applies the drag rules.
+type Board struct {
+	knowledge string
+	em        Emitter
+	now       func() time.Time
+
+	mu      sync.Mutex
+	names   []string
+	sources map[string]Source
+	pending bool
+}
+
+// coalesce bounds board:changed events: several sources changing in one
+// burst send one list, well within the board's one-second promise.
+const coalesce = 30 * time.Millisecond
+
+// New returns a board writing Done summaries under knowledge (the app's
+// knowledge folder) and emitting to em (nil: no events).
+func New(knowledge string, em Emitter) *Board {
+	return &Board{knowledge: knowledge, em: em, now: time.Now, sources: map[string]Source{}}
+}
+
+// Add plugs a source in under a short name ("terminal", "pipeline").
+func (b *Board) Add(name string, s Source) {
+	b.mu.Lock()
+	if _, ok := b.sources[name]; !ok {
+		b.names = append(b.names, name)
+	}
+	b.sources[name] = s
+	b.mu.Unlock()
+	b.Changed()
+}
+
+// Cards lists every card, newest first within the board's order.
+func (b *Board) Cards() []Card {
+	b.mu.Lock()
+	names := append([]string(nil), b.names...)
+	srcs := make([]Source, len(names))
+	for i, n := range names {
+		srcs[i] = b.sources[n]
+	}
+	b.mu.Unlock()
+	out := []Card{}
+	for i, s := range srcs {
+		for _, c := range s.Cards() {
+			c.Source = names[i]
+			c.Key = names[i] + "/" + c.ID
+			out = append(out, c)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].StartedAt > out[j].StartedAt })
+	return out
+}
+
+// Changed tells the board a source's cards changed; the new list is sent
+// shortly after, once per burst.
+func (b *Board) Changed() {
+	if b.em == nil {
+		return
+	}
+	b.mu.Lock()
+	if b.pending {
+		b.mu.Unlock()
+		return
+	}
+	b.pending = true
+	b.mu.Unlock()
+	time.AfterFunc(coalesce, func() {
+		b.mu.Lock()
+		b.pending = false
+		b.mu.Unlock()
+		b.em.Emit(EventChanged, b.Cards())
+	})
+}
+
+func (b *Board) lookup(key string) (Source, Card, error) {
+	name, id, ok := strings.Cut(key, "/")
+	b.mu.Lock()
+	s := b.sources[name]
+	b.mu.Unlock()
+	if !ok || s == nil {
+		return nil, Card{}, ErrNoCard
+	}
+	for _, c := range s.Cards() {
+		if c.ID == id {
+			c.Source, c.Key = name, key
+			return s, c, nil
+		}
+	}
+	return nil, Card{}, ErrNoCard
+}
+
+// Drop is what the UI asks when a card is dropped on a column: nil means
+// "ask the user to confirm, then call End" (only an idle session on Done);
+// otherwise the error says why the drop is refused. Dropping a card on its
+// own column is refused with nothing to say (ErrSameColumn).
+func (b *Board) Drop(key, column string) error {
+	_, c, err := b.lookup(key)
+	if err != nil {
+		return err
+	}
+	return dropRule(c.State, column)
+}
+
+// ErrSameColumn: the card was dropped where it already is; nothing to do.
+var ErrSameColumn = errors.New("the session is already in this column")
+
+// dropRule is the whole drag policy: the column comes from the runtime;
+// the one move a user makes is an idle (or paused) session to Done.
+func dropRule(state, column string) error {
+	switch {
+	case state == column:
+		return ErrSameColumn
+	case column != Done:
+		return ErrColumn
+	case state == Idle || state == Paused:
+		return nil
+	case state == Running || state == NeedsYou:
+		return ErrStillRunning
+	case state == Failed || state == Done:
+		return ErrEnded
+	}
+	return fmt.Errorf("unknown session state %q", state)
+}
+
+// End is the confirmed Idle → Done move: it re-reads the session, writes
+// its summary to the knowledge folder and ends it. If the summary cannot
+// be written the session is left as it was; if ending fails the summary is
+// removed again, so a retry does not leave two.
+func (b *Board) End(key string) (path string, err error) {
+	src, c, err := b.lookup(key)
+	if err != nil {
+		return "", err
+	}
+	sum, err := src.Summary(c.ID)
+	if err != nil {
+		return "", fmt.Errorf("reading the session for its summary: %w", err)
+	}
+	if err := dropRule(sum.State, Done); err != nil {
+		return "", err
+	}
+	sum.Kind, sum.Ended = c.Kind, b.now()
+	if sum.Title == "" {
+		sum.Title = c.Title
+	}
+	if path, err = writeSummary(b.knowledge, sum); err != nil {
+		return "", err
+	}
+	if err := src.End(c.ID); err != nil {
+		removeSummary(path)
+		return "", fmt.Errorf("ending the session: %w", err)
+	}
+	b.Changed()
+	return path, nil
+}

@@ -1,0 +1,53 @@
+package board
+
+import (
+	"errors"
+
+	"github.com/osfoundry/desktop/backend/panestate"
+)
+
+// Service is the Sessions board's binding (window.go.board.Service).
+type Service struct {
+	b     *Board
+	panes *panestate.Watcher
+}
+
+// NewService binds b; w (may be nil) gives the Terminal rail its states.
+func NewService(b *Board, w *panestate.Watcher) *Service { return &Service{b: b, panes: w} }
+
+// DropResult answers a drop: Allowed means "ask the user, then call End";
+// otherwise Message (if any) is shown as the refusal.
+type DropResult struct {
+	Allowed bool   `json:"allowed"`
+	Message string `json:"message"`
+}
+
+// Cards lists the board's cards.
+func (s *Service) Cards() []Card { return s.b.Cards() }
+
+// Columns lists the columns, left to right.
+func (s *Service) Columns() []string { return Columns }
+
+// Drop checks a drag of card key onto column against the rules.
+func (s *Service) Drop(key, column string) DropResult {
+	err := s.b.Drop(key, column)
+	switch {
+	case err == nil:
+		return DropResult{Allowed: true}
+	case errors.Is(err, ErrSameColumn):
+		return DropResult{}
+	}
+	return DropResult{Message: err.Error()}
+}
+
+// End writes the session's summary and ends it (after the user confirmed);
+// it returns the summary file's path.
+func (s *Service) End(key string) (string, error) { return s.b.End(key) }
+
+// PaneStates lists every terminal pane's detected state (the rail).
+func (s *Service) PaneStates() []panestate.PaneState {
+	if s.panes == nil {
+		return []panestate.PaneState{}
+	}
+	return s.panes.States()
+}

@@ -1,0 +1,167 @@
+package board
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/osfoundry/desktop/backend/panestate"
+	"github.com/osfoundry/desktop/backend/terminal"
+)
+
+// Terminal is the board's source for terminal panes: one card per pane, in
+// the column its detected state gives.
+type Terminal struct {
+	mgr   *terminal.Manager
+	watch *panestate.Watcher
+}
+
+// NewTerminal offers mgr's panes, with w's detected states.
+func NewTerminal(mgr *terminal.Manager, w *panestate.Watcher) *Terminal {
+	return &Terminal{mgr: mgr, watch: w}
+}
+
+// Cards lists every pane.
+func (t *Terminal) Cards() []Card {
+	infos := t.mgr.List()
+	out := make([]Card, 0, len(infos))
+	for _, in := range infos {
+		st, _ := t.watch.State(in.ID)
+		out = append(out, terminalCard(in, st))
+	}
+	return out
+}
+
+// column maps a pane's detection state to the board: blocked needs the
+// user; a program that exited is done (or failed on a non-zero code).
+func column(in terminal.Info, st panestate.PaneState) string {
+	switch {
+	case in.Exited && in.ExitCode != 0:
+		return Failed
+	case in.Exited:
+		return Done
+	case st.State == "blocked":
+		return NeedsYou
+	case st.State == "working":
+		return Running
+	}
+	return Idle
+}
+
+func terminalCard(in terminal.Info, st panestate.PaneState) Card {
+	c := Card{ID: in.ID, Kind: KindTerminal, Title: paneTitle(in, st), Folder: in.Folder, Dir: in.Dir,
+		State: column(in, st), Reason: st.Reason, StartedAt: in.StartedAt, UpdatedAt: st.Since,
+		Link: "/terminal?pane=" + in.ID}
+	if c.UpdatedAt == 0 {
+		c.UpdatedAt = in.StartedAt
+	}
+	c.Why = why(c.State, st, in)
+	return c
+}
+
+// paneTitle is the window title the program set (spinner glyphs and
+// markers dropped), else the command.
+func paneTitle(in terminal.Info, st panestate.PaneState) string {
+	title := strings.TrimSpace(strings.TrimLeft(in.Title, "✳✱⠀⠁⠂⠃⠄⠅⠆⠇⠈⠉⠊⠋⠌⠍⠎⠏⠐⠑⠒⠓⠔⠕⠖⠗⠘⠙⠚⠛⠜⠝⠞⠟⠠⠡⠢⠣⠤⠥⠦⠧⠨⠩⠪⠫⠬⠭⠮⠯⠰⠱⠲⠳⠴⠵⠶⠷⠸⠹⠺⠻⠼⠽⠾⠿◐◑◒◓ "))
+	if title != "" {
+		return title
+	}
+	if len(in.Argv) > 0 {
+		return strings.Join(in.Argv, " ")
+	}
+	if in.Foreground != "" {
+		return in.Foreground
+	}
+	return "Shell"
+}
+
+// why is the card's one line: the prompt's own summary when the agent sent
+// one, else what the state means for this pane.
+func why(col string, st panestate.PaneState, in terminal.Info) string {
+	agent := agentName(st.Agent)
+	switch col {
+	case NeedsYou:
+		if st.Message != "" {
+			return st.Message
+		}
+		return agent + " is waiting for your decision"
+	case Running:
+		return agent + " is working"
+	case Failed:
+		return "Exited with code " + strconv.Itoa(in.ExitCode)
+	case Done:
+		return "Exited"
+	}
+	if st.Ended {
+		return agent + " ended; the shell is back"
+	}
+	if st.Agent == "" {
+		return "Waiting for input"
+	}
+	return agent + " is waiting for its next task"
+}
+
+func agentName(a string) string {
+	switch a {
+	case "claude":
+		return "Claude Code"
+	case "codex":
+		return "Codex"
+	case "gemini":
+		return "Gemini CLI"
+	case "qwen":
+		return "Qwen Code"
+	case "":
+		return "The program"
+	}
+	return a
+}
+
+// Summary reads the pane now: a fresh evaluation of its screen and
+// signals, its command, folder, state history and last screen.
+func (t *Terminal) Summary(id string) (Summary, error) {
+	p, err := t.mgr.Get(id)
+	if err != nil {
+		return Summary{}, err
+	}
+	st, _ := t.watch.Evaluate(id)
+	var info terminal.Info
+	for _, in := range t.mgr.List() {
+		if in.ID == id {
+			info = in
+		}
+	}
+	s := Summary{Title: paneTitle(info, st), State: column(info, st), Command: strings.Join(p.Argv(), " "),
+		Dir: p.Dir(), Agent: agentName(st.Agent), Started: p.Started()}
+	if s.Command == "" {
+		s.Command = terminal.DefaultShell()
+	}
+	if st.Agent == "" {
+		s.Agent = ""
+	}
+	for _, h := range t.watch.History(id) {
+		s.Events = append(s.Events, Event{At: h.At, Text: historyText(h)})
+	}
+	lines := p.Screen().Lines
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	s.LastScreen = lines
+	return s, nil
+}
+
+func historyText(h panestate.Change) string {
+	who := agentName(h.Agent)
+	switch h.State {
+	case "blocked":
+		if h.Message != "" {
+			return who + " asked: " + h.Message
+		}
+		return who + " asked for a decision"
+	case "working":
+		return who + " worked"
+	}
+	return who + " waited for its next task"
+}
+
+// End closes the pane and everything it started.
+func (t *Terminal) End(id string) error { return t.mgr.Close(id) }

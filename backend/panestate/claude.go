@@ -1,0 +1,92 @@
+package panestate
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// permissionRequestSince is the first Claude Code release with the
+// PermissionRequest hook. Older releases reject settings naming unknown
+// hook events, so the hook is only added when the installed one is newer.
+var permissionRequestSince = [3]int{2, 0, 45}
+
+var (
+	versionMu    sync.Mutex
+	versionCache = map[string]bool{} // path|size|mtime → supported
+	versionRe    = regexp.MustCompile(`(\d+)\.(\d+)\.(\d+)`)
+)
+
+// ClaudeSupportsPermissionRequest asks the Claude Code that argv0 names
+// (`claude --version`, cached per binary) whether it has the
+// PermissionRequest hook. Unknown means no: the Notification hook and the
+// screen still report prompts.
+func ClaudeSupportsPermissionRequest(argv0 string, env []string) bool {
+	path, err := lookPath(argv0, env)
+	if err != nil {
+		return false
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	key := fmt.Sprintf("%s|%d|%d", path, st.Size(), st.ModTime().UnixNano())
+	versionMu.Lock()
+	ok, cached := versionCache[key]
+	versionMu.Unlock()
+	if cached {
+		return ok
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, "--version")
+	cmd.Env = env
+	out, err := cmd.Output()
+	ok = err == nil && versionAtLeast(string(out), permissionRequestSince)
+	versionMu.Lock()
+	versionCache[key] = ok
+	versionMu.Unlock()
+	return ok
+}
+
+// versionAtLeast reads the first x.y.z in s and compares it with min.
+func versionAtLeast(s string, min [3]int) bool {
+	m := versionRe.FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	for i := 0; i < 3; i++ {
+		n, _ := strconv.Atoi(m[i+1])
+		if n != min[i] {
+			return n > min[i]
+		}
+	}
+	return true
+}
+
+// lookPath finds argv0 in env's PATH (the pane's), or the app's own PATH
+// when env is nil.
+func lookPath(argv0 string, env []string) (string, error) {
+	if strings.ContainsRune(argv0, filepath.Separator) || env == nil {
+		return exec.LookPath(argv0)
+	}
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], "PATH="); ok {
+			for _, dir := range filepath.SplitList(v) {
+				p := filepath.Join(dir, argv0)
+				if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+					return p, nil
+				}
+			}
+			return "", exec.ErrNotFound
+		}
+	}
+	return exec.LookPath(argv0)
+}

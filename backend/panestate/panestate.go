@@ -1,0 +1,288 @@
+// Package panestate runs agent-state detection on every terminal pane: it
+// feeds each pane's emulated screen, OSC sequences and foreground process
+// to a detect.Monitor, gives each pane a hook channel secret (and Claude
+// Code runs the app starts their --settings hooks), and publishes every
+// pane's state with the reason that decided it.
+package panestate
+
+import (
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/osfoundry/desktop/backend/detect"
+	"github.com/osfoundry/desktop/backend/panehook"
+	"github.com/osfoundry/desktop/backend/terminal"
+)
+
+// EventState carries one PaneState whenever a pane's state or its reason
+// changed (mirrored in frontend/src/lib/events.ts).
+const EventState = "panes:state"
+
+// Emitter sends one UI event; the app passes its Wails adapter.
+type Emitter interface {
+	Emit(event string, payload any)
+}
+
+// PaneState is a pane's detected state for the rail and the board.
+type PaneState struct {
+	ID      string `json:"id"`
+	Label   string `json:"label"` // the pane's folder, e.g. "shop-api"
+	State   string `json:"state"` // idle, working or blocked
+	Agent   string `json:"agent"` // rule set in use, "" when none recognised
+	Source  string `json:"source"`
+	Reason  string `json:"reason"`  // what decided, e.g. "rules/claude.toml rule 1 (blocked): …"
+	Message string `json:"message"` // the agent's own summary of its prompt, if it sent one
+	Ended   bool   `json:"ended"`   // the agent exited, the shell is back in front
+	Since   int64  `json:"since"`   // unix ms when this state began
+}
+
+// Change is one entry of a pane's state history (the Done summary's
+// "what it did").
+type Change struct {
+	At      time.Time
+	State   string
+	Agent   string
+	Message string
+}
+
+// maxHistory bounds the state changes kept per pane.
+const maxHistory = 200
+
+// Config wires a Watcher.
+type Config struct {
+	Registry *detect.Registry
+	Emitter  Emitter // nil: no events
+	// Notify shows a desktop notification when a pane starts needing the
+	// user (the Monitor applies the cooldown); nil: none.
+	Notify func(detect.Notification)
+	// Exe is this app's binary, run by Claude Code's hooks in its pane
+	// helper mode; "" adds no hooks.
+	Exe string
+	// PermissionRequest reports whether the Claude Code that argv0 names
+	// (looked up in env's PATH) supports the PermissionRequest hook; nil:
+	// ClaudeSupportsPermissionRequest.
+	PermissionRequest func(argv0 string, env []string) bool
+	Clock             detect.Clock // nil: real clock
+	Sweep             time.Duration
+}
+
+// Watcher is detection for every pane of a terminal.Manager.
+type Watcher struct {
+	cfg   Config
+	mgr   *terminal.Manager
+	mon   *detect.Monitor
+	hooks *panehook.Server
+
+	mu      sync.Mutex
+	states  map[string]PaneState
+	history map[string][]Change
+	subs    []func(PaneState)
+}
+
+// New wires detection into mgr. Call it before any pane is created or
+// restored, then Start.
+func New(mgr *terminal.Manager, cfg Config) (*Watcher, error) {
+	if cfg.PermissionRequest == nil {
+		cfg.PermissionRequest = ClaudeSupportsPermissionRequest
+	}
+	w := &Watcher{cfg: cfg, mgr: mgr, states: map[string]PaneState{}, history: map[string][]Change{}}
+	srv, err := panehook.Start(w.onHook)
+	if err != nil {
+		return nil, err
+	}
+	w.hooks = srv
+	w.mon = detect.NewMonitor(detect.MonitorConfig{
+		Registry: cfg.Registry, Clock: cfg.Clock, Sweep: cfg.Sweep,
+		OnUpdate: w.onUpdate, Notify: cfg.Notify,
+	})
+	mgr.SetLaunch(w.launch)
+	mgr.Observe(w.onCreate, w.onChange, w.mon.HandleOSC, w.onExit)
+	mgr.OnClose(w.onClose)
+	return w, nil
+}
+
+// Start begins the safety sweep.
+func (w *Watcher) Start() { w.mon.Start() }
+
+// Close stops the sweep and the hook channel.
+func (w *Watcher) Close() {
+	w.mon.Stop()
+	w.hooks.Close()
+}
+
+// OnChange registers fn for every state change of any pane. fn runs on the
+// detection goroutine: it must not block or evaluate synchronously.
+func (w *Watcher) OnChange(fn func(PaneState)) {
+	w.mu.Lock()
+	w.subs = append(w.subs, fn)
+	w.mu.Unlock()
+}
+
+// States lists every tracked pane's state, by id.
+func (w *Watcher) States() []PaneState {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make([]PaneState, 0, len(w.states))
+	for _, s := range w.states {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// State returns one pane's state.
+func (w *Watcher) State(id string) (PaneState, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	s, ok := w.states[id]
+	return s, ok
+}
+
+// History returns a pane's state changes, oldest first.
+func (w *Watcher) History(id string) []Change {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]Change(nil), w.history[id]...)
+}
+
+// Evaluate re-reads a pane's screen and signals now (not the last sweep's
+// result): what the board checks before ending a session.
+func (w *Watcher) Evaluate(id string) (PaneState, bool) {
+	t := w.mon.Tracker(id)
+	if t == nil {
+		return PaneState{}, false
+	}
+	t.Evaluate()
+	return w.State(id)
+}
+
+// launch gives every pane its hook channel secret, and a Claude Code run
+// the app starts its per-run hooks.
+func (w *Watcher) launch(id string, argv, paneEnv []string) (env, args []string) {
+	env = w.hooks.Register(id)
+	if w.cfg.Exe == "" || len(argv) == 0 || !isClaude(argv[0]) || hasFlag(argv, "--settings") {
+		// A user's own --settings is theirs: the screen rules and the
+		// status protocol still see the prompts without our hooks.
+		return env, nil
+	}
+	perm := w.cfg.PermissionRequest(argv[0], paneEnv)
+	return env, []string{"--settings", panehook.ClaudeSettings(w.cfg.Exe, perm)}
+}
+
+func isClaude(argv0 string) bool {
+	b := strings.ToLower(filepath.Base(argv0))
+	return b == "claude" || b == "claude.exe"
+}
+
+func hasFlag(argv []string, flag string) bool {
+	for _, a := range argv[1:] {
+		if a == flag || strings.HasPrefix(a, flag+"=") {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *Watcher) onCreate(p *terminal.Pane) {
+	id, argv := p.ID(), p.Argv()
+	label := terminal.ShortName(p.Dir())
+	agent := ""
+	if len(argv) > 0 {
+		agent = w.cfg.Registry.IdentifyProcess(detect.Process{Name: filepath.Base(argv[0]), Argv: argv})
+	}
+	// A pane started as a shell (or anything that is not the agent itself)
+	// returns to its first program when the agent exits.
+	ownShell := len(argv) == 0 || detect.IsShell(argv[0])
+	emu := p.Emulator()
+	process := func() detect.Process {
+		if p.Exited() {
+			return detect.Process{Gone: true}
+		}
+		pg, name := p.Foreground()
+		return detect.Process{Name: name, Argv: procArgv(pg), Shell: ownShell && p.ShellInFront()}
+	}
+	t, err := w.mon.Add(id, label, agent, emu.Lines, process)
+	if err != nil {
+		return
+	}
+	w.mu.Lock()
+	w.states[id] = PaneState{ID: id, Label: label, State: string(detect.Idle), Agent: agent,
+		Source: string(detect.FromNoAgent), Reason: "no agent recognised", Since: time.Now().UnixMilli()}
+	w.mu.Unlock()
+	t.ScreenChanged() // output may have arrived before the tracker existed
+}
+
+func (w *Watcher) onChange(id string) {
+	if t := w.mon.Tracker(id); t != nil {
+		t.ScreenChanged()
+	}
+}
+
+func (w *Watcher) onExit(id string, _ int) {
+	if t := w.mon.Tracker(id); t != nil {
+		t.SetProcess(detect.Process{Gone: true})
+	}
+}
+
+func (w *Watcher) onClose(id string) {
+	w.mon.Remove(id)
+	w.hooks.Forget(id)
+	w.mu.Lock()
+	delete(w.states, id)
+	delete(w.history, id)
+	w.mu.Unlock()
+}
+
+// onHook turns an authenticated hook report into an agent report. A
+// malformed payload is dropped: a bad report never makes a pane need you.
+func (w *Watcher) onHook(r panehook.Report) {
+	t := w.mon.Tracker(r.Pane)
+	if t == nil {
+		return
+	}
+	var s detect.Signal
+	var err error
+	switch r.Kind {
+	case "report":
+		s, err = detect.HookReport(r.Arg)
+	case "notify":
+		s, err = detect.HookNotification(r.Payload)
+	default:
+		return
+	}
+	if err == nil {
+		t.Report(s)
+	}
+}
+
+func (w *Watcher) onUpdate(u detect.Update, label string) {
+	d := u.Decision
+	st := PaneState{ID: u.ID, Label: label, State: string(d.State), Agent: d.Agent, Source: string(d.Source),
+		Reason: d.String(), Message: d.Message, Ended: d.Ended, Since: u.At.UnixMilli()}
+	w.mu.Lock()
+	if _, ok := w.states[u.ID]; !ok {
+		w.mu.Unlock()
+		return // closed meanwhile
+	}
+	if prev := w.states[u.ID]; prev.State == st.State {
+		st.Since = prev.Since // a new reason, not a new state
+	} else {
+		h := append(w.history[u.ID], Change{At: u.At, State: st.State, Agent: st.Agent, Message: st.Message})
+		if len(h) > maxHistory {
+			h = h[len(h)-maxHistory:]
+		}
+		w.history[u.ID] = h
+	}
+	w.states[u.ID] = st
+	subs := w.subs
+	w.mu.Unlock()
+	if w.cfg.Emitter != nil {
+		w.cfg.Emitter.Emit(EventState, st)
+	}
+	for _, f := range subs {
+		f(st)
+	}
+}
