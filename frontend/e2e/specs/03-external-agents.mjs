@@ -80,6 +80,12 @@ export default async function ({ page, base, home, tmp, env, shot }) {
   const argvShown = await page.textContent('[data-argv]');
   assert(argvShown === `claude --resume ${seeded.mismatch.id} --model ${seeded.model} --effort ${seeded.effort}`, `argv shown: ${argvShown}`);
   await shot('external-agents-detail');
+  // A small window keeps the actions and the conversation in view.
+  await page.setViewportSize({ width: 1000, height: 640 });
+  assert(await page.getByRole('button', { name: 'Open in Terminal' }).isVisible(), 'Open in Terminal visible in a small window');
+  assert((await page.locator('[data-row-kind]').count()) > 0, 'conversation rows visible in a small window');
+  await shot('external-agents-detail-small');
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // Branch mismatch: Cancel starts nothing; Open anyway opens the pane.
   const panesBefore = (await goCall(page, 'terminal.Service.List')).length;
