@@ -27,6 +27,7 @@ export default async function ({ page, base, env, shot }) {
   await page.locator('[data-route="/notes"]').waitFor();
   await page.getByRole('button', { name: '+ New note' }).click();
   await page.getByLabel('Title').fill('E2E launch plan');
+  await shot('notes-new');
   await page.getByRole('button', { name: 'Create note' }).click();
   const view = page.locator('[data-note-view]');
   await view.waitFor();
@@ -88,6 +89,7 @@ export default async function ({ page, base, env, shot }) {
   await remote.waitFor();
   assert((await remote.textContent()).includes('This note changed while you were editing'), 'the remote-change banner text');
   assert((await editor.inputValue()).endsWith('- person line 2'), 'the typing is not clobbered');
+  await shot('notes-remote-change');
   await page.getByRole('button', { name: 'Re-apply my change' }).click();
   await until('the re-applied save', async () => (await status.textContent()) === 'Saved');
   for (const l of ['person line 1', 'agent line 1', 'person line 2', 'agent line 2']) assert((await stored()).includes(l), `stored text keeps "${l}"`);
