@@ -15,10 +15,14 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 
 	"github.com/osfoundry/desktop/backend/appdir"
+	"github.com/osfoundry/desktop/backend/board"
 	"github.com/osfoundry/desktop/backend/connect"
 	"github.com/osfoundry/desktop/backend/connect/notesres"
+	"github.com/osfoundry/desktop/backend/desktopnotify"
+	"github.com/osfoundry/desktop/backend/detect"
 	"github.com/osfoundry/desktop/backend/inventory"
 	"github.com/osfoundry/desktop/backend/notes"
+	"github.com/osfoundry/desktop/backend/panestate"
 	"github.com/osfoundry/desktop/backend/panestore"
 	"github.com/osfoundry/desktop/backend/store"
 	"github.com/osfoundry/desktop/backend/terminal"
@@ -37,6 +41,9 @@ type App struct {
 	notesWatch *notes.Watcher
 	conn       *connect.Server
 	work       *workers.Workers // the one tool executor, approvals, CLI runner, pipeline
+	watch      *panestate.Watcher
+	notifier   *desktopnotify.Notifier
+	Board      *board.Service
 
 	Terminal *terminal.Service
 	Connect  *connect.Panel
@@ -85,11 +92,43 @@ func newApp() (*App, error) {
 	if err := a.openConnect(); err != nil {
 		return nil, err
 	}
+	if err := a.openSessions(); err != nil {
+		return nil, err
+	}
 	return a, nil
+}
+
+// openSessions wires "Needs you" detection to every pane (before any pane
+// starts) and the Sessions board over the panes and the pipeline. A click
+// on a desktop notification raises the window on that pane.
+func (a *App) openSessions() error {
+	a.notifier = desktopnotify.New("osFoundry", func(pane string) {
+		a.emit.Raise()
+		a.emit.Emit("panes:focus", pane)
+	})
+	show := func(n detect.Notification) {
+		if err := a.notifier.Show(desktopnotify.Message{Title: n.Title, Body: n.Body, Key: n.Session}); err != nil {
+			fmt.Fprintln(os.Stderr, "osfoundry:", err)
+		}
+	}
+	w, problems, err := panestate.Open(a.panes, a.emit, show)
+	if err != nil {
+		return err
+	}
+	for _, p := range problems {
+		fmt.Fprintln(os.Stderr, "osfoundry:", p)
+	}
+	a.watch = w
+	b := board.New(appdir.Knowledge(a.dir), a.emit)
+	b.Add("terminal", board.NewTerminal(a.panes, w, b.Changed))
+	b.Add("pipeline", board.NewPipeline(a.work.Pipeline, b.Changed))
+	a.Board = board.NewService(b, w)
+	return nil
 }
 
 func (a *App) startup(ctx context.Context) {
 	a.emit.SetContext(ctx)
+	a.watch.Start()
 	if err := a.panes.Restore(nil); err != nil {
 		fmt.Fprintln(os.Stderr, "osfoundry:", err)
 	}
@@ -131,6 +170,8 @@ func (a *App) shutdown(context.Context) {
 	}
 	a.inv.Close()
 	a.panes.CloseAll()
+	a.watch.Close()
+	a.notifier.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	a.conn.Close(ctx)
 	cancel()
@@ -162,7 +203,7 @@ func runWindow() error {
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup:        a.startup,
 		OnShutdown:       a.shutdown,
-		Bind:             []any{a.Terminal, a.Inventory, a.Connect, a.Picker, a.Notes, a.work.PipelineBinding, a.work.ApprovalsBinding},
+		Bind:             []any{a.Terminal, a.Inventory, a.Connect, a.Picker, a.Notes, a.work.PipelineBinding, a.work.ApprovalsBinding, a.Board},
 	})
 	if err != nil {
 		return fmt.Errorf("running the window: %w", err)

@@ -13,9 +13,14 @@ type Pipeline struct {
 	svc *pipeline.Service
 }
 
-// NewPipeline offers svc's cards. The app also calls Board.Changed from
-// svc.OnChange so the board follows.
-func NewPipeline(svc *pipeline.Service) *Pipeline { return &Pipeline{svc: svc} }
+// NewPipeline offers svc's cards; changed (the Board's Changed) is called
+// whenever a chat or run may have changed.
+func NewPipeline(svc *pipeline.Service, changed func()) *Pipeline {
+	if changed != nil {
+		svc.OnChange(changed)
+	}
+	return &Pipeline{svc: svc}
+}
 
 // Cards maps the pipeline's cards; its states are already board columns.
 func (p *Pipeline) Cards() []Card {

@@ -15,8 +15,15 @@ type Terminal struct {
 	watch *panestate.Watcher
 }
 
-// NewTerminal offers mgr's panes, with w's detected states.
-func NewTerminal(mgr *terminal.Manager, w *panestate.Watcher) *Terminal {
+// NewTerminal offers mgr's panes, with w's detected states; changed (the
+// Board's Changed) is called when a pane appears, exits, closes or changes
+// state.
+func NewTerminal(mgr *terminal.Manager, w *panestate.Watcher, changed func()) *Terminal {
+	if changed != nil {
+		mgr.Observe(func(*terminal.Pane) { changed() }, nil, nil, func(string, int) { changed() })
+		mgr.OnClose(func(string) { changed() })
+		w.OnChange(func(panestate.PaneState) { changed() })
+	}
 	return &Terminal{mgr: mgr, watch: w}
 }
 

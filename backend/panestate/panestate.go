@@ -6,6 +6,8 @@
 package panestate
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -15,6 +17,7 @@ import (
 	"github.com/osfoundry/desktop/backend/detect"
 	"github.com/osfoundry/desktop/backend/panehook"
 	"github.com/osfoundry/desktop/backend/terminal"
+	"github.com/osfoundry/desktop/rules"
 )
 
 // EventState carries one PaneState whenever a pane's state or its reason
@@ -285,4 +288,21 @@ func (w *Watcher) onUpdate(u detect.Update, label string) {
 	for _, f := range subs {
 		f(st)
 	}
+}
+
+// Open is New for the app: the bundled rules with the user's overrides from
+// their home (broken overrides are returned, not fatal), this binary as the
+// hook helper, and desktop notifications through show.
+func Open(mgr *terminal.Manager, em Emitter, show func(detect.Notification)) (*Watcher, []error, error) {
+	home, _ := os.UserHomeDir()
+	reg, problems, err := detect.Load(rules.Files, home)
+	if err != nil {
+		return nil, nil, fmt.Errorf("loading the agent detection rules: %w", err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		exe = "" // no hooks; the screen and status reports still work
+	}
+	w, err := New(mgr, Config{Registry: reg, Emitter: em, Notify: show, Exe: exe})
+	return w, problems, err
 }
