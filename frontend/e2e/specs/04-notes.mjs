@@ -159,4 +159,18 @@ export default async function ({ page, base, env, shot }) {
   await until('the agent cell in the grid', async () => (await page.getByLabel('C3', { exact: true }).inputValue()) === 'from the agent');
   assert((await page.getByLabel('B2', { exact: true }).inputValue()) === '42', 'the person\'s saved cell stays');
   await shot('notes-sheet');
+
+  // 8. An agent adds a Source: the tab appears live and is shown read-only.
+  const cur = await tool('list_note_tabs', { note_id: noteId });
+  const src = await tool('add_note_source', {
+    note_id: noteId, expected_version: cur.version, idempotency_key: `e2e-agent-${++keys}`,
+    title: 'Pricing research', url: 'https://example.com/pricing', content: 'Competitors charge 12 to 20 per seat.',
+  });
+  assert(src.status === 'saved' || src.tab_id, `add_note_source: ${JSON.stringify(src)}`);
+  const srcTab = page.locator('[data-tab][data-kind="source"]');
+  await srcTab.waitFor();
+  await srcTab.click();
+  await page.getByText('Competitors charge 12 to 20 per seat.').waitFor();
+  assert((await page.locator('[data-note-view] textarea, [data-note-view] [data-cell]').count()) === 0, 'a Source has no editor');
+  await shot('notes-source');
 }
