@@ -173,4 +173,18 @@ export default async function ({ page, base, env, shot }) {
   await page.getByText('Competitors charge 12 to 20 per seat.').waitFor();
   assert((await page.locator('[data-note-view] textarea, [data-note-view] [data-cell]').count()) === 0, 'a Source has no editor');
   await shot('notes-source');
+
+  // 9. An agent builds Slides: shown read-only, each slide's Markdown rendered.
+  const v = (await tool('list_note_tabs', { note_id: noteId })).version;
+  const made = await tool('create_note_tab', { note_id: noteId, expected_version: v, idempotency_key: `e2e-agent-${++keys}`, kind: 'slides', title: 'Deck' });
+  assert(made.status === 'created', `create_note_tab: ${JSON.stringify(made)}`);
+  const outline = await tool('edit_note_tab', {
+    note_id: noteId, tab_id: made.tab_id, expected_version: made.version, idempotency_key: `e2e-agent-${++keys}`,
+    operation: 'slides_add_outline', outline: [{ title: 'Why now', body: '- **seats** are cheap' }, { title: 'Plan', body: '1. ship' }],
+  });
+  assert(outline.status === 'saved', `slides_add_outline: ${JSON.stringify(outline)}`);
+  await page.locator(`[data-tab="${made.tab_id}"]`).click();
+  await page.getByRole('heading', { name: 'Why now' }).waitFor();
+  await page.locator('.slide strong', { hasText: 'seats' }).waitFor();
+  assert((await page.locator('.slide').count()) === 2, 'both slides are shown');
 }
