@@ -28,9 +28,9 @@ func (p *Pipeline) Cards() []Card {
 	out := make([]Card, 0, len(cards))
 	for _, c := range cards {
 		kind := KindChat
-		link := "/chat?id=" + c.ID
+		link := "/chat?chat=" + c.ID
 		if c.Kind == pipeline.KindAgent {
-			kind, link = KindAgent, "/agents?run="+c.ID
+			kind, link = KindAgent, "/agents"
 		}
 		out = append(out, Card{ID: c.ID, Kind: kind, Title: c.Title, Folder: shortFolder(c.Folder), Dir: c.Folder,
 			State: c.State, Why: c.Detail, StartedAt: c.UpdatedAt.UnixMilli(), UpdatedAt: c.UpdatedAt.UnixMilli(), Link: link})

@@ -1,6 +1,7 @@
 // One typed map of event names → payloads, mirroring the Go constants
 // (backend/terminal/manager.go, backend/inventory/binding.go, …).
 import { onRuntimeEvent } from './wails';
+import type { BoardCard, PaneState } from './api/board';
 import type { RunEvent } from './api/pipeline';
 import type { ApprovalRequest } from './api/approvals';
 
@@ -36,6 +37,12 @@ export interface EventMap {
   'tools:approval': ApprovalRequest;
   /** An approval request was answered, cancelled or expired (backend/approvals EventDone). */
   'tools:approval-done': { id: string };
+  /** The Sessions board's cards after any change (backend/board EventChanged). */
+  'board:changed': BoardCard[];
+  /** One pane's detected state changed (backend/panestate EventState). */
+  'panes:state': PaneState;
+  /** A desktop notification for this pane id was clicked. */
+  'panes:focus': string;
 }
 
 export function on<K extends keyof EventMap>(name: K, cb: (payload: EventMap[K]) => void): () => void {

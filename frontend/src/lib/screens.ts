@@ -1,6 +1,7 @@
 import type { Component } from 'svelte';
 import { bound } from './wails';
 import TerminalScreen from '../screens/terminal/TerminalScreen.svelte';
+import SessionsScreen from '../screens/sessions/SessionsScreen.svelte';
 import NotesScreen from '../screens/notes/NotesScreen.svelte';
 import ExternalAgentsScreen from '../screens/external-agents/ExternalAgentsScreen.svelte';
 import ChatScreen from '../screens/chat/ChatScreen.svelte';
@@ -25,6 +26,13 @@ export const mainScreens: Screen[] = [
     icon: 'M4 17l6-6-6-6M12 19h8',
     component: TerminalScreen,
     available: () => bound('terminal', 'Service'),
+  },
+  {
+    path: '/sessions',
+    label: 'Sessions',
+    icon: 'M3 4h5v16H3zM10 4h5v10h-5zM17 4h4v6h-4z',
+    component: SessionsScreen,
+    available: () => bound('board', 'Service'),
   },
   {
     path: '/external-agents',

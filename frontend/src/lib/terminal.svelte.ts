@@ -15,6 +15,13 @@ export class TerminalState {
     if (want) this.selected = want;
     this.refresh();
     const offs = [on('panes:changed', () => this.refresh()), on('pane:exit', () => this.refresh())];
+    // Mod+. and notification clicks change ?pane= while the screen is open.
+    const onHash = () => {
+      const id = Router.query().get('pane');
+      if (id) this.selected = id;
+    };
+    window.addEventListener('hashchange', onHash);
+    offs.push(() => window.removeEventListener('hashchange', onHash));
     // The foreground program changes without an event (the user starts an
     // agent from the shell): poll the cheap list while the screen is open.
     const t = setInterval(() => this.refresh(), 1500);

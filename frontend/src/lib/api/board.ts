@@ -1,0 +1,49 @@
+import { call } from '../wails';
+
+/** A board column (backend/board/board.go). */
+export type Column = 'running' | 'needs_you' | 'paused' | 'idle' | 'done' | 'failed';
+export type Kind = 'chat' | 'agent' | 'team' | 'loop' | 'terminal';
+
+/** One session on the Sessions board (board.Card). */
+export interface BoardCard {
+  key: string;
+  source: string;
+  id: string;
+  kind: Kind;
+  title: string;
+  folder: string;
+  dir?: string;
+  state: Column;
+  why: string;
+  reason?: string;
+  startedAt: number;
+  updatedAt: number;
+  link?: string;
+}
+
+/** A terminal pane's detected state (panestate.PaneState). */
+export interface PaneState {
+  id: string;
+  label: string;
+  state: 'idle' | 'working' | 'blocked';
+  agent: string;
+  source: string;
+  reason: string;
+  message: string;
+  ended: boolean;
+  since: number;
+}
+
+export interface DropResult {
+  allowed: boolean;
+  message: string;
+}
+
+const svc = <T>(method: string, ...args: unknown[]) => call<T>('board', 'Service', method, ...args);
+
+export const boardApi = {
+  cards: () => svc<BoardCard[]>('Cards'),
+  drop: (key: string, column: Column) => svc<DropResult>('Drop', key, column),
+  end: (key: string) => svc<string>('End', key),
+  paneStates: () => svc<PaneState[]>('PaneStates'),
+};

@@ -1,0 +1,136 @@
+import { boardApi, type BoardCard, type Column, type PaneState } from './api/board';
+import { terminalApi } from './api/terminal';
+import { on } from './events';
+import { bound } from './wails';
+import { applyFilter, byColumn, filterLabel, isJumpKey, isMac, nextNeedingYou, noFilter, type Filter } from './sessions';
+
+/** openPane shows the Terminal screen on a pane (prompt still showing). */
+export function openPane(id: string) {
+  const target = '#/terminal?pane=' + encodeURIComponent(id);
+  // The same hash again fires no hashchange: the user may have picked
+  // another pane in the rail since.
+  if (window.location.hash === target) window.dispatchEvent(new HashChangeEvent('hashchange'));
+  else window.location.hash = target;
+}
+
+/** PaneStates keeps every pane's detected state for the rail, handles
+ * Mod+. (jump to the next pane that needs you) and notification clicks.
+ * One instance for the whole app, started from App.svelte. */
+export class PaneStates {
+  states = $state<Record<string, PaneState>>({});
+  /** The pane the Terminal screen shows (set by it); Mod+. starts after it. */
+  selected = $state<string | null>(null);
+  readonly mac = isMac();
+
+  start(): () => void {
+    if (!bound('board', 'Service')) return () => {};
+    boardApi
+      .paneStates()
+      .then((list) => {
+        const next: Record<string, PaneState> = {};
+        for (const s of list) next[s.id] = s;
+        this.states = { ...next, ...this.states };
+      })
+      .catch(() => {});
+    const offs = [
+      on('panes:state', (s) => (this.states = { ...this.states, [s.id]: s })),
+      on('panes:focus', (id) => openPane(id)),
+      on('panes:changed', () => this.prune()),
+    ];
+    const onKey = (e: KeyboardEvent) => {
+      if (!isJumpKey(e, this.mac)) return;
+      e.preventDefault();
+      e.stopPropagation();
+      this.jump();
+    };
+    // Capture: the focused xterm.js would otherwise take the key.
+    window.addEventListener('keydown', onKey, true);
+    return () => {
+      offs.forEach((off) => off());
+      window.removeEventListener('keydown', onKey, true);
+    };
+  }
+
+  async prune() {
+    const ids = new Set((await terminalApi.list().catch(() => [])).map((p) => p.id));
+    const next: Record<string, PaneState> = {};
+    for (const [id, s] of Object.entries(this.states)) if (ids.has(id)) next[id] = s;
+    this.states = next;
+  }
+
+  /** jump opens the next pane that needs the user; false when none does. */
+  async jump(): Promise<boolean> {
+    const order = (await terminalApi.list().catch(() => [])).map((p) => p.id);
+    const id = nextNeedingYou(order, this.states, this.selected);
+    if (id) openPane(id);
+    return id !== null;
+  }
+
+  waiting(): number {
+    return Object.values(this.states).filter((s) => s.state === 'blocked').length;
+  }
+}
+
+export const paneStates = new PaneStates();
+
+/** BoardState is the Sessions screen: cards, filter, the drag rules' answers. */
+export class BoardState {
+  cards = $state<BoardCard[]>([]);
+  filter = $state<Filter>(noFilter());
+  /** The refusal of the last drop, shown as is. */
+  refusal = $state('');
+  /** A card waiting for the user's "End session" confirmation. */
+  confirming = $state<BoardCard | null>(null);
+  notice = $state('');
+  error = $state('');
+  busy = $state(false);
+
+  visible = $derived(applyFilter(this.cards, this.filter));
+  columns = $derived(byColumn(this.visible));
+  filterLabel = $derived(filterLabel(this.filter));
+
+  start(): () => void {
+    this.refresh();
+    return on('board:changed', (cards) => (this.cards = cards ?? []));
+  }
+
+  async refresh() {
+    try {
+      this.cards = await boardApi.cards();
+    } catch (e) {
+      this.error = String(e);
+    }
+  }
+
+  /** drop asks the backend's rules; only Idle → Done opens the confirmation. */
+  async drop(key: string, column: Column) {
+    this.refusal = '';
+    this.notice = '';
+    const card = this.cards.find((c) => c.key === key);
+    if (!card) return;
+    try {
+      const r = await boardApi.drop(key, column);
+      if (r.allowed) this.confirming = card;
+      else if (r.message) this.refusal = r.message;
+    } catch (e) {
+      this.refusal = String(e);
+    }
+  }
+
+  async confirmEnd() {
+    const card = this.confirming;
+    if (!card) return;
+    this.busy = true;
+    try {
+      const path = await boardApi.end(card.key);
+      this.notice = `Summary saved to ${path}`;
+      this.confirming = null;
+      await this.refresh();
+    } catch (e) {
+      this.confirming = null;
+      this.refusal = e instanceof Error ? e.message : String(e);
+    } finally {
+      this.busy = false;
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import type { BoardCard, PaneState } from './api/board';
+import { applyFilter, byColumn, filterLabel, isJumpKey, jumpHint, nextNeedingYou, noFilter, railLabel } from './sessions';
+
+const card = (over: Partial<BoardCard>): BoardCard => ({
+  key: 'terminal/p', source: 'terminal', id: 'p', kind: 'terminal', title: 't', folder: 'shop-api',
+  state: 'running', why: '', startedAt: 0, updatedAt: 0, ...over,
+});
+const ps = (id: string, state: PaneState['state']): PaneState => ({ id, label: id, state, agent: 'claude', source: 'screen', reason: '', message: '', ended: false, since: 0 });
+
+describe('filter', () => {
+  const now = new Date(2026, 4, 10, 12, 0, 0);
+  const cards = [
+    card({ key: 'a', kind: 'terminal', state: 'needs_you', updatedAt: now.getTime() - 1000 }),
+    card({ key: 'b', kind: 'chat', state: 'idle', updatedAt: now.getTime() - 3 * 86400e3 }),
+    card({ key: 'c', kind: 'agent', state: 'running', updatedAt: now.getTime() - 40 * 86400e3 }),
+  ];
+  it.each([
+    [noFilter(), ['a', 'b', 'c'], 'Filter'],
+    [{ ...noFilter(), needsMe: true }, ['a'], 'Filtered'],
+    [{ ...noFilter(), kinds: ['chat' as const, 'agent' as const] }, ['b', 'c'], 'Filtered'],
+    [{ ...noFilter(), period: 'today' as const }, ['a'], 'Filtered'],
+    [{ ...noFilter(), period: 'week' as const }, ['a', 'b'], 'Filtered'],
+    [{ ...noFilter(), period: 'month' as const, kinds: ['agent' as const] }, [], 'Filtered'],
+  ])('%j', (f, keys, label) => {
+    expect(applyFilter(cards, f, now).map((c) => c.key)).toEqual(keys);
+    expect(filterLabel(f)).toBe(label);
+  });
+  it('groups by column', () => {
+    const cols = byColumn(cards);
+    expect(cols.needs_you.map((c) => c.key)).toEqual(['a']);
+    expect(cols.paused).toEqual([]);
+  });
+});
+
+describe('rail and jump', () => {
+  it('labels panes by state', () => {
+    expect(railLabel('shop-api', ps('p1', 'blocked'), false, 0)).toBe('Needs you · shop-api');
+    expect(railLabel('shop-web', ps('p2', 'working'), false, 0)).toBe('Working · shop-web');
+    expect(railLabel('docs', ps('p3', 'idle'), false, 0)).toBe('Idle · docs');
+    expect(railLabel('docs', undefined, true, 2)).toBe('Exited 2 · docs');
+  });
+  it('jumps to the next blocked pane, wrapping', () => {
+    const states = { a: ps('a', 'blocked'), b: ps('b', 'working'), c: ps('c', 'blocked') };
+    const order = ['a', 'b', 'c'];
+    expect(nextNeedingYou(order, states, null)).toBe('a');
+    expect(nextNeedingYou(order, states, 'a')).toBe('c');
+    expect(nextNeedingYou(order, states, 'c')).toBe('a');
+    expect(nextNeedingYou(order, { b: ps('b', 'idle') }, 'a')).toBeNull();
+  });
+  it('Mod+. and its hint', () => {
+    const k = { key: '.', metaKey: false, ctrlKey: true, altKey: false, shiftKey: false };
+    expect(isJumpKey(k, false)).toBe(true);
+    expect(isJumpKey(k, true)).toBe(false);
+    expect(isJumpKey({ ...k, ctrlKey: false, metaKey: true }, true)).toBe(true);
+    expect(isJumpKey({ ...k, key: ',' }, false)).toBe(false);
+    expect(jumpHint(true)).toBe('⌘. to jump to what needs you');
+    expect(jumpHint(false)).toBe('Ctrl+. to jump to what needs you');
+  });
+});
