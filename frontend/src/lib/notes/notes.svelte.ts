@@ -44,7 +44,7 @@ export class NoteEditor {
     try {
       this.apply(await this.api.get(this.noteId), true);
     } catch (e) {
-      this.error = message(e);
+      this.error = `Could not open this Note: ${message(e)}. Choose another Note on the left.`;
     }
   }
 

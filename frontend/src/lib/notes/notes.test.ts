@@ -118,6 +118,14 @@ describe('TextTabState', () => {
     expect(again.conflict).toMatchObject({ reason: 'save', current: 'line one\nagent', currentVersion: 2 });
   });
 
+  it('keeps a draft even when the stored Note is older than it (a restored database)', () => {
+    const { srv, drafts, open } = setup('restored');
+    drafts.put('n1', 't1', { kind: 'text', base: 'later', baseVersion: 9, mine: 'later\nmine', savedAt: 0 });
+    const ed = open();
+    expect(ed.text).toBe('later\nmine');
+    expect(ed.conflict).toMatchObject({ current: 'restored', currentVersion: srv.version });
+  });
+
   it('re-apply merges onto the current text and saves with no lost lines', async () => {
     const { srv, ed, drafts } = setup();
     ed.input('line one\nperson 1\nperson 2');

@@ -89,12 +89,12 @@ export class SheetTabState {
     this.baseVersion = version;
     this.edits = {};
     this.conflict = null;
-    if (d?.kind !== 'sheet' || version < d.baseVersion) {
+    if (d?.kind !== 'sheet') {
       if (d) this.drafts.remove(this.noteId, this.tabId);
       return;
     }
     for (const e of d.edits) this.edits[key(e.sheet, e.row, e.col)] = e;
-    this.baseVersion = d.baseVersion;
+    this.baseVersion = Math.min(d.baseVersion, version);
     this.server(data, version, 'save');
   }
 

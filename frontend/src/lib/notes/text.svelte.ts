@@ -48,9 +48,10 @@ export class TextTabState {
   /** load takes the tab as stored, restoring the person's draft if one is kept. */
   load(serverText: string, version: number) {
     const d = this.drafts.get(this.noteId, this.tabId);
-    if (d?.kind === 'text' && d.mine !== serverText && version >= d.baseVersion) {
+    if (d?.kind === 'text' && d.mine !== serverText) {
       this.base = d.base;
-      this.baseVersion = d.baseVersion;
+      // A Note older than the draft (a restored database) still gets compared.
+      this.baseVersion = Math.min(d.baseVersion, version);
       this.text = d.mine;
       this.server(serverText, version, 'save');
       return;
