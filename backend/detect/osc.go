@@ -132,14 +132,25 @@ func HookReport(arg string) (Signal, error) {
 
 // HookNotification reads the JSON payload Claude Code passes to its
 // Notification hook on stdin: a permission request means blocked, anything
-// else (e.g. "waiting for your input" after 60 s) means idle.
+// else (e.g. "waiting for your input" after 60 s) means idle. The same
+// helper serves the PermissionRequest hook, whose payload names the tool
+// instead of carrying a message: always blocked.
 func HookNotification(payload []byte) (Signal, error) {
 	var p struct {
 		Message          string `json:"message"`
 		NotificationType string `json:"notification_type"`
+		HookEventName    string `json:"hook_event_name"`
+		ToolName         string `json:"tool_name"`
 	}
 	if err := json.Unmarshal(payload, &p); err != nil {
 		return Signal{}, fmt.Errorf("reading the Notification hook payload (JSON on stdin): %w", err)
+	}
+	if p.HookEventName == "PermissionRequest" {
+		msg := "Claude needs your permission"
+		if p.ToolName != "" {
+			msg += " to use " + p.ToolName
+		}
+		return Signal{Source: FromHook, State: Blocked, Kind: "permission", App: "claude-code", Message: sanitize(msg, maxMessage)}, nil
 	}
 	s := Signal{Source: FromHook, State: Idle, Kind: "notification", App: "claude-code", Message: sanitize(p.Message, maxMessage)}
 	if p.NotificationType == "permission_prompt" || (p.NotificationType == "" && strings.Contains(strings.ToLower(p.Message), "permission")) {

@@ -114,6 +114,9 @@ func TestHookSignals(t *testing.T) {
 		{`{"message":"Claude needs your permission to use Write"}`, Blocked, "permission"},
 		{`{"message":"Claude is waiting for your input","notification_type":"idle_prompt"}`, Idle, "idle_prompt"},
 		{`{"message":"Claude is waiting for your input"}`, Idle, "notification"},
+		// The PermissionRequest hook runs the same helper; its payload has
+		// no message or notification_type.
+		{`{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"rm -rf build"}}`, Blocked, "permission"},
 	}
 	for _, c := range cases {
 		s, err := HookNotification([]byte(c.payload))

@@ -265,8 +265,12 @@ func (t *Tracker) Evaluate() Decision {
 	// or "working". OSC 7501 reports are not dropped this way: the agent
 	// sends one on every change, and Codex hides its working line while it
 	// streams an answer.
-	if t.report != nil && t.report.Source == FromHook && t.evals > 1 && screen.State == Idle &&
-		t.lastScreen.Source == FromScreen && t.lastScreen.State != Idle && now.After(t.reportAt) {
+	// The same holds when the user answers a prompt: the permission hooks
+	// said blocked, nothing reports the answer until the next tool call or
+	// the turn's end, and the screen going from the prompt back to working
+	// is the newer evidence.
+	if t.report != nil && t.report.Source == FromHook && t.evals > 1 && screen.State != t.report.State &&
+		t.lastScreen.Source == FromScreen && t.lastScreen.State != screen.State && now.After(t.reportAt) {
 		t.report = nil
 		note = "hook report superseded by screen"
 	}

@@ -127,6 +127,35 @@ func TestTrackerReportsAndScreen(t *testing.T) {
 	}
 }
 
+// An answered prompt: the permission hooks said blocked and no hook
+// reports the answer; the screen going from the prompt back to working is
+// newer and wins, so the pane never shows a false "needs you".
+func TestAnsweredPromptDropsBlockedHook(t *testing.T) {
+	tr, p, clock := newTestTracker(t, "claude")
+	step := func(lines ...string) Decision {
+		p.set(lines...)
+		tr.ScreenChanged()
+		clock.Advance(DefaultDelay)
+		return tr.Current()
+	}
+	step(claudeWorking...)
+	tr.Report(Signal{Source: FromHook, State: Blocked, Kind: "permission"})
+	clock.Advance(time.Millisecond)
+	if d := step(claudePrompt...); d.State != Blocked {
+		t.Fatalf("prompt: %s", d)
+	}
+	if d := step(claudeWorking...); d.State != Working || d.Source != FromScreen || d.Note != "hook report superseded by screen" {
+		t.Fatalf("after the answer: %s", d)
+	}
+	// A blocked hook whose prompt the rules do not know stays blocked while
+	// the screen does not change state.
+	tr.Report(Signal{Source: FromHook, State: Blocked, Kind: "permission"})
+	clock.Advance(time.Millisecond)
+	if d := step(append([]string{"some unknown dialog"}, claudeWorking...)...); d.State != Blocked || d.Source != FromHook {
+		t.Fatalf("unknown prompt: %s", d)
+	}
+}
+
 // Codex hides its "Working (… esc to interrupt)" line while it streams an
 // answer; its own OSC 7501 report keeps the pane working.
 func TestOSCReportOutlivesScreenIdle(t *testing.T) {

@@ -76,6 +76,11 @@ func newRig(t *testing.T, cfg Config) *rig {
 	return r
 }
 
+func (r *rig) stateNow(id string) string {
+	st, _ := r.w.State(id)
+	return st.State
+}
+
 // waitState waits for pane id to reach state and returns when it did.
 func (r *rig) waitState(id, state string, after time.Time) time.Time {
 	r.t.Helper()

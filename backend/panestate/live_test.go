@@ -1,0 +1,140 @@
+package panestate
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/osfoundry/desktop/backend/terminal"
+	"github.com/osfoundry/desktop/backend/testkit/agentenv"
+	"github.com/osfoundry/desktop/backend/testkit/fakemodel"
+)
+
+// Live: the real pinned CLIs in real panes of a terminal.Manager with
+// detection wired exactly as the app wires it (hooks through this test
+// binary standing in for the app's pane helper), driven by the fake model
+// to a Bash permission prompt. The pane must reach blocked, and after the
+// answer leave it for good (working, then idle).
+
+const liveWait = 45 * time.Second
+
+// waitScreen waits until the pane's screen matches re.
+func waitScreen(t *testing.T, p *terminal.Pane, re *regexp.Regexp) {
+	t.Helper()
+	end := time.Now().Add(liveWait)
+	for time.Now().Before(end) {
+		if re.MatchString(strings.Join(p.Screen().Lines, "\n")) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("screen never showed %s:\n%s", re, strings.Join(p.Screen().Lines, "\n"))
+}
+
+// typeLine types text, waits for its echo, then presses Enter (TUIs drop
+// keys while they finish starting).
+func typeLine(t *testing.T, p *terminal.Pane, text string) {
+	t.Helper()
+	re := regexp.MustCompile(regexp.QuoteMeta(text))
+	for try := 0; try < 4; try++ {
+		p.Write([]byte(text))
+		end := time.Now().Add(5 * time.Second)
+		for time.Now().Before(end) {
+			if re.MatchString(strings.Join(p.Screen().Lines, "\n")) {
+				time.Sleep(300 * time.Millisecond)
+				p.Write([]byte("\r"))
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	t.Fatalf("typed %q, never echoed:\n%s", text, strings.Join(p.Screen().Lines, "\n"))
+}
+
+// liveRound runs the prompt → answer round and checks the states.
+func liveRound(t *testing.T, r *rig, p *terminal.Pane, id, task string, idle, prompt *regexp.Regexp, srv *fakemodel.Server) {
+	t.Helper()
+	waitScreen(t, p, idle)
+	t0 := time.Now()
+	typeLine(t, p, task)
+	blockedAt := r.waitState(id, "blocked", t0)
+	st, _ := r.w.State(id)
+	t.Logf("blocked %v after Enter, decided by: %s (message %q)", blockedAt.Sub(t0).Round(time.Millisecond), st.Reason, st.Message)
+
+	waitScreen(t, p, prompt)
+	// The TUI takes keys once the prompt has settled; Enter picks the
+	// highlighted first choice (Yes). Pressed again only if the prompt
+	// still shows a while later (a key dropped while it drew).
+	time.Sleep(500 * time.Millisecond)
+	t1 := time.Now()
+	p.Write([]byte("\r"))
+	for i := 0; i < 3 && r.stateNow(id) == "blocked"; i++ {
+		time.Sleep(2 * time.Second)
+		if r.stateNow(id) == "blocked" {
+			t.Logf("prompt still showing %v after Enter; pressing it again", time.Since(t1).Round(time.Millisecond))
+			p.Write([]byte("\r"))
+		}
+	}
+	r.waitState(id, "idle", t1)
+	if !srv.WaitMain(2, liveWait) {
+		t.Fatalf("the command's result never went back to the model")
+	}
+	if res := srv.MainRequests()[1].ToolResults(); len(res) != 1 || !strings.Contains(res[0].Text, "osf-marker-42") {
+		t.Fatalf("tool result = %+v, want the marker (the answer ran the command)", res)
+	}
+	// Settled: idle, and no blocked after the answer.
+	time.Sleep(time.Second)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var after []string
+	for _, c := range r.changes {
+		if c.ID == id && c.at.After(t1) {
+			after = append(after, c.State+" ("+c.Reason+")")
+			if c.State == "blocked" {
+				t.Errorf("blocked again after the answer: %s", c.Reason)
+			}
+		}
+	}
+	t.Logf("after the answer: %s", strings.Join(after, " → "))
+	if final, _ := r.w.State(id); final.State != "idle" {
+		t.Errorf("final state %+v, want idle", final)
+	}
+}
+
+func TestLiveClaudeNeedsYou(t *testing.T) {
+	srv := fakemodel.Start(t)
+	e := agentenv.Claude(t, srv.URL)
+	exe, _ := os.Executable()
+	r := newRig(t, Config{Exe: exe})
+	srv.Push(fakemodel.ClaudeBash("touch osf-bash.txt && echo osf-marker-$((6*7))", "Create a marker file"), fakemodel.Text("All done."))
+	// Manual permission mode: 2.1.328 defaults to auto mode, which approves
+	// tool calls itself and never asks.
+	info, err := r.mgr.Create(terminal.Options{Dir: e.Work, Argv: e.Argv("--permission-mode", "default"), Env: e.Env, Cols: 120, Rows: 32})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := r.mgr.Get(info.ID)
+	liveRound(t, r, p, info.ID, "Print the marker with the shell", regexp.MustCompile(`\? for shortcuts`), regexp.MustCompile(`Do you want to proceed\?`), srv)
+	if st, _ := r.w.State(info.ID); st.Agent != "claude" {
+		t.Errorf("agent = %q, want claude", st.Agent)
+	}
+}
+
+func TestLiveCodexNeedsYou(t *testing.T) {
+	srv := fakemodel.Start(t)
+	e := agentenv.Codex(t, srv.URL)
+	r := newRig(t, Config{})
+	// Read-only sandbox: a command asking for escalation asks the user.
+	srv.Push(fakemodel.CodexEscalated("echo osf-marker-$((6*7))", "Print a marker outside the sandbox"), fakemodel.Text("All done."))
+	info, err := r.mgr.Create(terminal.Options{Dir: e.Work, Argv: e.Argv("--no-daemon", "-s", "read-only"), Env: e.Env, Cols: 120, Rows: 32})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := r.mgr.Get(info.ID)
+	liveRound(t, r, p, info.ID, "Print the marker with the shell", regexp.MustCompile(`\? for shortcuts`), regexp.MustCompile(`Would you like to run the following command\?`), srv)
+	if st, _ := r.w.State(info.ID); st.Agent != "codex" {
+		t.Errorf("agent = %q, want codex", st.Agent)
+	}
+}
