@@ -150,7 +150,7 @@ func (a *App) startup(ctx context.Context) {
 // openConnect builds the Connected agents endpoint over the notes store.
 func (a *App) openConnect() error {
 	ctx := context.Background()
-	svc, err := connect.Open(ctx, a.db, connect.Options{Resources: notesres.New(a.notes)})
+	svc, err := connect.Open(ctx, a.db, connect.Options{Resources: notesres.New(a.notes), Runner: a.work.ConnectRunner()})
 	if err != nil {
 		return err
 	}

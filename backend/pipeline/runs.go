@@ -17,6 +17,7 @@ import (
 // activeRun is a run in progress.
 type activeRun struct {
 	id, chatID string
+	origin     Origin
 	cancel     context.CancelFunc
 	done       chan struct{}
 
@@ -40,6 +41,7 @@ type runSpec struct {
 	turns                  []agentcli.Turn
 	resume                 string
 	instructions           string
+	origin                 Origin
 }
 
 // Send adds the user's message to a chat and starts a run of its task
@@ -193,7 +195,7 @@ func (s *Service) start(ctx context.Context, spec runSpec) (Run, error) {
 		return Run{}, fmt.Errorf("recording the run: %w", err)
 	}
 	rctx, cancel := context.WithCancel(s.runCtx)
-	ar := &activeRun{id: r.ID, chatID: spec.chatID, cancel: cancel, done: make(chan struct{})}
+	ar := &activeRun{id: r.ID, chatID: spec.chatID, origin: spec.origin, cancel: cancel, done: make(chan struct{})}
 	s.active[r.ID] = ar
 	s.wg.Add(1)
 	s.mu.Unlock()

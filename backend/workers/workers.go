@@ -16,7 +16,7 @@ import (
 	"github.com/osfoundry/desktop/backend/agentcli"
 	"github.com/osfoundry/desktop/backend/approvals"
 	"github.com/osfoundry/desktop/backend/detect"
-	"github.com/osfoundry/desktop/backend/notes"
+	"github.com/osfoundry/desktop/backend/orchestrate"
 	"github.com/osfoundry/desktop/backend/panetools"
 	"github.com/osfoundry/desktop/backend/pipeline"
 	"github.com/osfoundry/desktop/backend/terminal"
@@ -54,6 +54,9 @@ type Workers struct {
 	Todos     *tools.Todos
 	Runner    *agentcli.Runner
 	Pipeline  *pipeline.Service
+	// Orchestrator runs fleets, loops and graphs of pipeline runs
+	// (spawn_fleet, loop_run, graph_run; the Connected run tools).
+	Orchestrator *orchestrate.Manager
 
 	// Window bindings.
 	PipelineBinding  *pipeline.Binding
@@ -118,16 +121,23 @@ func Open(ctx context.Context, o Options) (*Workers, error) {
 	svc, err = pipeline.New(ctx, pipeline.Options{
 		DB: o.DB, Runner: w.Runner, Emitter: o.Emitter, Pending: w.Approvals.Pending,
 		// Runs started in the window are watched: a tool that needs the
-		// user raises a prompt there instead of being refused.
+		// user raises a prompt there instead of being refused. Runs started
+		// by an outside assistant are not (runAccess).
 		Tools: func(runID string, role pipeline.Role) *agentcli.ToolAccess {
-			return &agentcli.ToolAccess{Executor: w.Executor, Workspace: notes.DefaultWorkspace, User: User,
-				Channel: Channel, Allow: allow, Watched: true}
+			o, _ := svc.RunOrigin(runID)
+			return runAccess(w.Executor, allow, role, o)
 		},
 	})
 	if err != nil {
 		return nil, err
 	}
 	w.Pipeline = svc
+	w.Orchestrator = orchestrate.New(svc)
+	for _, t := range w.Orchestrator.BridgeTools() {
+		if err := w.Executor.Register(t); err != nil {
+			return nil, fmt.Errorf("starting the workers: %w", err)
+		}
+	}
 	var open pipeline.PaneOpener
 	if o.Terminal != nil {
 		open = func(si pipeline.SignIn) (string, error) {
@@ -148,6 +158,7 @@ func Open(ctx context.Context, o Options) (*Workers, error) {
 // Close cancels every run (killing their process groups), waits until they
 // are recorded, and ends calls still waiting in the window.
 func (w *Workers) Close() error {
+	w.Orchestrator.Close()
 	err := w.Pipeline.Close()
 	w.cancel()
 	return err

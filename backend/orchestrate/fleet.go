@@ -1,0 +1,211 @@
+package orchestrate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"github.com/osfoundry/desktop/backend/pipeline"
+)
+
+// FleetTask is one run of a fleet.
+type FleetTask struct {
+	Role string `json:"role"`
+	Task string `json:"task"`
+}
+
+// Fleet is a set of runs that go in parallel, at most Concurrency at once
+// (0 = all of them; never more than MaxFleet runs in a fleet).
+type Fleet struct {
+	Tasks       []FleetTask
+	Concurrency int
+}
+
+// StartFleet starts a fleet for owner and returns at once.
+func (m *Manager) StartFleet(ctx context.Context, owner string, f Fleet, origin pipeline.Origin, until <-chan struct{}) (Status, error) {
+	if len(f.Tasks) == 0 {
+		return Status{}, errors.New("a fleet needs at least one task")
+	}
+	if len(f.Tasks) > MaxFleet {
+		return Status{}, fmt.Errorf("a fleet has at most %d runs (asked for %d): split the work or run it in rounds", MaxFleet, len(f.Tasks))
+	}
+	if f.Concurrency < 0 {
+		return Status{}, errors.New("concurrency must be positive")
+	}
+	if f.Concurrency == 0 || f.Concurrency > len(f.Tasks) {
+		f.Concurrency = len(f.Tasks)
+	}
+	steps := make([]Step, len(f.Tasks))
+	var roles []string
+	for i, t := range f.Tasks {
+		role, err := pipeline.LookupRole(t.Role)
+		if err != nil {
+			return Status{}, fmt.Errorf("task %d: %w", i+1, err)
+		}
+		if strings.TrimSpace(t.Task) == "" {
+			return Status{}, fmt.Errorf("task %d is empty: say what that run should do", i+1)
+		}
+		steps[i] = Step{Stage: i + 1, Role: role.Name, State: StateWaiting}
+		roles = append(roles, role.Name)
+	}
+	if err := m.p.CheckRoles(ctx, roles...); err != nil {
+		return Status{}, err
+	}
+	j, err := m.launch(owner, KindFleet, "", steps, until, func(ctx context.Context, j *job) {
+		sem := make(chan struct{}, f.Concurrency)
+		var wg sync.WaitGroup
+		for i, t := range f.Tasks {
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				m.setStep(j, i, func(s *Step) { s.State = StateCancelled })
+				continue
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer func() { <-sem }()
+				m.runStep(ctx, j, i, pipeline.RoleTask{Role: t.Role, Task: t.Task, Origin: origin,
+					Title: fmt.Sprintf("%s · fleet run %d/%d", steps[i].Role, i+1, len(f.Tasks))})
+			}()
+		}
+		wg.Wait()
+		j.update(func(s *Status) {
+			done := 0
+			for _, st := range s.Steps {
+				if st.State == StateDone {
+					done++
+				}
+			}
+			s.State = StateDone
+			if done < len(s.Steps) {
+				s.State = StateFailed
+				s.Error = fmt.Sprintf("%d of %d runs did not finish", len(s.Steps)-done, len(s.Steps))
+			}
+		})
+	})
+	if err != nil {
+		return Status{}, err
+	}
+	return j.status(), nil
+}
+
+// Loop repeats one role run until its answer says it is done (its last
+// line starts with Marker) or Max runs went.
+type Loop struct {
+	Role   string
+	Task   string
+	Max    int    // 0 = 3; at most MaxLoop
+	Marker string // "" = DONE
+}
+
+// StartLoop starts a loop for owner and returns at once.
+func (m *Manager) StartLoop(ctx context.Context, owner string, l Loop, origin pipeline.Origin, until <-chan struct{}) (Status, error) {
+	if strings.TrimSpace(l.Task) == "" {
+		return Status{}, errors.New("task is required: say what each round should work towards")
+	}
+	if l.Max == 0 {
+		l.Max = 3
+	}
+	if l.Max < 1 || l.Max > MaxLoop {
+		return Status{}, fmt.Errorf("max must be between 1 and %d (got %d)", MaxLoop, l.Max)
+	}
+	if l.Marker = strings.TrimSpace(l.Marker); l.Marker == "" {
+		l.Marker = "DONE"
+	}
+	role, err := pipeline.LookupRole(l.Role)
+	if err != nil {
+		return Status{}, err
+	}
+	if err := m.p.CheckRoles(ctx, role.Name); err != nil {
+		return Status{}, err
+	}
+	j, err := m.launch(owner, KindLoop, "", nil, until, func(ctx context.Context, j *job) {
+		prev := ""
+		for round := 1; round <= l.Max; round++ {
+			j.update(func(s *Status) { s.Steps = append(s.Steps, Step{Stage: round, Role: role.Name, State: StateWaiting}) })
+			st := m.runStep(ctx, j, round-1, pipeline.RoleTask{Role: role.Name, Task: loopPrompt(l, round, prev), Origin: origin,
+				Title: fmt.Sprintf("%s · loop round %d/%d", role.Name, round, l.Max)})
+			prev = st.Answer
+			if st.State != StateDone {
+				j.update(func(s *Status) {
+					s.State, s.Answer = StateFailed, prev
+					s.Error = fmt.Sprintf("round %d did not finish (%s)", round, st.State)
+				})
+				return
+			}
+			if SaysDone(st.Answer, l.Marker) {
+				j.update(func(s *Status) { s.State, s.Answer = StateDone, prev })
+				return
+			}
+		}
+		j.update(func(s *Status) {
+			s.State, s.Answer = StateStopped, prev
+			s.Note = fmt.Sprintf("stopped after %d rounds without an answer ending in %s", l.Max, l.Marker)
+		})
+	})
+	if err != nil {
+		return Status{}, err
+	}
+	return j.status(), nil
+}
+
+func loopPrompt(l Loop, round int, prev string) string {
+	var b strings.Builder
+	b.WriteString(strings.TrimSpace(l.Task))
+	if round > 1 {
+		fmt.Fprintf(&b, "\n\nThis is round %d of at most %d. Your previous round's answer:\n%s\n\nContinue from there.", round, l.Max, prev)
+	}
+	fmt.Fprintf(&b, "\n\nWhen the task is complete, end your answer with a line that says %s. Otherwise end with what is left to do; you will be run again with your answer.", l.Marker)
+	return b.String()
+}
+
+// SaysDone reports whether an answer's last non-empty line starts with
+// marker as a word (case-insensitive, markdown emphasis ignored): "DONE",
+// "**Done.**", "DONE — tests pass". A marker inside a sentence does not
+// count ("not done yet").
+func SaysDone(answer, marker string) bool {
+	lines := strings.Split(strings.TrimSpace(answer), "\n")
+	last := strings.Trim(lines[len(lines)-1], " \t*_`#>")
+	if len(last) < len(marker) || !strings.EqualFold(last[:len(marker)], marker) {
+		return false
+	}
+	rest := []rune(last[len(marker):])
+	return len(rest) == 0 || !unicode.IsLetter(rest[0]) && !unicode.IsDigit(rest[0])
+}
+
+// StartRun starts one role run for owner (request_session_run) and
+// returns once the run has started (or is waiting for a free slot, or
+// ctx ended).
+func (m *Manager) StartRun(ctx context.Context, owner string, t pipeline.RoleTask, until <-chan struct{}) (Status, error) {
+	role, err := pipeline.LookupRole(t.Role)
+	if err != nil {
+		return Status{}, err
+	}
+	if strings.TrimSpace(t.Task) == "" {
+		return Status{}, errors.New("task is required: say what the run should do")
+	}
+	if err := m.p.CheckRoles(ctx, role.Name); err != nil {
+		return Status{}, err
+	}
+	t.Role = role.Name
+	j, err := m.launch(owner, KindRun, "", []Step{{Stage: 1, Role: role.Name, State: StateWaiting}}, until, func(ctx context.Context, j *job) {
+		st := m.runStep(ctx, j, 0, t)
+		j.update(func(s *Status) { s.State, s.Answer, s.Error = st.State, st.Answer, st.Error })
+	})
+	if err != nil {
+		return Status{}, err
+	}
+	// A free slot starts the run at once; when every slot is taken the
+	// caller gets the job waiting rather than a call that hangs.
+	wctx, cancel := context.WithTimeout(ctx, startWait)
+	defer cancel()
+	return j.waitFor(wctx, func(s Status) bool { return s.Steps[0].RunID != "" }), nil
+}
+
+// startWait bounds how long StartRun waits for its run to start.
+const startWait = 5 * time.Second

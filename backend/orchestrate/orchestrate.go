@@ -1,0 +1,368 @@
+// Package orchestrate runs groups of pipeline runs for tools: a fleet of
+// runs in parallel (spawn_fleet), one run repeated until the model says it
+// is done (loop_run), and a small graph of role steps in stages
+// (graph_run, and run_graph_session for outside assistants). A Manager
+// keeps each group as a job whose status the caller reads later, bounds
+// how many runs go at once, and cancels a job's runs (their CLI process
+// groups) when the job is cancelled or its starter goes away.
+package orchestrate
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/osfoundry/desktop/backend/pipeline"
+)
+
+// Pipeline is what the Manager needs of the pipeline (*pipeline.Service).
+type Pipeline interface {
+	StartRole(ctx context.Context, t pipeline.RoleTask) (pipeline.Run, error)
+	CheckRoles(ctx context.Context, roles ...string) error
+	WaitRun(ctx context.Context, id string) (pipeline.Run, error)
+	RunDone(id string) <-chan struct{}
+	RunOrigin(id string) (pipeline.Origin, bool)
+	Cancel(id string) error
+}
+
+var _ Pipeline = (*pipeline.Service)(nil)
+
+// Limits. A fleet is capped so one tool call cannot fill the machine with
+// CLI processes; MaxActive bounds the orchestrated runs going at once
+// across every job (the rest wait their turn); MaxJobs bounds the jobs one
+// starter may have going.
+const (
+	MaxFleet      = 4
+	MaxActive     = 4
+	MaxJobs       = 3
+	MaxLoop       = 5
+	MaxStages     = 6
+	MaxGraphSteps = 12
+)
+
+// Job kinds and states.
+const (
+	KindRun   = "run"
+	KindFleet = "fleet"
+	KindLoop  = "loop"
+	KindGraph = "graph"
+
+	StateWaiting   = "waiting" // a step not started yet
+	StateRunning   = "running"
+	StateDone      = "done"
+	StateFailed    = "failed"
+	StateCancelled = "cancelled"
+	StateSkipped   = "skipped" // a graph step after a failed stage
+	StateStopped   = "stopped" // a loop that reached its maximum without done
+)
+
+// Errors callers branch on.
+var (
+	ErrNoJob  = errors.New("no such job")
+	ErrClosed = errors.New("the app is shutting down")
+	ErrBusy   = errors.New("too many orchestration jobs are going")
+)
+
+// Step is one run of a job.
+type Step struct {
+	Stage  int    `json:"stage"` // graph stage, loop round or fleet slot (from 1)
+	Role   string `json:"role"`
+	RunID  string `json:"runId,omitempty"`
+	State  string `json:"state"`
+	Answer string `json:"answer,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+// Status is a job as its starter reads it.
+type Status struct {
+	ID    string `json:"id"`
+	Kind  string `json:"kind"`
+	State string `json:"state"`
+	Steps []Step `json:"steps"`
+	// Answer is the job's result: the run's answer, the loop's last
+	// answer, the graph's last stage.
+	Answer string `json:"answer,omitempty"`
+	Error  string `json:"error,omitempty"`
+	Note   string `json:"note,omitempty"`
+}
+
+// Ended reports whether the job has finished.
+func (s Status) Ended() bool { return s.State != StateRunning }
+
+// job is one running or finished group of runs.
+type job struct {
+	owner  string
+	cancel context.CancelFunc
+	done   chan struct{}
+
+	mu      sync.Mutex
+	st      Status
+	changed chan struct{} // closed and replaced on every update
+}
+
+func (j *job) status() Status {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	s := j.st
+	s.Steps = append([]Step(nil), j.st.Steps...)
+	return s
+}
+
+func (j *job) hasRun(id string) bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	for _, s := range j.st.Steps {
+		if s.RunID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func (j *job) update(f func(*Status)) {
+	j.mu.Lock()
+	f(&j.st)
+	close(j.changed)
+	j.changed = make(chan struct{})
+	j.mu.Unlock()
+}
+
+// waitFor waits until cond holds for the job's status, the job ended, or
+// ctx is done, and returns the status then.
+func (j *job) waitFor(ctx context.Context, cond func(Status) bool) Status {
+	for {
+		j.mu.Lock()
+		ch := j.changed
+		j.mu.Unlock()
+		st := j.status()
+		if cond(st) || st.Ended() {
+			return st
+		}
+		select {
+		case <-ch:
+		case <-j.done:
+			return j.status()
+		case <-ctx.Done():
+			return st
+		}
+	}
+}
+
+// Manager runs jobs over a pipeline. Safe for concurrent use.
+type Manager struct {
+	p     Pipeline
+	slots chan struct{}
+
+	mu     sync.Mutex
+	jobs   map[string]*job
+	order  []string // job ids, oldest first, for pruning
+	closed bool
+	ctx    context.Context
+	stop   context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// New returns a Manager over p.
+func New(p Pipeline) *Manager {
+	m := &Manager{p: p, slots: make(chan struct{}, MaxActive), jobs: map[string]*job{}}
+	m.ctx, m.stop = context.WithCancel(context.Background())
+	return m
+}
+
+// Close cancels every job (and so their runs) and waits until each has
+// recorded its end.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	m.closed = true
+	m.mu.Unlock()
+	m.stop()
+	m.wg.Wait()
+}
+
+// launch registers a job of kind for owner and runs body in the
+// background. until, when not nil, ends the job when it closes (the
+// starting run ended). id "" picks a fresh one.
+func (m *Manager) launch(owner, kind, id string, steps []Step, until <-chan struct{}, body func(ctx context.Context, j *job)) (*job, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, ErrClosed
+	}
+	going := 0
+	for _, j := range m.jobs {
+		if j.owner == owner && !j.status().Ended() {
+			going++
+		}
+	}
+	if going >= MaxJobs {
+		return nil, fmt.Errorf("%w: %d are still going for this caller; wait for one to end or cancel one", ErrBusy, going)
+	}
+	if id == "" {
+		id = newID(kind)
+	}
+	ctx, cancel := context.WithCancel(m.ctx)
+	j := &job{owner: owner, cancel: cancel, done: make(chan struct{}), changed: make(chan struct{}),
+		st: Status{ID: id, Kind: kind, State: StateRunning, Steps: steps}}
+	m.jobs[id] = j
+	m.order = append(m.order, id)
+	m.prune()
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		defer close(j.done)
+		defer cancel()
+		if until != nil {
+			go func() {
+				select {
+				case <-until:
+					cancel()
+				case <-ctx.Done():
+				}
+			}()
+		}
+		body(ctx, j)
+		if ctx.Err() != nil {
+			j.update(func(s *Status) {
+				if s.State == StateRunning || s.State == StateFailed {
+					s.State, s.Error = StateCancelled, "cancelled before it finished"
+				}
+			})
+		}
+	}()
+	return j, nil
+}
+
+// keepJobs bounds the jobs kept in memory; the oldest ended ones go first
+// (their runs stay on the board and in the pipeline's records).
+const keepJobs = 256
+
+func (m *Manager) prune() {
+	for i := 0; len(m.jobs) > keepJobs && i < len(m.order); {
+		id := m.order[i]
+		if m.jobs[id].status().Ended() {
+			delete(m.jobs, id)
+			m.order = append(m.order[:i], m.order[i+1:]...)
+			continue
+		}
+		i++
+	}
+}
+
+// Get returns a job's status. Only its owner may read it: another caller
+// gets ErrNoJob, as if it did not exist.
+func (m *Manager) Get(owner, id string) (Status, error) {
+	j, err := m.lookup(owner, id)
+	if err != nil {
+		return Status{}, err
+	}
+	return j.status(), nil
+}
+
+// Wait waits until the job ended or ctx is done and returns its status.
+func (m *Manager) Wait(ctx context.Context, owner, id string) (Status, error) {
+	j, err := m.lookup(owner, id)
+	if err != nil {
+		return Status{}, err
+	}
+	select {
+	case <-j.done:
+	case <-ctx.Done():
+	}
+	return j.status(), nil
+}
+
+// Cancel stops a job: no further step starts and its running runs are
+// cancelled (their process groups killed). It returns once the job has
+// recorded its end.
+func (m *Manager) Cancel(owner, id string) (Status, error) {
+	j, err := m.lookup(owner, id)
+	if err != nil {
+		return Status{}, err
+	}
+	j.cancel()
+	<-j.done
+	return j.status(), nil
+}
+
+// lookup finds owner's job by its id or by the run id of one of its steps
+// (request_session_run hands out the run id).
+func (m *Manager) lookup(owner, id string) (*job, error) {
+	m.mu.Lock()
+	j := m.jobs[id]
+	if j == nil {
+		for _, c := range m.jobs {
+			if c.owner == owner && c.hasRun(id) {
+				j = c
+				break
+			}
+		}
+	}
+	m.mu.Unlock()
+	if j == nil || j.owner != owner {
+		return nil, fmt.Errorf("%w %q: use the id a start call of yours returned", ErrNoJob, id)
+	}
+	return j, nil
+}
+
+// runStep runs one step of j: it waits for a slot, starts the run, waits
+// for its end and records it in step i. When ctx ends first the run is
+// cancelled (its process group killed) and the step is marked cancelled.
+func (m *Manager) runStep(ctx context.Context, j *job, i int, t pipeline.RoleTask) Step {
+	select {
+	case m.slots <- struct{}{}:
+	case <-ctx.Done():
+		return m.setStep(j, i, func(s *Step) { s.State = StateCancelled })
+	}
+	defer func() { <-m.slots }()
+	r, err := m.p.StartRole(ctx, t)
+	if err != nil {
+		return m.setStep(j, i, func(s *Step) { s.State, s.Error = StateFailed, err.Error() })
+	}
+	m.setStep(j, i, func(s *Step) { s.RunID, s.State = r.ID, StateRunning })
+	r, err = m.p.WaitRun(ctx, r.ID)
+	if ctx.Err() != nil {
+		m.p.Cancel(r.ID) //nolint:errcheck // it may have ended by itself meanwhile
+		r, err = m.p.WaitRun(context.WithoutCancel(ctx), r.ID)
+		if err == nil && r.State != pipeline.StateDone {
+			return m.setStep(j, i, func(s *Step) { s.State, s.Answer = StateCancelled, clip(r.Text) })
+		}
+	}
+	if err != nil {
+		return m.setStep(j, i, func(s *Step) { s.State, s.Error = StateFailed, err.Error() })
+	}
+	return m.setStep(j, i, func(s *Step) {
+		s.State, s.Answer, s.Error = StateFailed, clip(r.Text), r.Error
+		if r.State == pipeline.StateDone {
+			s.State = StateDone
+		}
+	})
+}
+
+func (m *Manager) setStep(j *job, i int, f func(*Step)) Step {
+	var out Step
+	j.update(func(s *Status) {
+		f(&s.Steps[i])
+		out = s.Steps[i]
+	})
+	return out
+}
+
+// maxAnswer bounds an answer kept in a status or passed to the next step:
+// a status is read by a model through a tool result.
+const maxAnswer = 8000
+
+func clip(s string) string {
+	if r := []rune(s); len(r) > maxAnswer {
+		return string(r[:maxAnswer]) + "\n…(cut)"
+	}
+	return s
+}
+
+func newID(kind string) string {
+	var b [8]byte
+	rand.Read(b[:])
+	return kind + "_" + hex.EncodeToString(b[:])
+}
