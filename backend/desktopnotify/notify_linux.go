@@ -1,7 +1,10 @@
 package desktopnotify
 
 import (
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/godbus/dbus/v5"
@@ -26,7 +29,24 @@ type dbusNotifier struct {
 }
 
 func newPlatform(n *Notifier) platform {
-	return &dbusNotifier{n: n, keys: map[uint32]string{}, connect: func() (*dbus.Conn, error) { return dbus.ConnectSessionBus() }}
+	return &dbusNotifier{n: n, keys: map[uint32]string{}, connect: connectSession}
+}
+
+// connectSession opens the desktop's session bus. Without
+// DBUS_SESSION_BUS_ADDRESS it uses the systemd user bus socket when there is
+// one, and never autolaunches a bus daemon (godbus would start dbus-launch,
+// leaving a stray daemon behind on a machine without a desktop).
+func connectSession() (*dbus.Conn, error) {
+	if os.Getenv("DBUS_SESSION_BUS_ADDRESS") != "" {
+		return dbus.ConnectSessionBus()
+	}
+	if rt := os.Getenv("XDG_RUNTIME_DIR"); rt != "" {
+		sock := filepath.Join(rt, "bus")
+		if _, err := os.Stat(sock); err == nil {
+			return dbus.Connect("unix:path=" + sock)
+		}
+	}
+	return nil, errors.New("no session bus (DBUS_SESSION_BUS_ADDRESS is not set): desktop notifications need a desktop session")
 }
 
 func (d *dbusNotifier) bus() (*dbus.Conn, error) {

@@ -100,6 +100,15 @@ func TestLinuxNotifyAndClick(t *testing.T) {
 	}
 }
 
+func TestLinuxNoSessionBusNeverAutolaunches(t *testing.T) {
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "")
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	err := New("osFoundry", nil).Show(Message{Title: "x"})
+	if err == nil || !strings.Contains(err.Error(), "no session bus") {
+		t.Fatalf("err = %v, want no session bus", err)
+	}
+}
+
 func TestLinuxNoBusIsAClearError(t *testing.T) {
 	n := New("osFoundry", nil)
 	n.plat.(*dbusNotifier).connect = func() (*dbus.Conn, error) { return dbus.Connect("unix:path=/nonexistent/bus") }
