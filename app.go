@@ -104,7 +104,7 @@ func newApp() (*App, error) {
 func (a *App) openSessions() error {
 	a.notifier = desktopnotify.New("osFoundry", func(pane string) {
 		a.emit.Raise()
-		a.emit.Emit("panes:focus", pane)
+		a.emit.Emit(panestate.EventFocus, pane)
 	})
 	show := func(n detect.Notification) {
 		if err := a.notifier.Show(desktopnotify.Message{Title: n.Title, Body: n.Body, Key: n.Session}); err != nil {

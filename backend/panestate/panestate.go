@@ -24,6 +24,10 @@ import (
 // changed (mirrored in frontend/src/lib/events.ts).
 const EventState = "panes:state"
 
+// EventFocus carries a pane id: the user clicked that pane's desktop
+// notification, the window shows the pane.
+const EventFocus = "panes:focus"
+
 // Emitter sends one UI event; the app passes its Wails adapter.
 type Emitter interface {
 	Emit(event string, payload any)

@@ -1,0 +1,63 @@
+package board
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/osfoundry/desktop/backend/agentcli"
+	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/store"
+)
+
+// The pipeline plugs into the same Source: an idle chat ends through the
+// Done flow (summary, then EndChat) and its card moves to Done.
+func TestPipelineChatEndsThroughTheBoard(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(filepath.Join(t.TempDir(), "app.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	// No run starts here: the runner only needs a home that is not the user's.
+	home := t.TempDir()
+	runner := agentcli.NewRunner(agentcli.RunnerOptions{Env: agentcli.Env{Home: home, Path: home, Environ: []string{"PATH=/usr/bin:/bin"}}})
+	svc, err := pipeline.New(ctx, pipeline.Options{DB: db, Runner: runner})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	folder := filepath.Join(t.TempDir(), "shop-web")
+	os.Mkdir(folder, 0o700)
+	chat, err := svc.CreateChat(ctx, pipeline.NewChat{Title: "Checkout copy", Folder: folder})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kn := t.TempDir()
+	em := &cardsEmitter{}
+	b := New(kn, em)
+	b.Add("pipeline", NewPipeline(svc, b.Changed))
+	key := "pipeline/" + chat.ID
+	cards := b.Cards()
+	if len(cards) != 1 || cards[0].Key != key || cards[0].Kind != KindChat || cards[0].State != Idle || cards[0].Folder != "shop-web" {
+		t.Fatalf("cards = %+v", cards)
+	}
+	if err := b.Drop(key, Done); err != nil {
+		t.Fatalf("idle chat on Done: %v", err)
+	}
+	path, err := b.End(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, _ := os.ReadFile(path)
+	if !strings.Contains(string(md), "# Checkout copy") || !strings.Contains(string(md), "- Kind: Chat") {
+		t.Errorf("summary:\n%s", md)
+	}
+	em.waitColumn(t, key, Done, time.Time{})
+	if err := b.Drop(key, Done); err == nil {
+		t.Error("an ended chat can be dropped on Done again")
+	}
+}
