@@ -166,8 +166,8 @@ func TestGraphValidation(t *testing.T) {
 func TestStageJSON(t *testing.T) {
 	tests := []struct {
 		name, in string
-		want []Stage
-		err  bool
+		want     []Stage
+		err      bool
 	}{
 		{"names", `["Researcher","Reviewer"]`, []Stage{{{Role: "Researcher"}}, {{Role: "Reviewer"}}}, false},
 		{"step", `[{"role":"Worker","task":"a"}]`, []Stage{{{Role: "Worker", Task: "a"}}}, false},
