@@ -21,6 +21,7 @@ type Emulator struct {
 	partial []byte // an incomplete UTF-8 rune held back for the next write
 	pending []byte // emulator-bound bytes of the current write
 	skipBuf []byte
+	cellBuf []byte
 	// fullRegion is false while the program has a partial scroll region
 	// (DECSTBM): skipping scrolled-off text is only exact without one.
 	fullRegion bool
@@ -28,6 +29,10 @@ type Emulator struct {
 	replyFn    func([]byte)
 	oscFn      func(num int, payload string)
 	gen        uint64 // bumped on every write that reached the screen
+	// lines caches Lines() for linesGen: detection reads the screen far
+	// more often than a quiet pane changes.
+	lines    []string
+	linesGen uint64
 }
 
 // Min and max pane sizes; requests outside are clamped, so a resize to
@@ -115,7 +120,11 @@ func (e *Emulator) feed(b []byte) {
 		b = b[:len(b)-cut]
 	}
 	if len(b) > 0 {
-		e.vt.Write(b)
+		e.cellBuf = cellText(b, e.cellBuf)
+		e.vt.Write(e.cellBuf)
+		if cap(e.cellBuf) > 4<<20 {
+			e.cellBuf = nil
+		}
 	}
 }
 
@@ -175,6 +184,9 @@ func (e *Emulator) Generation() uint64 {
 func (e *Emulator) Lines() []string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.lines != nil && e.linesGen == e.gen {
+		return append([]string(nil), e.lines...)
+	}
 	e.flush()
 	e.vt.Lock()
 	defer e.vt.Unlock()
@@ -184,14 +196,18 @@ func (e *Emulator) Lines() []string {
 		sb.Reset()
 		for x := 0; x < e.cols; x++ {
 			c := e.vt.Cell(x, y).Char
-			if c == 0 {
+			switch c {
+			case widePad:
+				continue
+			case 0:
 				c = ' '
 			}
 			sb.WriteRune(c)
 		}
 		out[y] = strings.TrimRight(sb.String(), " ")
 	}
-	return out
+	e.lines, e.linesGen = out, e.gen
+	return append([]string(nil), out...)
 }
 
 // Text is Lines joined with newlines, trailing empty rows removed.
@@ -255,7 +271,10 @@ func (e *Emulator) Repaint() []byte {
 				cur = g
 			}
 			c := g.Char
-			if c == 0 {
+			switch c {
+			case widePad:
+				continue // xterm.js draws the wide rune over both cells
+			case 0:
 				c = ' '
 			}
 			b = utf8.AppendRune(b, c)

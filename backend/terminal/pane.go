@@ -114,8 +114,8 @@ func Start(o Options) (*Pane, error) {
 	return p, nil
 }
 
-// frameInterval bounds UI events to about 60 per second per pane.
-const frameInterval = 16 * time.Millisecond
+// frameInterval bounds UI events to under 60 per second per pane.
+const frameInterval = 17 * time.Millisecond
 
 // recentBytes bounds the output kept for re-attaching a view.
 const recentBytes = 256 << 10
