@@ -10,9 +10,11 @@ package orchestrate
 import (
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log"
 	"sync"
 
 	"github.com/osfoundry/desktop/backend/pipeline"
@@ -101,6 +103,11 @@ type job struct {
 	mu      sync.Mutex
 	st      Status
 	changed chan struct{} // closed and replaced on every update
+
+	// persist stores the status after each update (nil: memory only).
+	// saveMu orders the writes so the last one holds the last status.
+	persist func()
+	saveMu  sync.Mutex
 }
 
 func (j *job) status() Status {
@@ -128,6 +135,9 @@ func (j *job) update(f func(*Status)) {
 	close(j.changed)
 	j.changed = make(chan struct{})
 	j.mu.Unlock()
+	if j.persist != nil {
+		j.persist()
+	}
 }
 
 // waitFor waits until cond holds for the job's status, the job ended, or
@@ -155,6 +165,7 @@ func (j *job) waitFor(ctx context.Context, cond func(Status) bool) Status {
 type Manager struct {
 	p     Pipeline
 	slots chan struct{}
+	db    *sql.DB // nil: jobs live in memory only (New)
 
 	mu     sync.Mutex
 	jobs   map[string]*job
@@ -165,7 +176,8 @@ type Manager struct {
 	wg     sync.WaitGroup
 }
 
-// New returns a Manager over p.
+// New returns a Manager over p that keeps jobs in memory only (Open keeps
+// them in the database too).
 func New(p Pipeline) *Manager {
 	m := &Manager{p: p, slots: make(chan struct{}, MaxActive), jobs: map[string]*job{}}
 	m.ctx, m.stop = context.WithCancel(context.Background())
@@ -206,6 +218,17 @@ func (m *Manager) launch(owner, kind, id string, steps []Step, until <-chan stru
 	ctx, cancel := context.WithCancel(m.ctx)
 	j := &job{owner: owner, cancel: cancel, done: make(chan struct{}), changed: make(chan struct{}),
 		st: Status{ID: id, Kind: kind, State: StateRunning, Steps: steps}}
+	if m.db != nil {
+		j.persist = func() {
+			j.saveMu.Lock()
+			defer j.saveMu.Unlock()
+			if err := m.save(context.Background(), owner, j.status()); err != nil {
+				// The job goes on; only reading it after a restart is lost.
+				log.Printf("osfoundry: %v", err)
+			}
+		}
+		j.persist()
+	}
 	m.jobs[id] = j
 	m.order = append(m.order, id)
 	m.prune()
@@ -301,6 +324,12 @@ func (m *Manager) lookup(owner, id string) (*job, error) {
 		}
 	}
 	m.mu.Unlock()
+	if j == nil {
+		var err error
+		if j, err = m.stored(owner, id); err != nil {
+			return nil, err
+		}
+	}
 	if j == nil || j.owner != owner {
 		return nil, fmt.Errorf("%w %q: use the id a start call of yours returned", ErrNoJob, id)
 	}

@@ -132,7 +132,9 @@ func Open(ctx context.Context, o Options) (*Workers, error) {
 		return nil, err
 	}
 	w.Pipeline = svc
-	w.Orchestrator = orchestrate.New(svc)
+	if w.Orchestrator, err = orchestrate.Open(ctx, svc, o.DB); err != nil {
+		return nil, fmt.Errorf("starting the workers: %w", err)
+	}
 	for _, t := range w.Orchestrator.BridgeTools() {
 		if err := w.Executor.Register(t); err != nil {
 			return nil, fmt.Errorf("starting the workers: %w", err)

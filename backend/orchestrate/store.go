@@ -1,0 +1,122 @@
+package orchestrate
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/osfoundry/desktop/backend/store"
+)
+
+// Component is the store.Migrate component name of this package's tables.
+const Component = "orchestrate"
+
+// Jobs are kept so their starter can read the result after the app
+// restarted (an assistant asking about yesterday's graph). The SQL is
+// portable: a team server may move to PostgreSQL.
+var migrations = []store.Migration{{Version: 1, SQL: `
+CREATE TABLE orchestrate_jobs (
+	id         TEXT PRIMARY KEY,
+	owner      TEXT NOT NULL,
+	kind       TEXT NOT NULL,
+	state      TEXT NOT NULL,
+	status     TEXT NOT NULL,
+	updated_at INTEGER NOT NULL
+);
+CREATE INDEX orchestrate_jobs_owner ON orchestrate_jobs(owner);
+CREATE TABLE orchestrate_job_runs (
+	run_id TEXT PRIMARY KEY,
+	job_id TEXT NOT NULL
+);`}}
+
+// Open returns a Manager over p that keeps its jobs in db. Jobs that were
+// going when the app last quit are recorded as failed.
+func Open(ctx context.Context, p Pipeline, db *sql.DB) (*Manager, error) {
+	if err := store.Migrate(ctx, db, Component, migrations); err != nil {
+		return nil, fmt.Errorf("opening the orchestration store: %w", err)
+	}
+	rows, err := db.QueryContext(ctx, `SELECT status FROM orchestrate_jobs WHERE state = ?`, StateRunning)
+	if err != nil {
+		return nil, fmt.Errorf("reading unfinished jobs: %w", err)
+	}
+	var stale []Status
+	for rows.Next() {
+		var raw string
+		var st Status
+		if rows.Scan(&raw) == nil && json.Unmarshal([]byte(raw), &st) == nil {
+			stale = append(stale, st)
+		}
+	}
+	rows.Close()
+	m := New(p)
+	m.db = db
+	for _, st := range stale {
+		st.State, st.Error = StateFailed, "the app quit while this job was going"
+		for i := range st.Steps {
+			if s := &st.Steps[i]; s.State == StateRunning || s.State == StateWaiting {
+				s.State = StateFailed
+			}
+		}
+		if err := m.save(ctx, "", st); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// save writes a job's status (owner "" keeps the stored owner).
+func (m *Manager) save(ctx context.Context, owner string, st Status) error {
+	if m.db == nil {
+		return nil
+	}
+	raw, err := json.Marshal(st)
+	if err != nil {
+		return fmt.Errorf("saving job %s: %w", st.ID, err)
+	}
+	now := time.Now().UnixMilli()
+	if owner == "" {
+		_, err = m.db.ExecContext(ctx, `UPDATE orchestrate_jobs SET state = ?, status = ?, updated_at = ? WHERE id = ?`,
+			st.State, string(raw), now, st.ID)
+	} else {
+		_, err = m.db.ExecContext(ctx, `INSERT INTO orchestrate_jobs (id, owner, kind, state, status, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT (id) DO UPDATE SET state = excluded.state, status = excluded.status, updated_at = excluded.updated_at`,
+			st.ID, owner, st.Kind, st.State, string(raw), now)
+	}
+	for _, s := range st.Steps {
+		if err == nil && s.RunID != "" {
+			_, err = m.db.ExecContext(ctx, `INSERT INTO orchestrate_job_runs (run_id, job_id) VALUES (?, ?) ON CONFLICT (run_id) DO NOTHING`,
+				s.RunID, st.ID)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("saving job %s: %w", st.ID, err)
+	}
+	return nil
+}
+
+// stored reads owner's finished job by its id or one of its run ids.
+func (m *Manager) stored(owner, id string) (*job, error) {
+	if m.db == nil {
+		return nil, nil
+	}
+	var raw string
+	err := m.db.QueryRow(`SELECT status FROM orchestrate_jobs WHERE owner = ? AND
+		(id = ? OR id = (SELECT job_id FROM orchestrate_job_runs WHERE run_id = ?))`, owner, id, id).Scan(&raw)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading job %s: %w", id, err)
+	}
+	var st Status
+	if err := json.Unmarshal([]byte(raw), &st); err != nil {
+		return nil, fmt.Errorf("reading job %s: %w", id, err)
+	}
+	j := &job{owner: owner, cancel: func() {}, done: closedDone, changed: make(chan struct{}), st: st}
+	return j, nil
+}
+
+var closedDone = func() chan struct{} { c := make(chan struct{}); close(c); return c }()

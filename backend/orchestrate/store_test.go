@@ -1,0 +1,48 @@
+package orchestrate
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/store"
+)
+
+// A job's result is still readable after the app restarted, by its id or
+// its run's id, and only by its owner; a job cut off by the quit reads as
+// failed.
+func TestJobsOutliveTheApp(t *testing.T) {
+	db, err := store.Open(filepath.Join(t.TempDir(), "app.db"))
+	must(t, err)
+	defer db.Close()
+	f := newFake()
+	m1, err := Open(bg, f, db)
+	must(t, err)
+	done, err := m1.StartRun(bg, "connect:c1", pipeline.RoleTask{Role: "Researcher", Task: "x"}, nil)
+	must(t, err)
+	f.finish(f.next(t), "the answer", true)
+	wait(t, m1, "connect:c1", done.ID)
+	cut, err := m1.StartGraph(bg, "connect:c1", Graph{Task: "y"}, pipeline.Origin{}, nil)
+	must(t, err)
+	f.next(t) // the graph's first step is going when the app "quits"
+
+	m2, err := Open(bg, newFake(), db)
+	must(t, err)
+	defer m2.Close()
+	for _, id := range []string{done.ID, done.Steps[0].RunID} {
+		st, err := m2.Get("connect:c1", id)
+		must(t, err)
+		if st.ID != done.ID || st.State != StateDone || st.Answer != "the answer" {
+			t.Errorf("read %s after restart: %+v", id, st)
+		}
+	}
+	if _, err := m2.Get("connect:c2", done.ID); err == nil {
+		t.Error("another owner read the job after restart")
+	}
+	st, err := m2.Get("connect:c1", cut.ID)
+	must(t, err)
+	if st.State != StateFailed || st.Steps[0].State != StateFailed || st.Error == "" {
+		t.Errorf("job cut off by the quit: %+v", st)
+	}
+	m1.Close()
+}
