@@ -101,7 +101,12 @@ func (r ConnectRunner) requestRun(ctx context.Context, c tools.Call) (tools.Resu
 	if a.Role == "" {
 		a.Role = "Worker"
 	}
-	st, err := r.m.StartRun(ctx, c.Source, pipeline.RoleTask{Role: a.Role, Task: a.Task, Title: strings.TrimSpace(a.Title), Origin: origin(c)}, nil)
+	// The owner sees on the Sessions board that an assistant asked for it.
+	title := "Assistant: " + strings.TrimSpace(a.Title)
+	if strings.TrimSpace(a.Title) == "" {
+		title = "Assistant: " + a.Role + " · " + firstWords(a.Task, 8)
+	}
+	st, err := r.m.StartRun(ctx, c.Source, pipeline.RoleTask{Role: a.Role, Task: a.Task, Title: title, Origin: origin(c)}, nil)
 	if err != nil {
 		return tools.ErrorResult(err.Error()), nil
 	}
@@ -133,4 +138,12 @@ func (r ConnectRunner) cancel(ctx context.Context, c tools.Call) (tools.Result, 
 		return tools.ErrorResult(err.Error()), nil
 	}
 	return r.m.readJob(ctx, c.Source, common{ID: a.GraphRunID, Cancel: true}, 0)
+}
+
+func firstWords(s string, n int) string {
+	f := strings.Fields(s)
+	if len(f) > n {
+		return strings.Join(f[:n], " ") + "…"
+	}
+	return strings.Join(f, " ")
 }

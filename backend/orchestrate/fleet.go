@@ -62,6 +62,8 @@ func (m *Manager) StartFleet(ctx context.Context, owner string, f Fleet, origin 
 			select {
 			case sem <- struct{}{}:
 			case <-ctx.Done():
+			}
+			if ctx.Err() != nil {
 				m.setStep(j, i, func(s *Step) { s.State = StateCancelled })
 				continue
 			}

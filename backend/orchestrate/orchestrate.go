@@ -340,12 +340,19 @@ func (m *Manager) lookup(owner, id string) (*job, error) {
 // for its end and records it in step i. When ctx ends first the run is
 // cancelled (its process group killed) and the step is marked cancelled.
 func (m *Manager) runStep(ctx context.Context, j *job, i int, t pipeline.RoleTask) Step {
+	cancelled := func(s *Step) { s.State = StateCancelled }
+	if ctx.Err() != nil {
+		return m.setStep(j, i, cancelled)
+	}
 	select {
 	case m.slots <- struct{}{}:
 	case <-ctx.Done():
-		return m.setStep(j, i, func(s *Step) { s.State = StateCancelled })
+		return m.setStep(j, i, cancelled)
 	}
 	defer func() { <-m.slots }()
+	if ctx.Err() != nil { // select picks at random when both are ready
+		return m.setStep(j, i, cancelled)
+	}
 	r, err := m.p.StartRole(ctx, t)
 	if err != nil {
 		return m.setStep(j, i, func(s *Step) { s.State, s.Error = StateFailed, err.Error() })

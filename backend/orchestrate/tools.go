@@ -12,10 +12,12 @@ import (
 	"github.com/osfoundry/desktop/backend/tools"
 )
 
-// Waits. A bridge call waits for the result up to DefaultWait (the CLIs
-// give an MCP call 120 s); MaxWait keeps any call under that.
+// Waits. A bridge call waits for the result up to DefaultWait: Codex
+// gives an MCP call 60 s by default, Claude Code 120 s (the app's
+// --mcp-config). MaxWait keeps any call under Claude's limit; a job goes
+// on when a call gives up waiting.
 const (
-	DefaultWait = 60 * time.Second
+	DefaultWait = 45 * time.Second
 	MaxWait     = 110 * time.Second
 )
 
@@ -28,7 +30,7 @@ type common struct {
 
 const commonProps = `"id":{"type":"string","description":"An id an earlier call returned: read that job's status (and wait for it) instead of starting another."},
 "cancel":{"type":"boolean","description":"With id: stop the job and its runs."},
-"wait_seconds":{"type":"integer","minimum":0,"maximum":110,"description":"How long to wait for the result before returning the status (default 60). Call again with id to keep waiting."}`
+"wait_seconds":{"type":"integer","minimum":0,"maximum":110,"description":"How long to wait for the result before returning the status (default 45). Call again with id to keep waiting."}`
 
 func orchestrationMeta(name, desc, props string) tools.Meta {
 	return tools.Meta{Name: name, Description: desc, Scope: tools.ScopeRun,

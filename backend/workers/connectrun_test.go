@@ -170,7 +170,7 @@ func TestRequestSessionRunNeedsTheRunScope(t *testing.T) {
 	}
 	run, err := w.w.Pipeline.GetRun(ctx, runID)
 	must(t, err)
-	if run.Role != "Researcher" || run.State != pipeline.StateDone {
+	if run.Role != "Researcher" || run.State != pipeline.StateDone || run.Title != "Assistant: Researcher · Summarise the launch notes" {
 		t.Errorf("pipeline run = %+v", run)
 	}
 	other, _ := w.client(t, "other", tools.ScopeRun)
