@@ -3,6 +3,7 @@ package orchestrate
 import (
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/osfoundry/desktop/backend/pipeline"
 	"github.com/osfoundry/desktop/backend/store"
@@ -24,7 +25,19 @@ func TestJobsOutliveTheApp(t *testing.T) {
 	wait(t, m1, "connect:c1", done.ID)
 	cut, err := m1.StartGraph(bg, "connect:c1", Graph{Task: "y"}, pipeline.Origin{}, nil)
 	must(t, err)
-	f.next(t) // the graph's first step is going when the app "quits"
+	r := f.next(t) // the graph's first step is going when the app "quits"
+	// The quit comes after the step's start was written (a crash writes
+	// nothing more; here m1 is simply no longer asked).
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		var n int
+		must(t, db.QueryRow(`SELECT COUNT(*) FROM orchestrate_job_runs WHERE run_id = ?`, r.id).Scan(&n))
+		if n == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the running step was never saved")
+		}
+	}
 
 	m2, err := Open(bg, newFake(), db)
 	must(t, err)
