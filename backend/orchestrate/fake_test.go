@@ -74,7 +74,7 @@ func (f *fake) finish(r *fakeRun, answer string, ok bool) {
 	close(r.done)
 }
 
-func (f *fake) CheckRoles(context.Context, ...string) error { return f.checkErr }
+func (f *fake) CheckRoles(context.Context, string, ...string) error { return f.checkErr }
 
 func (f *fake) WaitRun(ctx context.Context, id string) (pipeline.Run, error) {
 	f.mu.Lock()

@@ -52,7 +52,7 @@ func (m *Manager) StartFleet(ctx context.Context, owner string, f Fleet, origin 
 		steps[i] = Step{Stage: i + 1, Role: role.Name, State: StateWaiting}
 		roles = append(roles, role.Name)
 	}
-	if err := m.p.CheckRoles(ctx, roles...); err != nil {
+	if err := m.p.CheckRoles(ctx, origin.Folder, roles...); err != nil {
 		return Status{}, err
 	}
 	j, err := m.launch(owner, KindFleet, "", steps, until, func(ctx context.Context, j *job) {
@@ -123,7 +123,7 @@ func (m *Manager) StartLoop(ctx context.Context, owner string, l Loop, origin pi
 	if err != nil {
 		return Status{}, err
 	}
-	if err := m.p.CheckRoles(ctx, role.Name); err != nil {
+	if err := m.p.CheckRoles(ctx, origin.Folder, role.Name); err != nil {
 		return Status{}, err
 	}
 	j, err := m.launch(owner, KindLoop, "", nil, until, func(ctx context.Context, j *job) {
@@ -191,7 +191,7 @@ func (m *Manager) StartRun(ctx context.Context, owner string, t pipeline.RoleTas
 	if strings.TrimSpace(t.Task) == "" {
 		return Status{}, errors.New("task is required: say what the run should do")
 	}
-	if err := m.p.CheckRoles(ctx, role.Name); err != nil {
+	if err := m.p.CheckRoles(ctx, t.Origin.Folder, role.Name); err != nil {
 		return Status{}, err
 	}
 	t.Role = role.Name

@@ -122,7 +122,7 @@ func (m *Manager) StartGraph(ctx context.Context, owner string, g Graph, origin 
 	if err := g.Validate(); err != nil {
 		return Status{}, err
 	}
-	if err := m.p.CheckRoles(ctx, g.roles()...); err != nil {
+	if err := m.p.CheckRoles(ctx, origin.Folder, g.roles()...); err != nil {
 		return Status{}, err
 	}
 	var steps []Step

@@ -21,7 +21,7 @@ import (
 // Pipeline is what the Manager needs of the pipeline (*pipeline.Service).
 type Pipeline interface {
 	StartRole(ctx context.Context, t pipeline.RoleTask) (pipeline.Run, error)
-	CheckRoles(ctx context.Context, roles ...string) error
+	CheckRoles(ctx context.Context, folder string, roles ...string) error
 	WaitRun(ctx context.Context, id string) (pipeline.Run, error)
 	RunDone(id string) <-chan struct{}
 	RunOrigin(id string) (pipeline.Origin, bool)

@@ -97,7 +97,7 @@ func (m *Manager) bridge(start starter) tools.Handler {
 		if o.Depth >= pipeline.MaxDepth {
 			return tools.ErrorResult(fmt.Sprintf("%s is not available here: this run was itself started by a tool, and runs started that way cannot start more (depth limit %d). Do the work in this run.", c.Tool, pipeline.MaxDepth)), nil
 		}
-		child := pipeline.Origin{Source: c.Source, Workspace: c.Workspace, User: c.User, Unattended: !c.Watched, Depth: o.Depth + 1}
+		child := pipeline.Origin{Source: c.Source, Workspace: c.Workspace, User: c.User, Unattended: !c.Watched, Depth: o.Depth + 1, Folder: c.Folder}
 		st, err := start(ctx, c.Source, c.Args, child, m.p.RunDone(parent))
 		if err != nil {
 			return tools.ErrorResult(err.Error()), nil

@@ -56,7 +56,7 @@ func TestBridgeDepthGuard(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			before, _ := f.count()
-			res, err := fleet(bg, tools.Call{Tool: "spawn_fleet", Source: tc.source, Workspace: "ws", User: "u", Watched: true, Args: args})
+			res, err := fleet(bg, tools.Call{Tool: "spawn_fleet", Source: tc.source, Workspace: "ws", User: "u", Folder: "/work/x", Watched: true, Args: args})
 			must(t, err)
 			after, _ := f.count()
 			if res.IsError == tc.ok || !strings.Contains(res.Text, tc.want) {
@@ -69,7 +69,7 @@ func TestBridgeDepthGuard(t *testing.T) {
 	}
 	// The fleet's runs are one deeper and bound like their starter.
 	for _, r := range f.runs {
-		want := pipeline.Origin{Source: "bridge:top", Workspace: "ws", User: "u", Depth: 1}
+		want := pipeline.Origin{Source: "bridge:top", Workspace: "ws", User: "u", Depth: 1, Folder: "/work/x"}
 		if r.t.Origin != want || r.t.Role != "Worker" {
 			t.Errorf("child run %+v, want origin %+v", r.t, want)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -27,6 +28,9 @@ type Origin struct {
 	// Depth is 0 for a run a person started; a run started by a tool is one
 	// deeper than its starter.
 	Depth int `json:"depth,omitempty"`
+	// Folder is where the run works ("" = the current Local Folder): runs
+	// an orchestration tool starts work where their starter works.
+	Folder string `json:"folder,omitempty"`
 }
 
 // MaxDepth bounds orchestration: a run of this depth or deeper was started
@@ -85,14 +89,15 @@ func (s *Service) StartRole(ctx context.Context, t RoleTask) (Run, error) {
 	if title == "" {
 		title = role.Name + " · " + firstWords(t.Task, 8)
 	}
-	return s.start(ctx, runSpec{title: title, model: model, role: role, origin: t.Origin,
+	return s.start(ctx, runSpec{title: title, model: model, role: role, origin: t.Origin, folder: t.Origin.Folder,
 		turns: []agentcli.Turn{{Role: "user", Text: t.Task}}})
 }
 
-// CheckRoles reports, before anything starts, why runs of these roles
-// could not start (unknown role, no model, CLI turned off, no folder), so
-// a graph fails at once rather than after its first stages ran.
-func (s *Service) CheckRoles(ctx context.Context, roles ...string) error {
+// CheckRoles reports, before anything starts, why runs of these roles in
+// folder ("" = the current Local Folder) could not start (unknown role, no
+// model, CLI turned off, no folder), so a graph fails at once rather than
+// after its first stages ran.
+func (s *Service) CheckRoles(ctx context.Context, folder string, roles ...string) error {
 	for _, name := range roles {
 		role, model, _, err := s.resolve(ctx, "", name)
 		if err != nil {
@@ -110,6 +115,12 @@ func (s *Service) CheckRoles(ctx context.Context, roles ...string) error {
 				return fmt.Errorf("%s is turned off: turn it on in the External AI tab", c.Name)
 			}
 		}
+	}
+	if folder != "" {
+		if fi, err := os.Stat(folder); err != nil || !fi.IsDir() {
+			return fmt.Errorf("the folder %s is no longer there", folder)
+		}
+		return nil
 	}
 	_, err := s.CurrentFolder(ctx)
 	return err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -145,7 +146,10 @@ func TestBridgeOffersOrchestrationOnlyToTopWorkers(t *testing.T) {
 // the tool result.
 func TestWorkerSpawnsAFleetThroughItsBridge(t *testing.T) {
 	r := newOrchRig(t)
-	parent := r.run(t, "Worker", "FLEET", pipeline.Origin{})
+	// The Worker works in a chat's own folder, not the current Local
+	// Folder: its fleet works there too.
+	chatFolder := t.TempDir()
+	parent := r.run(t, "Worker", "FLEET", pipeline.Origin{Folder: chatFolder})
 	if !strings.Contains(parent.Text, "kind: fleet") || !strings.Contains(parent.Text, "state: done") {
 		t.Fatalf("spawn_fleet answered: %s", parent.Text)
 	}
@@ -157,10 +161,16 @@ func TestWorkerSpawnsAFleetThroughItsBridge(t *testing.T) {
 			t.Errorf("a fleet run's bridge offered: %s", child)
 		}
 	}
-	runs, err := r.w.PipelineBinding.GetRun(parent.ID)
-	must(t, err)
-	if runs.State != pipeline.StateDone {
-		t.Errorf("parent = %+v", runs)
+	ids := regexp.MustCompile(`runId: ([0-9a-f]+)`).FindAllStringSubmatch(parent.Text, -1)
+	if len(ids) != 2 {
+		t.Fatalf("fleet run ids in %s", parent.Text)
+	}
+	for _, id := range ids {
+		child, err := r.w.Pipeline.GetRun(context.Background(), id[1])
+		must(t, err)
+		if child.Folder != chatFolder || child.State != pipeline.StateDone || child.Role != "Worker" {
+			t.Errorf("fleet run = %+v, want Worker done in %s", child, chatFolder)
+		}
 	}
 }
 
