@@ -76,20 +76,29 @@ func (m *Manager) save(ctx context.Context, owner string, st Status) error {
 	if err != nil {
 		return fmt.Errorf("saving job %s: %w", st.ID, err)
 	}
+	// One transaction: the job and its run ids are written together.
+	tx, err := m.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("saving job %s: %w", st.ID, err)
+	}
+	defer tx.Rollback()
 	now := time.Now().UnixMilli()
 	if owner == "" {
-		_, err = m.db.ExecContext(ctx, `UPDATE orchestrate_jobs SET state = ?, status = ?, updated_at = ? WHERE id = ?`,
+		_, err = tx.ExecContext(ctx, `UPDATE orchestrate_jobs SET state = ?, status = ?, updated_at = ? WHERE id = ?`,
 			st.State, string(raw), now, st.ID)
 	} else {
-		_, err = m.db.ExecContext(ctx, `INSERT INTO orchestrate_jobs (id, owner, kind, state, status, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+		_, err = tx.ExecContext(ctx, `INSERT INTO orchestrate_jobs (id, owner, kind, state, status, updated_at) VALUES (?, ?, ?, ?, ?, ?)
 			ON CONFLICT (id) DO UPDATE SET state = excluded.state, status = excluded.status, updated_at = excluded.updated_at`,
 			st.ID, owner, st.Kind, st.State, string(raw), now)
 	}
 	for _, s := range st.Steps {
 		if err == nil && s.RunID != "" {
-			_, err = m.db.ExecContext(ctx, `INSERT INTO orchestrate_job_runs (run_id, job_id) VALUES (?, ?) ON CONFLICT (run_id) DO NOTHING`,
+			_, err = tx.ExecContext(ctx, `INSERT INTO orchestrate_job_runs (run_id, job_id) VALUES (?, ?) ON CONFLICT (run_id) DO NOTHING`,
 				s.RunID, st.ID)
 		}
+	}
+	if err == nil {
+		err = tx.Commit()
 	}
 	if err != nil {
 		return fmt.Errorf("saving job %s: %w", st.ID, err)
