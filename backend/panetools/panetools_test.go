@@ -48,7 +48,19 @@ func screenPane(t *testing.T, m *terminal.Manager, fixture string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return info.ID
+	// The screen can be complete before sh has exec'd the program: wait
+	// until claude holds the terminal, as it would in a real pane.
+	pane, _ := m.Get(info.ID)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, name := pane.Foreground(); name == "claude" {
+			return info.ID
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the pane's foreground program never became claude")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 func waitScreen(t *testing.T, p *Panes, id, want string) []string {
