@@ -1,5 +1,4 @@
 import { mount } from 'svelte';
-import '@xterm/xterm/css/xterm.css';
 import './app.css';
 import App from './App.svelte';
 

@@ -1,7 +1,5 @@
-import type { Component } from 'svelte';
 import { bound } from './wails';
-import ConnectedPanel from '../screens/connected/ConnectedPanel.svelte';
-import ExternalAITab from '../screens/external-ai/ExternalAITab.svelte';
+import { lazy, type Lazy } from './lazy';
 
 // Tabs of the key-icon dialog ("API Keys (BYOK)"). Add a tab by appending
 // one entry; a tab shows only when its backend is bound, and the key icon
@@ -9,7 +7,7 @@ import ExternalAITab from '../screens/external-ai/ExternalAITab.svelte';
 export interface KeyTab {
   id: string; // also the #…?keys=<id> deep link
   label: string;
-  component: Component;
+  view: Lazy; // loaded when the tab is first shown
   available: () => boolean;
 }
 
@@ -17,13 +15,13 @@ export const keyTabs: KeyTab[] = [
   {
     id: 'connected',
     label: 'Connected',
-    component: ConnectedPanel,
+    view: lazy(() => import('../screens/connected/ConnectedPanel.svelte')),
     available: () => bound('connect', 'Panel'),
   },
   {
     id: 'external-ai',
     label: 'External AI',
-    component: ExternalAITab,
+    view: lazy(() => import('../screens/external-ai/ExternalAITab.svelte')),
     available: () => bound('pipeline', 'Binding'),
   },
 ];

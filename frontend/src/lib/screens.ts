@@ -1,19 +1,12 @@
-import type { Component } from 'svelte';
 import { bound } from './wails';
-import TerminalScreen from '../screens/terminal/TerminalScreen.svelte';
-import SessionsScreen from '../screens/sessions/SessionsScreen.svelte';
-import NotesScreen from '../screens/notes/NotesScreen.svelte';
-import ExternalAgentsScreen from '../screens/external-agents/ExternalAgentsScreen.svelte';
-import ChatScreen from '../screens/chat/ChatScreen.svelte';
-import AgentsScreen from '../screens/agents/AgentsScreen.svelte';
-import PipelineScreen from '../screens/pipeline/PipelineScreen.svelte';
-import SettingsScreen from '../screens/settings/SettingsScreen.svelte';
+import { lazy, type Lazy } from './lazy';
 
 export interface Screen {
   path: string;
   label: string;
   icon: string; // SVG path data (24×24 viewBox)
-  component: Component;
+  /** view loads the screen's component on first visit (import()). */
+  view: Lazy;
   /** available: the screen's backend service is bound (capability built). */
   available: () => boolean;
 }
@@ -24,56 +17,56 @@ export const mainScreens: Screen[] = [
     path: '/terminal',
     label: 'Terminal',
     icon: 'M4 17l6-6-6-6M12 19h8',
-    component: TerminalScreen,
+    view: lazy(() => import('../screens/terminal/TerminalScreen.svelte')),
     available: () => bound('terminal', 'Service'),
   },
   {
     path: '/sessions',
     label: 'Sessions',
     icon: 'M3 4h5v16H3zM10 4h5v10h-5zM17 4h4v6h-4z',
-    component: SessionsScreen,
+    view: lazy(() => import('../screens/sessions/SessionsScreen.svelte')),
     available: () => bound('board', 'Service'),
   },
   {
     path: '/external-agents',
     label: 'External agents',
     icon: 'M3 12a9 9 0 1 0 2.6-6.4L3 8M3 3v5h5M12 7v5l3 2',
-    component: ExternalAgentsScreen,
+    view: lazy(() => import('../screens/external-agents/ExternalAgentsScreen.svelte')),
     available: () => bound('inventory', 'Binding'),
   },
   {
     path: '/notes',
     label: 'Notes',
     icon: 'M6 3h9l4 4v14H6zM14 3v5h5M9 12h7M9 16h7',
-    component: NotesScreen,
+    view: lazy(() => import('../screens/notes/NotesScreen.svelte')),
     available: () => bound('notes', 'Binding'),
   },
   {
     path: '/chat',
     label: 'Chat',
     icon: 'M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8 8 0 1 1 21 12z',
-    component: ChatScreen,
+    view: lazy(() => import('../screens/chat/ChatScreen.svelte')),
     available: () => bound('pipeline', 'Binding'),
   },
   {
     path: '/agents',
     label: 'Agents',
     icon: 'M8 7h8a3 3 0 0 1 3 3v6a3 3 0 0 1-3 3H8a3 3 0 0 1-3-3v-6a3 3 0 0 1 3-3zM12 3v4M9.5 13h.01M14.5 13h.01',
-    component: AgentsScreen,
+    view: lazy(() => import('../screens/agents/AgentsScreen.svelte')),
     available: () => bound('pipeline', 'Binding'),
   },
   {
     path: '/pipeline',
     label: 'Pipeline',
     icon: 'M4 5h5v5H4zM15 5h5v5h-5zM9.5 14h5v5h-5zM9 7.5h6M6.5 10v2.5a2 2 0 0 0 2 2h1M17.5 10v2.5a2 2 0 0 1-2 2h-1',
-    component: PipelineScreen,
+    view: lazy(() => import('../screens/pipeline/PipelineScreen.svelte')),
     available: () => bound('pipeline', 'Binding'),
   },
   {
     path: '/settings',
     label: 'Settings',
     icon: 'M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM19.4 15a1.65 1.65 0 0 0 .33 1.82l.06.06a2 2 0 1 1-2.83 2.83l-.06-.06a1.65 1.65 0 0 0-1.82-.33 1.65 1.65 0 0 0-1 1.51V21a2 2 0 1 1-4 0v-.09A1.65 1.65 0 0 0 9 19.4a1.65 1.65 0 0 0-1.82.33l-.06.06a2 2 0 1 1-2.83-2.83l.06-.06A1.65 1.65 0 0 0 4.68 15a1.65 1.65 0 0 0-1.51-1H3a2 2 0 1 1 0-4h.09A1.65 1.65 0 0 0 4.6 9a1.65 1.65 0 0 0-.33-1.82l-.06-.06a2 2 0 1 1 2.83-2.83l.06.06A1.65 1.65 0 0 0 9 4.68a1.65 1.65 0 0 0 1-1.51V3a2 2 0 1 1 4 0v.09a1.65 1.65 0 0 0 1 1.51 1.65 1.65 0 0 0 1.82-.33l.06-.06a2 2 0 1 1 2.83 2.83l-.06.06A1.65 1.65 0 0 0 19.4 9a1.65 1.65 0 0 0 1.51 1H21a2 2 0 1 1 0 4h-.09a1.65 1.65 0 0 0-1.51 1z',
-    component: SettingsScreen,
+    view: lazy(() => import('../screens/settings/SettingsScreen.svelte')),
     available: () => bound('pipeline', 'Binding'),
   },
 ];
