@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -155,8 +154,8 @@ func (e *Env) Command(ctx context.Context, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = e.Work
 	cmd.Env = e.Env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	ownGroup(cmd)
+	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
 	cmd.WaitDelay = 5 * time.Second
 	e.mu.Lock()
 	e.cmds = append(e.cmds, cmd)
@@ -176,7 +175,7 @@ func (e *Env) Cleanup() error {
 	e.mu.Unlock()
 	for _, c := range cmds {
 		if c.Process != nil {
-			syscall.Kill(-c.Process.Pid, syscall.SIGKILL) //nolint:errcheck // may be gone already
+			killGroup(c.Process.Pid) //nolint:errcheck // may be gone already
 		}
 	}
 	for try := 0; try < 20; try++ {
@@ -185,7 +184,7 @@ func (e *Env) Cleanup() error {
 			break
 		}
 		for _, pid := range pids {
-			syscall.Kill(pid, syscall.SIGKILL) //nolint:errcheck // may be gone already
+			killPID(pid) //nolint:errcheck // may be gone already
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
