@@ -117,7 +117,11 @@ func Start(ctx context.Context, cfg Config) (*Bridge, error) {
 	if err != nil {
 		return nil, fmt.Errorf("starting the bridge: %w", err)
 	}
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	// No TCP keep-alive probes: a connection carries one request and is
+	// closed after its response, and enabling them costs four setsockopt
+	// calls on every accepted connection.
+	lc := net.ListenConfig{KeepAlive: -1}
+	ln, err := lc.Listen(ctx, "tcp4", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("starting the bridge: listening on 127.0.0.1: %w", err)
 	}
@@ -132,7 +136,8 @@ func Start(ctx context.Context, cfg Config) (*Bridge, error) {
 		hosts:   loopbackHosts(port),
 		origins: loopbackOrigins(port),
 	}
-	h.mcp = newMCPHandler(h, metas)
+	h.srv = newMCPServer(h, metas)
+	h.mcp = newMCPHandler(h, h.srv)
 	errLog := log.New(io.Discard, "", 0)
 	if cfg.Logger != nil {
 		errLog = slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn)

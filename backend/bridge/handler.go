@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/osfoundry/desktop/backend/tools"
 )
 
@@ -24,7 +26,8 @@ type handler struct {
 	allowed []string
 	hosts   []string
 	origins []string
-	mcp     http.Handler
+	srv     *mcp.Server  // the run's SDK server, built once at Start
+	mcp     http.Handler // the SDK's stateless HTTP handler over srv
 }
 
 // peek is the part of a JSON-RPC message the gate looks at.
@@ -113,7 +116,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	h.forward(w, r, body)
+	if !h.serveDirect(w, r, body) {
+		h.forward(w, r, body)
+	}
 }
 
 func (h *handler) forward(w http.ResponseWriter, r *http.Request, body []byte) {

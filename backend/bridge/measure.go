@@ -1,12 +1,12 @@
 package bridge
 
 import (
-	"bufio"
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -93,22 +93,29 @@ func Measure(ctx context.Context, exec Executor, n int) ([]Phase, error) {
 
 // rawReq is one prebuilt HTTP/1.1 request sent on a new connection: the
 // lean client keeps the figures about the bridge, not a client library.
+// It dials without TCP keep-alive probes (pointless
+// for a one-request connection, and four setsockopt calls each), writes
+// the request in one call, reads the response until the bridge closes the
+// connection (Connection: close) and checks the status line and that the
+// body is as long as Content-Length says.
 type rawReq struct {
-	host   string
+	host   string // an IP literal and port: dialing it needs no lookup
 	wire   []byte
-	status int
+	status []byte // "HTTP/1.1 200 "
 	buf    []byte
 }
+
+var rawDialer = net.Dialer{KeepAlive: -1}
 
 func newRaw(host, auth, body string, status int) *rawReq {
 	w := "POST /mcp HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: " + auth +
 		"\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: " +
 		strconv.Itoa(len(body)) + "\r\n\r\n" + body
-	return &rawReq{host: host, wire: []byte(w), status: status, buf: make([]byte, 16<<10)}
+	return &rawReq{host: host, wire: []byte(w), status: []byte("HTTP/1.1 " + strconv.Itoa(status) + " "), buf: make([]byte, 64<<10)}
 }
 
 func (r *rawReq) do() error {
-	c, err := net.Dial("tcp", r.host)
+	c, err := rawDialer.Dial("tcp", r.host)
 	if err != nil {
 		return err
 	}
@@ -116,16 +123,42 @@ func (r *rawReq) do() error {
 	if _, err := c.Write(r.wire); err != nil {
 		return err
 	}
-	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
-	if err != nil {
-		return err
+	n := 0
+	for {
+		if n == len(r.buf) {
+			return fmt.Errorf("response longer than %d bytes", len(r.buf))
+		}
+		m, err := c.Read(r.buf[n:])
+		n += m
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
 	}
-	defer resp.Body.Close()
-	if _, err := io.CopyBuffer(io.Discard, resp.Body, r.buf); err != nil {
-		return err
+	return checkResponse(r.buf[:n], r.status)
+}
+
+// checkResponse verifies the status line and that the body has exactly
+// Content-Length bytes (a bridge that closed early would fail here).
+func checkResponse(resp, status []byte) error {
+	if !bytes.HasPrefix(resp, status) {
+		line, _, _ := bytes.Cut(resp, []byte("\r\n"))
+		return fmt.Errorf("status line %q, want %q", line, bytes.TrimSpace(status))
 	}
-	if resp.StatusCode != r.status {
-		return fmt.Errorf("status %d, want %d", resp.StatusCode, r.status)
+	head, body, ok := bytes.Cut(resp, []byte("\r\n\r\n"))
+	if !ok {
+		return errors.New("response without a header end")
+	}
+	want := -1
+	for line := range bytes.SplitSeq(head, []byte("\r\n")) {
+		if k, v, ok := bytes.Cut(line, []byte(":")); ok && strings.EqualFold(string(k), "Content-Length") {
+			want, _ = strconv.Atoi(string(bytes.TrimSpace(v)))
+		}
+	}
+	if want >= 0 && want != len(body) {
+		return fmt.Errorf("body is %d bytes, Content-Length says %d", len(body), want)
 	}
 	return nil
 }

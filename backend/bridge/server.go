@@ -21,8 +21,7 @@ var ProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-
 // and a receiving middleware re-applies the allowlist to tools/list and
 // tools/call (the HTTP gate handles single messages; batches and anything
 // else reaching the SDK meet this check).
-func newMCPHandler(h *handler, metas []tools.Meta) http.Handler {
-	srv := newMCPServer(h, metas)
+func newMCPHandler(h *handler, srv *mcp.Server) http.Handler {
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:           true,
 		JSONResponse:        true,
