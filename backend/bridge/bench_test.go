@@ -15,15 +15,16 @@ func BenchmarkRequests(b *testing.B) {
 	for _, c := range []struct {
 		name, auth, body string
 		status           int
+		want             string
 	}{
-		{"initialize", good, initBody, 200},
-		{"notification", good, notifyBody, 202},
-		{"list", good, listBody, 200},
-		{"allowed", good, memBody, 200},
-		{"refused", good, secretBody, 200},
-		{"401", "Bearer " + strings.Repeat("0", 64), listBody, 401},
+		{"initialize", good, initBody, 200, "protocolVersion"},
+		{"notification", good, notifyBody, 202, ""},
+		{"list", good, listBody, 200, "memory_search"},
+		{"allowed", good, memBody, 200, "Release checklist"},
+		{"refused", good, secretBody, 200, "-32601"},
+		{"401", "Bearer " + strings.Repeat("0", 64), listBody, 401, "Unauthorized"},
 	} {
-		req := newRaw(host, c.auth, c.body, c.status)
+		req := newRaw(host, c.auth, c.body, c.status, c.want)
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
 				if err := req.do(); err != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,7 +27,14 @@ type Phase struct {
 // Measure times the bridge's life cycle n times per phase, each request on
 // a new TCP connection (the bridge closes every connection after one
 // response): start, handshake (initialize + notifications/initialized +
-// tools/list), an allowed call, a refused call, a 401, and shutdown.
+// tools/list), an allowed call, a refused call, a 401, and shutdown. Each
+// answer is checked (status and content), so a bridge that answers fast
+// but wrong fails the measurement.
+//
+// The "floor" phase sends the 401 request to a bare net/http server on
+// the same machine that answers 401 with no logic at all: the cost of a
+// new loopback connection, net/http and this client, interleaved with the
+// bridge's requests so it sees the same load and garbage collections.
 // exec must have memory_search registered; osfoundry bench bridge passes an
 // executor over a small in-memory index.
 func Measure(ctx context.Context, exec Executor, n int) ([]Phase, error) {
@@ -55,16 +63,22 @@ func Measure(ctx context.Context, exec Executor, n int) ([]Phase, error) {
 		return nil, err
 	}
 	defer b.Close()
+	floor, err := startFloor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer floor.Close()
 	host := strings.TrimSuffix(strings.TrimPrefix(b.URL(), "http://"), "/mcp")
 	good := "Bearer " + b.Token()
 	bad := "Bearer " + strings.Repeat("0", 64)
 	reqs := map[string]*rawReq{
-		"initialize":  newRaw(host, good, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`, 200),
-		"initialized": newRaw(host, good, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, 202),
-		"list":        newRaw(host, good, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, 200),
-		"allowed":     newRaw(host, good, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memory_search","arguments":{"query":"release"}}}`, 200),
-		"refused":     newRaw(host, good, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"execute_command","arguments":{"cmd":"ls"}}}`, 200),
-		"401":         newRaw(host, bad, `{"jsonrpc":"2.0","id":5,"method":"tools/list"}`, 401),
+		"initialize":  newRaw(host, good, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`, 200, `"protocolVersion":"2025-06-18"`),
+		"initialized": newRaw(host, good, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, 202, ""),
+		"list":        newRaw(host, good, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, 200, `"name":"memory_search"`),
+		"allowed":     newRaw(host, good, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memory_search","arguments":{"query":"release"}}}`, 200, `Release checklist`),
+		"refused":     newRaw(host, good, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"execute_command","arguments":{"cmd":"ls"}}}`, 200, `"code":-32601`),
+		"401":         newRaw(host, bad, `{"jsonrpc":"2.0","id":5,"method":"tools/list"}`, 401, "Unauthorized"),
+		"floor":       newRaw(floor.Addr().String(), bad, `{"jsonrpc":"2.0","id":5,"method":"tools/list"}`, 401, ""),
 	}
 	for range n {
 		t0 := time.Now()
@@ -74,7 +88,7 @@ func Measure(ctx context.Context, exec Executor, n int) ([]Phase, error) {
 			}
 		}
 		add("handshake", time.Since(t0))
-		for _, k := range []string{"allowed", "refused", "401"} {
+		for _, k := range []string{"allowed", "refused", "401", "floor"} {
 			t0 := time.Now()
 			if err := reqs[k].do(); err != nil {
 				return nil, fmt.Errorf("%s: %w", k, err)
@@ -83,7 +97,7 @@ func Measure(ctx context.Context, exec Executor, n int) ([]Phase, error) {
 		}
 	}
 	var out []Phase
-	for _, k := range []string{"start", "handshake", "allowed", "refused", "401", "shutdown"} {
+	for _, k := range []string{"start", "handshake", "allowed", "refused", "401", "shutdown", "floor"} {
 		s := samples[k]
 		slices.Sort(s)
 		out = append(out, Phase{Name: k, P50: s[len(s)/2], P95: s[min(len(s)-1, len(s)*95/100)], N: len(s)})
@@ -91,27 +105,50 @@ func Measure(ctx context.Context, exec Executor, n int) ([]Phase, error) {
 	return out, nil
 }
 
+// startFloor serves 401 to everything, one request per connection, with
+// the bridge's listener and server settings and none of its logic.
+func startFloor(ctx context.Context) (net.Listener, error) {
+	lc := net.ListenConfig{KeepAlive: -1}
+	ln, err := lc.Listen(ctx, "tcp4", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("measuring the bridge: listening for the floor server: %w", err)
+	}
+	srv := &http.Server{
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Connection", "close")
+			w.WriteHeader(http.StatusUnauthorized)
+		}),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+	}
+	srv.SetKeepAlivesEnabled(false)
+	go func() { _ = srv.Serve(ln) }() // ends when the caller closes ln
+	return ln, nil
+}
+
 // rawReq is one prebuilt HTTP/1.1 request sent on a new connection: the
 // lean client keeps the figures about the bridge, not a client library.
-// It dials without TCP keep-alive probes (pointless
-// for a one-request connection, and four setsockopt calls each), writes
-// the request in one call, reads the response until the bridge closes the
-// connection (Connection: close) and checks the status line and that the
-// body is as long as Content-Length says.
+// It dials without TCP keep-alive probes (pointless for a one-request
+// connection, and four setsockopt calls each), writes the request in one
+// call, reads the response until the bridge closes the connection
+// (Connection: close), then checks the status line, that the body is as
+// long as Content-Length says and that it contains want. Closing its end
+// of the connection is part of the measured time.
 type rawReq struct {
 	host   string // an IP literal and port: dialing it needs no lookup
 	wire   []byte
 	status []byte // "HTTP/1.1 200 "
+	want   []byte
 	buf    []byte
 }
 
 var rawDialer = net.Dialer{KeepAlive: -1}
 
-func newRaw(host, auth, body string, status int) *rawReq {
+func newRaw(host, auth, body string, status int, want string) *rawReq {
 	w := "POST /mcp HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: " + auth +
 		"\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: " +
 		strconv.Itoa(len(body)) + "\r\n\r\n" + body
-	return &rawReq{host: host, wire: []byte(w), status: []byte("HTTP/1.1 " + strconv.Itoa(status) + " "), buf: make([]byte, 64<<10)}
+	return &rawReq{host: host, wire: []byte(w), status: []byte("HTTP/1.1 " + strconv.Itoa(status) + " "), want: []byte(want), buf: make([]byte, 64<<10)}
 }
 
 func (r *rawReq) do() error {
@@ -137,7 +174,13 @@ func (r *rawReq) do() error {
 			return err
 		}
 	}
-	return checkResponse(r.buf[:n], r.status)
+	if err := checkResponse(r.buf[:n], r.status); err != nil {
+		return err
+	}
+	if !bytes.Contains(r.buf[:n], r.want) {
+		return fmt.Errorf("response %q does not contain %q", r.buf[:n], r.want)
+	}
+	return nil
 }
 
 // checkResponse verifies the status line and that the body has exactly

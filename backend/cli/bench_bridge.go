@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"runtime"
 	"time"
 
 	"github.com/osfoundry/desktop/backend/bridge"
@@ -14,7 +15,7 @@ import (
 func init() {
 	registerBench(&bench{
 		name: "bridge",
-		help: "per-run MCP bridge: start, handshake, allowed/refused call, 401, shutdown (new TCP connection per request)",
+		help: "per-run MCP bridge: start, handshake, allowed/refused call, 401, shutdown, and a bare-server floor (new TCP connection per request)",
 		run:  runBenchBridge,
 	})
 }
@@ -27,6 +28,7 @@ var bridgeRef = map[string][2]string{
 	"refused":   {"0.41", "≤ 0.2"},
 	"401":       {"0.40", "≤ 0.15"},
 	"shutdown":  {"10.88", "≤ 1"},
+	"floor":     {"—", "—"},
 }
 
 func runBenchBridge(env *Env, args []string) int {
@@ -58,5 +60,7 @@ func runBenchBridge(env *Env, args []string) int {
 		rows = append(rows, []string{p.Name, ms(p.P50), ms(p.P95), fmt.Sprint(p.N), ref[0], ref[1]})
 	}
 	printTable(env, []string{"phase", "p50 ms", "p95 ms", "n", "seed p50 ms", "target ms"}, rows)
+	fmt.Fprintf(env.Stdout, "client: in-process raw net.Conn (prebuilt request, new TCP connection per request, read to EOF, close timed);\n"+
+		"floor: the same 401 request to a bare net/http server with no logic — this machine's cost of one connection. GOMAXPROCS=%d\n", runtime.GOMAXPROCS(0))
 	return 0
 }
