@@ -64,10 +64,7 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request, body []byte, 
 		Model  string `json:"model"`
 		Stream bool   `json:"stream"`
 	}
-	if err := json.Unmarshal(body, &req); err != nil {
-		w.WriteHeader(http.StatusBadRequest)
-		writeJSON(w, map[string]any{"error": map[string]any{"type": "invalid_request_error",
-			"message": "fakemodel: body is not JSON: " + err.Error()}})
+	if !decodeOpenAI(w, body, &req) {
 		return
 	}
 	if side {

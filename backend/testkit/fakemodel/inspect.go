@@ -14,57 +14,50 @@ type ToolResult struct {
 }
 
 // ToolResults returns every tool result in a request body, oldest first:
-// Anthropic tool_result blocks, or OpenAI function_call_output /
-// custom_tool_call_output items.
+// Anthropic tool_result blocks, OpenAI function_call_output /
+// custom_tool_call_output items, Gemini functionResponse parts or Chat
+// Completions tool messages.
 func (r Request) ToolResults() []ToolResult {
 	switch r.API {
 	case "anthropic":
-		var req struct {
+		return collect(r.Body, func(req *struct {
 			Messages []struct {
 				Content json.RawMessage `json:"content"`
 			} `json:"messages"`
-		}
-		if json.Unmarshal(r.Body, &req) != nil {
-			return nil
-		}
-		var out []ToolResult
-		for _, m := range req.Messages {
-			var blocks []struct {
-				Type      string          `json:"type"`
-				ToolUseID string          `json:"tool_use_id"`
-				Content   json.RawMessage `json:"content"`
-				IsError   bool            `json:"is_error"`
-			}
-			if json.Unmarshal(m.Content, &blocks) != nil {
-				continue // a plain string message
-			}
-			for _, b := range blocks {
-				if b.Type == "tool_result" {
-					out = append(out, ToolResult{CallID: b.ToolUseID, Text: flatten(b.Content), IsError: b.IsError})
+		}, add func(ToolResult)) {
+			for _, m := range req.Messages {
+				var blocks []struct {
+					Type      string          `json:"type"`
+					ToolUseID string          `json:"tool_use_id"`
+					Content   json.RawMessage `json:"content"`
+					IsError   bool            `json:"is_error"`
+				}
+				if json.Unmarshal(m.Content, &blocks) != nil {
+					continue // a plain string message
+				}
+				for _, b := range blocks {
+					if b.Type == "tool_result" {
+						add(ToolResult{CallID: b.ToolUseID, Text: flatten(b.Content), IsError: b.IsError})
+					}
 				}
 			}
-		}
-		return out
+		})
 	case "openai":
-		var req struct {
+		return collect(r.Body, func(req *struct {
 			Input []struct {
 				Type   string          `json:"type"`
 				CallID string          `json:"call_id"`
 				Output json.RawMessage `json:"output"`
 			} `json:"input"`
-		}
-		if json.Unmarshal(r.Body, &req) != nil {
-			return nil
-		}
-		var out []ToolResult
-		for _, it := range req.Input {
-			if it.Type == "function_call_output" || it.Type == "custom_tool_call_output" {
-				out = append(out, ToolResult{CallID: it.CallID, Text: flatten(it.Output)})
+		}, add func(ToolResult)) {
+			for _, it := range req.Input {
+				if it.Type == "function_call_output" || it.Type == "custom_tool_call_output" {
+					add(ToolResult{CallID: it.CallID, Text: flatten(it.Output)})
+				}
 			}
-		}
-		return out
+		})
 	case "gemini":
-		var req struct {
+		return collect(r.Body, func(req *struct {
 			Contents []struct {
 				Parts []struct {
 					FunctionResponse *struct {
@@ -74,39 +67,43 @@ func (r Request) ToolResults() []ToolResult {
 					} `json:"functionResponse"`
 				} `json:"parts"`
 			} `json:"contents"`
-		}
-		if json.Unmarshal(r.Body, &req) != nil {
-			return nil
-		}
-		var out []ToolResult
-		for _, c := range req.Contents {
-			for _, p := range c.Parts {
-				if fr := p.FunctionResponse; fr != nil {
-					out = append(out, ToolResult{CallID: fr.ID, Text: string(fr.Response)})
+		}, add func(ToolResult)) {
+			for _, c := range req.Contents {
+				for _, p := range c.Parts {
+					if fr := p.FunctionResponse; fr != nil {
+						add(ToolResult{CallID: fr.ID, Text: string(fr.Response)})
+					}
 				}
 			}
-		}
-		return out
+		})
 	case "chat":
-		var req struct {
+		return collect(r.Body, func(req *struct {
 			Messages []struct {
 				Role       string          `json:"role"`
 				ToolCallID string          `json:"tool_call_id"`
 				Content    json.RawMessage `json:"content"`
 			} `json:"messages"`
-		}
-		if json.Unmarshal(r.Body, &req) != nil {
-			return nil
-		}
-		var out []ToolResult
-		for _, m := range req.Messages {
-			if m.Role == "tool" {
-				out = append(out, ToolResult{CallID: m.ToolCallID, Text: flatten(m.Content)})
+		}, add func(ToolResult)) {
+			for _, m := range req.Messages {
+				if m.Role == "tool" {
+					add(ToolResult{CallID: m.ToolCallID, Text: flatten(m.Content)})
+				}
 			}
-		}
-		return out
+		})
 	}
 	return nil
+}
+
+// collect decodes body as one API's request shape and gathers the tool
+// results find adds from it; a body that does not decode has none.
+func collect[T any](body []byte, find func(req *T, add func(ToolResult))) []ToolResult {
+	var req T
+	if json.Unmarshal(body, &req) != nil {
+		return nil
+	}
+	var out []ToolResult
+	find(&req, func(tr ToolResult) { out = append(out, tr) })
+	return out
 }
 
 // flatten turns a string or an array of {type:text,text} parts into text.

@@ -40,14 +40,23 @@ func openaiSide(body []byte) bool {
 	return len(props) == 1 && title
 }
 
+// decodeOpenAI decodes a request body for the OpenAI APIs (Responses and
+// Chat Completions); on bad JSON it answers 400 with their error shape.
+func decodeOpenAI(w http.ResponseWriter, body []byte, v any) bool {
+	if err := json.Unmarshal(body, v); err != nil {
+		w.WriteHeader(http.StatusBadRequest)
+		writeJSON(w, map[string]any{"error": map[string]any{"type": "invalid_request_error",
+			"message": "fakemodel: body is not JSON: " + err.Error()}})
+		return false
+	}
+	return true
+}
+
 func (s *Server) serveOpenAI(w http.ResponseWriter, r *http.Request, body []byte, t Turn, side bool) {
 	var req struct {
 		Model string `json:"model"`
 	}
-	if err := json.Unmarshal(body, &req); err != nil {
-		w.WriteHeader(http.StatusBadRequest)
-		writeJSON(w, map[string]any{"error": map[string]any{"type": "invalid_request_error",
-			"message": "fakemodel: body is not JSON: " + err.Error()}})
+	if !decodeOpenAI(w, body, &req) {
 		return
 	}
 	if side {

@@ -295,3 +295,29 @@ func TestChatStream(t *testing.T) {
 		t.Fatalf("done=%v finish=%v args=%q", done, finish, args.String())
 	}
 }
+
+// A body that is not JSON gets each API's own 400 error shape.
+func TestBadBody(t *testing.T) {
+	srv, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	for _, tc := range []struct{ path, want string }{
+		{"/v1/messages", `"type":"error"`},
+		{"/v1/responses", `"type":"invalid_request_error"`},
+		{"/v1/chat/completions", `"type":"invalid_request_error"`},
+	} {
+		resp, err := http.Post(srv.URL+tc.path, "application/json", strings.NewReader("{not json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		bufio.NewReader(resp.Body).WriteTo(&b) //nolint:errcheck // checked by content below
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(b.String(), tc.want) ||
+			!strings.Contains(b.String(), "body is not JSON") {
+			t.Errorf("%s: %s %s, want 400 with %s", tc.path, resp.Status, b.String(), tc.want)
+		}
+	}
+}
