@@ -7,6 +7,8 @@ export interface Screen {
   icon: string; // SVG path data (24×24 viewBox)
   /** view loads the screen's component on first visit (import()). */
   view: Lazy;
+  /** group is the sidebar section: Main, Pipeline, or Settings (pinned at the bottom). */
+  group: 'main' | 'pipeline' | 'settings';
   /** available: the screen's backend service is bound (capability built). */
   available: () => boolean;
 }
@@ -15,6 +17,7 @@ export interface Screen {
 export const mainScreens: Screen[] = [
   {
     path: '/terminal',
+    group: 'main',
     label: 'Terminal',
     icon: 'M4 17l6-6-6-6M12 19h8',
     view: lazy(() => import('../screens/terminal/TerminalScreen.svelte')),
@@ -22,6 +25,7 @@ export const mainScreens: Screen[] = [
   },
   {
     path: '/sessions',
+    group: 'main',
     label: 'Sessions',
     icon: 'M3 4h5v16H3zM10 4h5v10h-5zM17 4h4v6h-4z',
     view: lazy(() => import('../screens/sessions/SessionsScreen.svelte')),
@@ -29,6 +33,7 @@ export const mainScreens: Screen[] = [
   },
   {
     path: '/external-agents',
+    group: 'main',
     label: 'External agents',
     icon: 'M3 12a9 9 0 1 0 2.6-6.4L3 8M3 3v5h5M12 7v5l3 2',
     view: lazy(() => import('../screens/external-agents/ExternalAgentsScreen.svelte')),
@@ -36,6 +41,7 @@ export const mainScreens: Screen[] = [
   },
   {
     path: '/notes',
+    group: 'main',
     label: 'Notes',
     icon: 'M6 3h9l4 4v14H6zM14 3v5h5M9 12h7M9 16h7',
     view: lazy(() => import('../screens/notes/NotesScreen.svelte')),
@@ -43,6 +49,7 @@ export const mainScreens: Screen[] = [
   },
   {
     path: '/chat',
+    group: 'main',
     label: 'Chat',
     icon: 'M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8 8 0 1 1 21 12z',
     view: lazy(() => import('../screens/chat/ChatScreen.svelte')),
@@ -50,6 +57,7 @@ export const mainScreens: Screen[] = [
   },
   {
     path: '/agents',
+    group: 'pipeline',
     label: 'Agents',
     icon: 'M8 7h8a3 3 0 0 1 3 3v6a3 3 0 0 1-3 3H8a3 3 0 0 1-3-3v-6a3 3 0 0 1 3-3zM12 3v4M9.5 13h.01M14.5 13h.01',
     view: lazy(() => import('../screens/agents/AgentsScreen.svelte')),
@@ -57,6 +65,7 @@ export const mainScreens: Screen[] = [
   },
   {
     path: '/pipeline',
+    group: 'pipeline',
     label: 'Pipeline',
     icon: 'M4 5h5v5H4zM15 5h5v5h-5zM9.5 14h5v5h-5zM9 7.5h6M6.5 10v2.5a2 2 0 0 0 2 2h1M17.5 10v2.5a2 2 0 0 1-2 2h-1',
     view: lazy(() => import('../screens/pipeline/PipelineScreen.svelte')),
@@ -64,6 +73,7 @@ export const mainScreens: Screen[] = [
   },
   {
     path: '/settings',
+    group: 'settings',
     label: 'Settings',
     icon: 'M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM19.4 15a1.65 1.65 0 0 0 .33 1.82l.06.06a2 2 0 1 1-2.83 2.83l-.06-.06a1.65 1.65 0 0 0-1.82-.33 1.65 1.65 0 0 0-1 1.51V21a2 2 0 1 1-4 0v-.09A1.65 1.65 0 0 0 9 19.4a1.65 1.65 0 0 0-1.82.33l-.06.06a2 2 0 1 1-2.83-2.83l.06-.06A1.65 1.65 0 0 0 4.68 15a1.65 1.65 0 0 0-1.51-1H3a2 2 0 1 1 0-4h.09A1.65 1.65 0 0 0 4.6 9a1.65 1.65 0 0 0-.33-1.82l-.06-.06a2 2 0 1 1 2.83-2.83l.06.06A1.65 1.65 0 0 0 9 4.68a1.65 1.65 0 0 0 1-1.51V3a2 2 0 1 1 4 0v.09a1.65 1.65 0 0 0 1 1.51 1.65 1.65 0 0 0 1.82-.33l.06-.06a2 2 0 1 1 2.83 2.83l-.06.06A1.65 1.65 0 0 0 19.4 9a1.65 1.65 0 0 0 1.51 1H21a2 2 0 1 1 0 4h-.09a1.65 1.65 0 0 0-1.51 1z',
     view: lazy(() => import('../screens/settings/SettingsScreen.svelte')),
