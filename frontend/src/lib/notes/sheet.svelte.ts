@@ -3,14 +3,10 @@
 // Note moved on, re-apply puts the person's cells onto the current sheet
 // (every other cell keeps the current value).
 import type { Cell, SaveResult, SheetData } from '../api/notes';
-import { DraftStore, type CellEdit } from './drafts';
-import type { ConflictReason } from './text.svelte';
+import type { CellEdit, Draft, DraftStore } from './drafts';
+import { MAX_TRIES, TabState, type ConflictReason, type TabConflict } from './tab.svelte';
 
-export interface SheetConflict {
-  reason: ConflictReason;
-  current: SheetData;
-  currentVersion: number;
-}
+export type SheetConflict = TabConflict<SheetData>;
 
 type Edit = CellEdit & { was: Cell };
 
@@ -58,22 +54,22 @@ export function applyEdits(d: SheetData, edits: CellEdit[]): SheetData {
 
 const key = (sheet: string, row: number, col: number) => `${sheet}:${row}:${col}`;
 
-export class SheetTabState {
+export class SheetTabState extends TabState<SheetData> {
   base = $state<SheetData>({ sheets: [] });
-  baseVersion = $state(0);
   edits = $state<Record<string, Edit>>({});
-  conflict = $state<SheetConflict | null>(null);
-  saving = $state(false);
-  error = $state('');
-  private pending: { data: SheetData; version: number } | null = null;
+  protected readonly draftLost =
+    'Your changed cells could not be kept on this computer (browser storage is full). Save now.';
+  protected readonly keptAsDraft = 'Your cells are kept as a local draft.';
 
   constructor(
-    readonly noteId: string,
-    readonly tabId: string,
-    private drafts: DraftStore,
+    noteId: string,
+    tabId: string,
+    drafts: DraftStore,
     private saveFn: SaveSheet,
-    private onSaved: (prev: number, next: number) => void = () => {},
-  ) {}
+    onSaved: (prev: number, next: number) => void = () => {},
+  ) {
+    super(noteId, tabId, drafts, onSaved);
+  }
 
   get dirty(): boolean {
     return Object.keys(this.edits).length > 0;
@@ -116,12 +112,7 @@ export class SheetTabState {
     this.persist();
   }
 
-  server(data: SheetData, version: number, reason: ConflictReason = 'remote') {
-    if (this.saving) {
-      this.pending = { data, version };
-      return;
-    }
-    if (version < this.baseVersion) return;
+  protected reconcile(data: SheetData, version: number, reason: ConflictReason) {
     const mine = this.editList();
     if (mine.every((e) => cellAt(data, e.sheet, e.row, e.col) === e.value)) {
       this.base = data; // clean, or the current sheet already holds the person's cells
@@ -145,87 +136,53 @@ export class SheetTabState {
     return c ? this.editList().filter((e) => cellAt(c.current, e.sheet, e.row, e.col) !== e.was) : [];
   }
 
-  advance(prev: number, next: number) {
-    if (this.baseVersion === prev) {
-      this.baseVersion = next;
-      this.persist();
-    }
-  }
-
-  private persist() {
-    if (!this.dirty) {
-      this.drafts.remove(this.noteId, this.tabId);
-      return;
-    }
-    const ok = this.drafts.put(this.noteId, this.tabId, {
+  protected draft(): Draft {
+    return {
       kind: 'sheet', baseVersion: this.baseVersion, edits: $state.snapshot(this.editList()) as Edit[], savedAt: Date.now(),
-    });
-    if (!ok) this.error = 'Your changed cells could not be kept on this computer (browser storage is full). Save now.';
+    };
   }
 
-  async save(): Promise<boolean> {
-    if (this.saving || this.conflict || !this.dirty) return !this.conflict && !this.dirty;
-    this.saving = true;
-    this.error = '';
-    let saved = false;
-    try {
-      for (let i = 0; i < 3 && !saved && !this.conflict; i++) {
-        const sent = this.editList();
-        const full = applyEdits(this.base, sent);
-        const expected = this.baseVersion;
-        const r = await this.saveFn(expected, full);
-        if (r.saved) {
-          this.base = full;
-          this.baseVersion = r.version;
-          // Cells typed while the save was in flight stay as edits.
-          for (const [k, e] of Object.entries(this.edits)) {
-            if (sent.some((s) => key(s.sheet, s.row, s.col) === k && s.value === e.value)) delete this.edits[k];
-            else e.was = cellAt(full, e.sheet, e.row, e.col);
-          }
-          this.onSaved(expected, r.version);
-          saved = true;
-        } else if (r.current?.sheet && sent.every((e) => cellAt(r.current!.sheet!, e.sheet, e.row, e.col) === e.was)) {
-          this.base = r.current.sheet; // only other cells changed: rebase, retry
-          this.baseVersion = r.version;
-        } else {
-          this.conflict = { reason: 'save', current: r.current?.sheet ?? { sheets: [] }, currentVersion: r.version };
+  protected async attempt(): Promise<boolean> {
+    for (let i = 0; i < MAX_TRIES && !this.conflict; i++) {
+      const sent = this.editList();
+      const full = applyEdits(this.base, sent);
+      const expected = this.baseVersion;
+      const r = await this.saveFn(expected, full);
+      if (r.saved) {
+        this.base = full;
+        this.baseVersion = r.version;
+        // Cells typed while the save was in flight stay as edits.
+        for (const [k, e] of Object.entries(this.edits)) {
+          if (sent.some((s) => key(s.sheet, s.row, s.col) === k && s.value === e.value)) delete this.edits[k];
+          else e.was = cellAt(full, e.sheet, e.row, e.col);
         }
+        this.onSaved(expected, r.version);
+        return true;
+      } else if (r.current?.sheet && sent.every((e) => cellAt(r.current!.sheet!, e.sheet, e.row, e.col) === e.was)) {
+        this.base = r.current.sheet; // only other cells changed: rebase, retry
+        this.baseVersion = r.version;
+      } else {
+        this.conflict = { reason: 'save', current: r.current?.sheet ?? { sheets: [] }, currentVersion: r.version };
       }
-    } catch (e) {
-      this.error = `Not saved: ${e instanceof Error ? e.message : String(e)}. Your cells are kept as a local draft.`;
-    } finally {
-      this.saving = false;
-      this.persist();
     }
-    const p = this.pending;
-    this.pending = null;
-    if (p) this.server(p.data, p.version);
-    return saved;
+    return false;
   }
 
   /** reapply writes the person's cells onto the current sheet and saves. */
   async reapply(): Promise<boolean> {
-    const c = this.conflict;
+    const c = this.resolve();
     if (!c) return false;
-    this.base = c.current;
-    this.baseVersion = c.currentVersion;
     for (const [k, e] of Object.entries(this.edits)) {
       e.was = cellAt(c.current, e.sheet, e.row, e.col);
       if (e.was === e.value) delete this.edits[k];
     }
-    this.conflict = null;
     this.persist();
     return this.save();
   }
 
   discard() {
-    const c = this.conflict;
-    if (c) {
-      this.base = c.current;
-      this.baseVersion = c.currentVersion;
-    }
+    this.resolve();
     this.edits = {};
-    this.conflict = null;
     this.persist();
   }
 }

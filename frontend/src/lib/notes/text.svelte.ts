@@ -3,43 +3,33 @@
 // edit, another window). Saves are conditional on the version the editor
 // last saw; a refused save keeps the person's text as a local draft.
 import type { SaveResult } from '../api/notes';
-import { DraftStore } from './drafts';
+import type { Draft, DraftStore } from './drafts';
 import { merge3, type MergeResult } from './merge';
+import { MAX_TRIES, TabState, type ConflictReason, type TabConflict } from './tab.svelte';
 
-/** save: the person's later "save" (why the banner shows); remote: the Note changed under unsaved typing. */
-export type ConflictReason = 'save' | 'remote';
-
-export interface TextConflict {
-  reason: ConflictReason;
-  current: string;
-  currentVersion: number;
-}
+export type { ConflictReason } from './tab.svelte';
+export type TextConflict = TabConflict<string>;
 
 export type SaveText = (expectedVersion: number, text: string) => Promise<SaveResult>;
 
-// A save refused only because another tab changed is retried at once; two
-// more refusals in a row mean someone is writing continuously: show it.
-const MAX_TRIES = 3;
-
-export class TextTabState {
+export class TextTabState extends TabState<string> {
   base = $state('');
-  baseVersion = $state(0);
   text = $state('');
-  conflict = $state<TextConflict | null>(null);
-  saving = $state(false);
-  error = $state('');
   /** the last re-apply's outcome, shown once */
   merged = $state<MergeResult | null>(null);
-  private pending: { text: string; version: number } | null = null;
+  protected readonly draftLost =
+    'Your draft could not be kept on this computer (browser storage is full). Save or copy your text.';
+  protected readonly keptAsDraft = 'Your text is kept as a local draft.';
 
   constructor(
-    readonly noteId: string,
-    readonly tabId: string,
-    private drafts: DraftStore,
+    noteId: string,
+    tabId: string,
+    drafts: DraftStore,
     private saveFn: SaveText,
-    /** onSaved(prev, next): this editor moved the Note from prev to next */
-    private onSaved: (prev: number, next: number) => void = () => {},
-  ) {}
+    onSaved: (prev: number, next: number) => void = () => {},
+  ) {
+    super(noteId, tabId, drafts, onSaved);
+  }
 
   get dirty(): boolean {
     return this.text !== this.base;
@@ -62,13 +52,7 @@ export class TextTabState {
     this.conflict = null;
   }
 
-  /** server reconciles with the tab as stored at version, never dropping typing. */
-  server(serverText: string, version: number, reason: ConflictReason = 'remote') {
-    if (this.saving) {
-      this.pending = { text: serverText, version };
-      return;
-    }
-    if (version < this.baseVersion) return;
+  protected reconcile(serverText: string, version: number, reason: ConflictReason) {
     if (!this.dirty) {
       this.base = this.text = serverText;
       this.baseVersion = version;
@@ -93,68 +77,36 @@ export class TextTabState {
     this.persist();
   }
 
-  /** advance: the Note moved from prev to next by this editor's own save of another tab. */
-  advance(prev: number, next: number) {
-    if (this.baseVersion === prev) {
-      this.baseVersion = next;
-      this.persist();
-    }
+  protected draft(): Draft {
+    return { kind: 'text', base: this.base, baseVersion: this.baseVersion, mine: this.text, savedAt: Date.now() };
   }
 
-  private persist() {
-    if (!this.dirty) {
-      this.drafts.remove(this.noteId, this.tabId);
-      return;
-    }
-    const ok = this.drafts.put(this.noteId, this.tabId, {
-      kind: 'text', base: this.base, baseVersion: this.baseVersion, mine: this.text, savedAt: Date.now(),
-    });
-    if (!ok) this.error = 'Your draft could not be kept on this computer (browser storage is full). Save or copy your text.';
-  }
-
-  /** save writes the text if the Note is still at the version this editor saw. */
-  async save(): Promise<boolean> {
-    if (this.saving || this.conflict || !this.dirty) return !this.conflict && !this.dirty;
-    this.saving = true;
-    this.error = '';
-    let saved = false;
-    try {
-      for (let i = 0; i < MAX_TRIES; i++) {
-        const sent = this.text;
-        const expected = this.baseVersion;
-        const r = await this.saveFn(expected, sent);
-        if (r.saved) {
-          this.base = sent;
-          this.baseVersion = r.version;
-          this.onSaved(expected, r.version);
-          saved = true;
-          break;
-        }
-        const current = r.current?.text ?? '';
-        if (current === sent) {
-          this.base = sent; // someone wrote exactly this text already
-          this.baseVersion = r.version;
-          saved = true;
-          break;
-        }
-        if (current === this.base) {
-          this.baseVersion = r.version; // only another tab changed: lossless, retry
-          continue;
-        }
-        this.conflict = { reason: 'save', current, currentVersion: r.version };
-        break;
+  protected async attempt(): Promise<boolean> {
+    for (let i = 0; i < MAX_TRIES; i++) {
+      const sent = this.text;
+      const expected = this.baseVersion;
+      const r = await this.saveFn(expected, sent);
+      if (r.saved) {
+        this.base = sent;
+        this.baseVersion = r.version;
+        this.onSaved(expected, r.version);
+        return true;
       }
-      if (!saved && !this.conflict) this.error = 'The note keeps changing; your text is kept as a draft. Try saving again.';
-    } catch (e) {
-      this.error = `Not saved: ${e instanceof Error ? e.message : String(e)}. Your text is kept as a local draft.`;
-    } finally {
-      this.saving = false;
-      this.persist();
+      const current = r.current?.text ?? '';
+      if (current === sent) {
+        this.base = sent; // someone wrote exactly this text already
+        this.baseVersion = r.version;
+        return true;
+      }
+      if (current === this.base) {
+        this.baseVersion = r.version; // only another tab changed: lossless, retry
+        continue;
+      }
+      this.conflict = { reason: 'save', current, currentVersion: r.version };
+      return false;
     }
-    const p = this.pending;
-    this.pending = null;
-    if (p) this.server(p.text, p.version);
-    return saved;
+    this.error = 'The note keeps changing; your text is kept as a draft. Try saving again.';
+    return false;
   }
 
   /** reapply merges the person's change into the current text and saves it. */
@@ -162,10 +114,8 @@ export class TextTabState {
     const c = this.conflict;
     if (!c) return null;
     const m = merge3(this.base, this.text, c.current);
-    this.base = c.current;
-    this.baseVersion = c.currentVersion;
+    this.resolve();
     this.text = m.text;
-    this.conflict = null;
     this.persist();
     this.merged = m;
     await this.save();
@@ -174,24 +124,15 @@ export class TextTabState {
 
   /** keepMine saves the person's text as is against the current version (overwrites the other change). */
   async keepMine(): Promise<boolean> {
-    const c = this.conflict;
-    if (!c) return false;
-    this.base = c.current;
-    this.baseVersion = c.currentVersion;
-    this.conflict = null;
+    if (!this.resolve()) return false;
     this.persist();
     return this.save();
   }
 
   /** discard drops the person's draft and takes the current text. */
   discard() {
-    const c = this.conflict;
-    if (c) {
-      this.base = c.current;
-      this.baseVersion = c.currentVersion;
-    }
+    this.resolve();
     this.text = this.base;
-    this.conflict = null;
     this.merged = null;
     this.persist();
   }
