@@ -25,6 +25,27 @@ type Transcriber interface {
 	Transcribe(ctx context.Context, path string) (string, error)
 }
 
+// queryArgs are a search tool's arguments: what to look for, and how many
+// hits at most (each tool has its own default and cap).
+type queryArgs struct {
+	Query string `json:"query"`
+	Limit int    `json:"limit"`
+}
+
+// decodeQuery reads a search tool's arguments; a message for the model comes
+// back instead when they do not decode or the query is blank (empty says
+// what to pass).
+func decodeQuery(raw json.RawMessage, empty string) (queryArgs, string) {
+	var a queryArgs
+	if msg := decodeArgs(raw, &a); msg != "" {
+		return a, msg
+	}
+	if strings.TrimSpace(a.Query) == "" {
+		return a, empty
+	}
+	return a, ""
+}
+
 // MemorySearchTool is memory_search: full-text search over the workspace's
 // notes and knowledge folder.
 func MemorySearchTool(m MemorySearcher) Tool {
@@ -39,17 +60,11 @@ func MemorySearchTool(m MemorySearcher) Tool {
 			ReadOnly: true, Scope: ScopeRead, Unattended: true,
 		},
 		Handler: func(ctx context.Context, c Call) (Result, error) {
-			var a struct {
-				Query string `json:"query"`
-				Limit int    `json:"limit"`
-			}
-			if msg := decodeArgs(c.Args, &a); msg != "" {
+			a, msg := decodeQuery(c.Args, "query is empty; pass the words to search for")
+			if msg != "" {
 				return ErrorResult(msg), nil
 			}
 			a.Query = strings.TrimSpace(a.Query)
-			if a.Query == "" {
-				return ErrorResult("query is empty; pass the words to search for"), nil
-			}
 			if a.Limit <= 0 {
 				a.Limit = 10
 			}
@@ -79,15 +94,9 @@ func WebSearchTool(w WebSearcher) Tool {
 			ReadOnly: true, Scope: ScopeRead, Unattended: true,
 		},
 		Handler: func(ctx context.Context, c Call) (Result, error) {
-			var a struct {
-				Query string `json:"query"`
-				Limit int    `json:"limit"`
-			}
-			if msg := decodeArgs(c.Args, &a); msg != "" {
+			a, msg := decodeQuery(c.Args, "query is empty; pass what to search for")
+			if msg != "" {
 				return ErrorResult(msg), nil
-			}
-			if strings.TrimSpace(a.Query) == "" {
-				return ErrorResult("query is empty; pass what to search for"), nil
 			}
 			if a.Limit <= 0 || a.Limit > 20 {
 				a.Limit = 8
