@@ -107,6 +107,30 @@ func allRows(t *testing.T, svc *Service, key string) map[string]int {
 	return nil
 }
 
+// indexRealStore indexes one recorded store with a fresh service and returns
+// its one session, and a check for the test's end: reading the store changed
+// none of its files and wrote none next to them.
+func indexRealStore(t *testing.T, name string) (home string, svc *Service, s Session, unchanged func()) {
+	t.Helper()
+	home = realStore(t, name)
+	before := fileSnapshot(t, home)
+	svc = newTestService(t, home, nil, nil)
+	refresh(t, svc)
+	s = onlySession(t, svc)
+	return home, svc, s, func() {
+		t.Helper()
+		after := fileSnapshot(t, home)
+		for p, v := range before {
+			if after[p] != v {
+				t.Fatalf("%s changed while the store was read", p)
+			}
+		}
+		if len(after) != len(before) {
+			t.Fatalf("files appeared next to the store's: %d before, %d after", len(before), len(after))
+		}
+	}
+}
+
 func onlySession(t *testing.T, svc *Service) Session {
 	t.Helper()
 	list := svc.List("", "")
@@ -119,12 +143,7 @@ func onlySession(t *testing.T, svc *Service) Session {
 func TestRealClaudeCodeStores(t *testing.T) {
 	for _, name := range []string{"claude-2.1.328", "claude-fullscreen-2.1.328", "claude-headless-2.1.328.text", "claude-headless-2.1.328.tools", "claude-headless-2.1.328.mcp"} {
 		t.Run(name, func(t *testing.T) {
-			home := realStore(t, name)
-			before := fileSnapshot(t, home)
-			svc := newTestService(t, home, nil, nil)
-			refresh(t, svc)
-			s := onlySession(t, svc)
-
+			_, svc, s, unchanged := indexRealStore(t, name)
 			var cwd, model, version, title, mode string
 			var firstUser string
 			uses, results := 0, 0
@@ -178,14 +197,7 @@ func TestRealClaudeCodeStores(t *testing.T) {
 			if kinds[RowUser] == 0 || kinds[RowAssistant] == 0 {
 				t.Fatalf("rows %v: want user and assistant rows", kinds)
 			}
-			if after := fileSnapshot(t, home); len(after) != len(before) {
-				t.Fatalf("the store changed while it was read: %d files before, %d after", len(before), len(after))
-			}
-			for p, v := range before {
-				if fileSnapshot(t, home)[p] != v {
-					t.Fatalf("%s changed while the store was read", p)
-				}
-			}
+			unchanged()
 		})
 	}
 }
@@ -193,11 +205,7 @@ func TestRealClaudeCodeStores(t *testing.T) {
 func TestRealCodexStores(t *testing.T) {
 	for _, name := range []string{"codex-0.169.0", "codex-inline-0.169.0", "codex-headless-0.169.0.text", "codex-headless-0.169.0.tools", "codex-headless-0.169.0.mcp"} {
 		t.Run(name, func(t *testing.T) {
-			home := realStore(t, name)
-			before := fileSnapshot(t, home)
-			svc := newTestService(t, home, nil, nil)
-			refresh(t, svc)
-			s := onlySession(t, svc)
+			home, svc, s, unchanged := indexRealStore(t, name)
 
 			if !strings.HasPrefix(s.Path, home) {
 				t.Fatalf("transcript path %s is outside the store: a stale rollout_path must give way to the file on disk", s.Path)
@@ -234,15 +242,7 @@ func TestRealCodexStores(t *testing.T) {
 			if kinds[RowToolCall] != calls || kinds[RowToolResult] != outputs {
 				t.Fatalf("rows %v: want %d tool calls and %d outputs, each on its own row", kinds, calls, outputs)
 			}
-			after := fileSnapshot(t, home)
-			for p, v := range before {
-				if after[p] != v {
-					t.Fatalf("%s changed while the store was read", p)
-				}
-			}
-			if len(after) != len(before) {
-				t.Fatalf("files appeared next to Codex's: %d before, %d after", len(before), len(after))
-			}
+			unchanged()
 		})
 	}
 }
@@ -300,11 +300,7 @@ func TestRealStorePlans(t *testing.T) {
 func TestRealGeminiQwenOpenCodeStores(t *testing.T) {
 	for _, name := range []string{"gemini-0.61.0", "gemini-headless-0.61.0.tools", "qwen-0.24.4", "qwen-headless-0.24.4.tools", "opencode-1.18.33", "opencode-headless-1.18.33.tools"} {
 		t.Run(name, func(t *testing.T) {
-			home := realStore(t, name)
-			before := fileSnapshot(t, home)
-			svc := newTestService(t, home, nil, nil)
-			refresh(t, svc)
-			s := onlySession(t, svc)
+			home, svc, s, unchanged := indexRealStore(t, name)
 			var calls, results int
 			var cwd string
 			switch {
@@ -358,15 +354,7 @@ func TestRealGeminiQwenOpenCodeStores(t *testing.T) {
 			if kinds[RowToolCall] != calls || kinds[RowToolResult] != results || kinds[RowUser] == 0 {
 				t.Fatalf("rows %v: want %d tool calls and %d results, each on its own row", kinds, calls, results)
 			}
-			after := fileSnapshot(t, home)
-			for p, v := range before {
-				if after[p] != v {
-					t.Fatalf("%s changed while the store was read", p)
-				}
-			}
-			if len(after) != len(before) {
-				t.Fatalf("files appeared next to the store's: %d before, %d after", len(before), len(after))
-			}
+			unchanged()
 		})
 	}
 }
