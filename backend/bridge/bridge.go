@@ -82,6 +82,7 @@ type Bridge struct {
 	cancel context.CancelFunc
 	served chan struct{}
 	once   sync.Once
+	mu     sync.Mutex  // guards stop
 	stop   func() bool // detaches the AfterFunc on the run's context
 }
 
@@ -168,7 +169,12 @@ func Start(ctx context.Context, cfg Config) (*Bridge, error) {
 	}()
 	// The run's context ending (timeout, cancellation) closes the bridge
 	// even if the caller forgets to.
-	b.stop = context.AfterFunc(ctx, func() { b.Close() })
+	// A context that is already done runs Close at once, on another
+	// goroutine, possibly before stop is stored: hence the lock.
+	stop := context.AfterFunc(ctx, func() { b.Close() })
+	b.mu.Lock()
+	b.stop = stop
+	b.mu.Unlock()
 	return b, nil
 }
 
@@ -198,7 +204,12 @@ func (b *Bridge) Tools() []string { return slices.Clone(b.tools) }
 // goroutine.
 func (b *Bridge) Close() error {
 	b.once.Do(func() {
-		b.stop()
+		b.mu.Lock()
+		stop := b.stop
+		b.mu.Unlock()
+		if stop != nil { // nil: the run's context ended during Start
+			stop()
+		}
 		b.cancel()
 		_ = b.srv.Close() // closes the listener and active connections
 		<-b.served
