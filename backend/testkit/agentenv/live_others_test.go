@@ -9,6 +9,32 @@ import (
 	"github.com/osfoundry/desktop/backend/testkit/fakemodel"
 )
 
+// shellThenWrite runs one headless CLI on a script of a shell call printing
+// the marker, a write of hello.txt (write gets its path) and a last answer.
+// It checks the file was written and the CLI asked the model three times,
+// and returns the CLI's events and the tool results of its second request.
+func shellThenWrite(t *testing.T, build func(testing.TB, string, ...string) *Env, shell fakemodel.Turn,
+	write func(path string) fakemodel.Turn, args ...string) ([]map[string]any, []fakemodel.ToolResult) {
+	t.Helper()
+	srv := fakemodel.Start(t)
+	e := build(t, srv.URL)
+	target := filepath.Join(e.Work, "hello.txt")
+	w := write(target)
+	srv.Push(shell, w, fakemodel.Text("All done."))
+	evs := events(t, e, args...)
+	if b, err := os.ReadFile(target); err != nil || string(b) != "hello\n" {
+		t.Fatalf("file written by %s: %q, %v", w.Calls[0].Name, b, err)
+	}
+	main := srv.MainRequests()
+	if len(main) != 3 {
+		for _, r := range srv.Requests() {
+			t.Log(r.Summary())
+		}
+		t.Fatalf("main requests = %d, want 3", len(main))
+	}
+	return evs, main[1].ToolResults()
+}
+
 // Live tests of the best-effort agents (Gemini CLI lineage) headless:
 // `-p … --output-format stream-json --approval-mode yolo` with a shell call
 // and a file write.
@@ -24,27 +50,12 @@ func TestLiveGeminiLineageHeadlessTools(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.agent, func(t *testing.T) {
-			srv := fakemodel.Start(t)
-			e := tc.env(t, srv.URL)
-			target := filepath.Join(e.Work, "hello.txt")
-			srv.Push(
+			evs, res := shellThenWrite(t, tc.env,
 				fakemodel.Tool("run_shell_command", map[string]any{"command": tc.cmd, "description": "Print a marker"}),
-				fakemodel.Tool("write_file", map[string]any{"file_path": target, "content": "hello\n"}),
-				fakemodel.Text("All done."),
-			)
-			evs := events(t, e, "-p", "run the marker and write the file", "--output-format", "stream-json",
-				"--approval-mode", "yolo")
-			if b, err := os.ReadFile(target); err != nil || string(b) != "hello\n" {
-				t.Fatalf("file written by write_file: %q, %v", b, err)
-			}
-			main := srv.MainRequests()
-			if len(main) != 3 {
-				for _, r := range srv.Requests() {
-					t.Log(r.Summary())
-				}
-				t.Fatalf("main requests = %d, want 3", len(main))
-			}
-			res := main[1].ToolResults()
+				func(target string) fakemodel.Turn {
+					return fakemodel.Tool("write_file", map[string]any{"file_path": target, "content": "hello\n"})
+				},
+				"-p", "run the marker and write the file", "--output-format", "stream-json", "--approval-mode", "yolo")
 			if len(res) == 0 || !strings.Contains(res[len(res)-1].Text, markerOut) {
 				t.Fatalf("shell output sent back = %+v, want %q", res, markerOut)
 			}
@@ -56,26 +67,13 @@ func TestLiveGeminiLineageHeadlessTools(t *testing.T) {
 }
 
 func TestLiveOpencodeRunTools(t *testing.T) {
-	srv := fakemodel.Start(t)
-	e := Opencode(t, srv.URL)
-	target := filepath.Join(e.Work, "hello.txt")
-	srv.Push(
+	evs, res := shellThenWrite(t, Opencode,
 		fakemodel.Tool("bash", map[string]any{"command": markerCmd, "description": "Print a marker"}),
-		fakemodel.Tool("write", map[string]any{"filePath": target, "content": "hello\n"}),
-		fakemodel.Text("All done."),
-	)
-	evs := events(t, e, "run", "run the marker and write the file", "--format", "json")
-	if b, err := os.ReadFile(target); err != nil || string(b) != "hello\n" {
-		t.Fatalf("file written by write: %q, %v", b, err)
-	}
-	main := srv.MainRequests()
-	if len(main) != 3 {
-		for _, r := range srv.Requests() {
-			t.Log(r.Summary())
-		}
-		t.Fatalf("main requests = %d, want 3", len(main))
-	}
-	if res := main[1].ToolResults(); len(res) != 1 || !strings.Contains(res[0].Text, markerOut) {
+		func(target string) fakemodel.Turn {
+			return fakemodel.Tool("write", map[string]any{"filePath": target, "content": "hello\n"})
+		},
+		"run", "run the marker and write the file", "--format", "json")
+	if len(res) != 1 || !strings.Contains(res[0].Text, markerOut) {
 		t.Fatalf("bash output sent back = %+v, want %q", res, markerOut)
 	}
 	var text string
@@ -90,26 +88,13 @@ func TestLiveOpencodeRunTools(t *testing.T) {
 }
 
 func TestLiveCopilotHeadlessTools(t *testing.T) {
-	srv := fakemodel.Start(t)
-	e := Copilot(t, srv.URL)
-	target := filepath.Join(e.Work, "hello.txt")
-	srv.Push(
+	evs, res := shellThenWrite(t, Copilot,
 		fakemodel.Tool("bash", map[string]any{"command": markerCmd, "description": "Print a marker"}),
-		fakemodel.Tool("create", map[string]any{"path": target, "file_text": "hello\n"}),
-		fakemodel.Text("All done."),
-	)
-	evs := events(t, e, "-p", "run the marker and write the file", "--output-format", "json", "--allow-all-tools")
-	if b, err := os.ReadFile(target); err != nil || string(b) != "hello\n" {
-		t.Fatalf("file written by create: %q, %v", b, err)
-	}
-	main := srv.MainRequests()
-	if len(main) != 3 {
-		for _, r := range srv.Requests() {
-			t.Log(r.Summary())
-		}
-		t.Fatalf("main requests = %d, want 3", len(main))
-	}
-	if res := main[1].ToolResults(); len(res) != 1 || !strings.Contains(res[0].Text, markerOut) {
+		func(target string) fakemodel.Turn {
+			return fakemodel.Tool("create", map[string]any{"path": target, "file_text": "hello\n"})
+		},
+		"-p", "run the marker and write the file", "--output-format", "json", "--allow-all-tools")
+	if len(res) != 1 || !strings.Contains(res[0].Text, markerOut) {
 		t.Fatalf("bash output sent back = %+v, want %q", res, markerOut)
 	}
 	if r := find(evs, "result"); len(r) != 1 || r[0]["exitCode"] != float64(0) {
