@@ -4,6 +4,13 @@
 // and only the run's allowlisted tools offered or callable. Every call that
 // passes is forwarded to the one tools executor, which applies the policy
 // gate and audits it. The listener lives exactly as long as the run.
+//
+// The MCP side is the official Go SDK: one mcp.Server per run, built at
+// Start. A single plain request reaches it through a one-message
+// in-process session (direct.go) that skips the SDK HTTP handler's
+// repeated parsing; batches and anything unusual go through the SDK's
+// stateless HTTP handler itself, and tests hold both paths to the same
+// answers.
 package bridge
 
 import (
