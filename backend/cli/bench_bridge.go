@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/osfoundry/desktop/backend/bridge"
@@ -61,6 +63,21 @@ func runBenchBridge(env *Env, args []string) int {
 	}
 	printTable(env, []string{"phase", "p50 ms", "p95 ms", "n", "seed p50 ms", "target ms"}, rows)
 	fmt.Fprintf(env.Stdout, "client: in-process raw net.Conn (prebuilt request, new TCP connection per request, read to EOF, close timed);\n"+
-		"floor: the same 401 request to a bare net/http server with no logic — this machine's cost of one connection. GOMAXPROCS=%d\n", runtime.GOMAXPROCS(0))
+		"floor: the same 401 request to a bare net/http server with no logic — this machine's cost of one connection.\n"+
+		"GOMAXPROCS=%d%s\n", runtime.GOMAXPROCS(0), loadAverage())
 	return 0
+}
+
+// loadAverage reports the machine's load while the bench ran (Linux), as
+// p95 figures on a shared machine mostly measure the other processes.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return ""
+	}
+	return ", load average " + strings.Join(f[:3], " ")
 }
