@@ -19,62 +19,25 @@ var (
 // RecordCopilot drives the Copilot CLI TUI, offline with a BYOK provider
 // (Chat Completions against the fake server), in manual approval mode.
 func RecordCopilot(r *Run, name string) error {
-	srv, err := fakemodel.New()
-	if err != nil {
-		return err
-	}
-	defer srv.Close()
-	env, err := agentenv.NewCopilot(agentenv.Options{ModelURL: srv.URL, Base: r.tempBase(name)})
-	if err != nil {
-		return err
-	}
-	defer r.cleanup(env)
-	s, err := Start(env, name, r.Out, env.Argv())
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	s.Log = r.Log
-	const long = 30 * time.Second
-
-	hold1, hold2 := make(chan struct{}), make(chan struct{})
-	bash := fakemodel.Tool("bash", map[string]any{"command": "touch osf-bash.txt && " + MarkerCommand, "description": "Create a marker file"})
-	bash.Hold = hold1
-	create := fakemodel.Tool("create", map[string]any{"path": filepath.Join(env.Work, "hello.txt"), "file_text": "hello from copilot\n"})
-	create.Hold = hold2
-	srv.Push(bash, create,
-		fakemodel.Question("I created hello.txt. Would you like me to add a README as well?"))
-	steps := []func() error{
-		func() error { return s.WaitSave(copilotIdle, long, "idle") },
-		func() error { return s.TypeEcho("Create a marker file with the shell, then write hello.txt") },
-		func() error { return s.WaitSave(copilotWorking, long, "working") },
-		func() error { close(hold1); return s.WaitSave(copilotAsk, long, "blocked.bash") },
-		func() error { return s.Send("\r") },
-		func() error { return s.WaitGone(copilotAsk, long) },
-		func() error { return waitMain(srv, 2, long) },
-		func() error { return s.WaitSave(copilotWorking, long, "after-answer") },
-		func() error { close(hold2); return s.WaitSave(copilotAsk, long, "blocked.create") },
-		func() error { return s.Send("\r") },
-		func() error { return s.WaitGone(copilotAsk, long) },
-		func() error { return s.Wait(regexp.MustCompile(`Would you like me to add a README`), long) },
-		func() error { return s.WaitSave(copilotIdle, long, "idle.question") },
-		func() error {
-			srv.Push(fakemodel.Stalled("Thinking it over step by step", 10*time.Minute))
-			return s.TypeEcho("Think about it for a long time")
+	return recordTUI(r, name, tuiSpec{build: agentenv.NewCopilot, echo: true}, func(t *tui) []step {
+		s := t.s
+		steps := t.approveTools(approvals{
+			prompt: "Create a marker file with the shell, then write hello.txt",
+			idle:   copilotIdle, working: copilotWorking,
+			run: copilotAsk, write: copilotAsk, answered: copilotAsk,
 		},
-		func() error { return s.Wait(copilotWorking, long) },
+			fakemodel.Tool("bash", map[string]any{"command": "touch osf-bash.txt && " + MarkerCommand, "description": "Create a marker file"}),
+			fakemodel.Tool("create", map[string]any{"path": filepath.Join(t.env.Work, "hello.txt"), "file_text": "hello from copilot\n"}),
+			fakemodel.Question("I created hello.txt. Would you like me to add a README as well?"),
+		)
+		steps = append(steps,
+			func() error { return s.WaitGone(copilotAsk, long) },
+			func() error { return s.Wait(readmeQuestion, long) },
+			func() error { return s.WaitSave(copilotIdle, long, "idle.question") },
+		)
 		// Copilot interrupts on Esc pressed twice.
-		func() error { return s.Send("\x1b") },
-		func() error { time.Sleep(150 * time.Millisecond); return s.Send("\x1b") },
-		func() error { return s.WaitGone(copilotWorking, long) },
-		func() error { return s.WaitSave(copilotIdle, long, "interrupted") },
-		func() error { return s.TypeEcho("/exit") },
-		func() error { return s.WaitExit(long) },
-		func() error { return s.Save("exited") },
-	}
-	if err := runSteps(steps, srv); err != nil {
-		return err
-	}
-	r.add(s.Saved()...)
-	return r.copyStores(name, env)
+		steps = append(steps, t.interrupt(copilotWorking, copilotIdle, t.escTwice(150*time.Millisecond))...)
+		steps = append(steps, func() error { return t.typ("/exit") })
+		return append(steps, t.exited()...)
+	})
 }

@@ -32,22 +32,11 @@ const mcpToken = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcd
 const MarkerCommand = "echo osf-marker-$((6*7))"
 
 var claudeHeadless = []headlessScenario{
-	{"text", nil,
-		func(*agentenv.Env) []fakemodel.Turn {
-			return []fakemodel.Turn{fakemodel.Text("Hello from the fake model.")}
-		},
-		func(*agentenv.Env, string) []string { return ClaudeStreamArgs("Say hello") }, false},
-	{"tools", []string{agentenv.ClaudeBypassAsRoot},
-		func(e *agentenv.Env) []fakemodel.Turn {
-			return []fakemodel.Turn{
-				fakemodel.ClaudeBash(MarkerCommand, "Print a marker"),
-				fakemodel.ClaudeWrite(filepath.Join(e.Work, "hello.txt"), "hello from claude\n"),
-				fakemodel.Text("All done."),
-			}
-		},
-		func(*agentenv.Env, string) []string {
-			return ClaudeStreamArgs("Print the marker, then write hello.txt", "--permission-mode", "bypassPermissions")
-		}, false},
+	textScenario(ClaudeStreamArgs("Say hello")),
+	toolsScenario([]string{agentenv.ClaudeBypassAsRoot},
+		fakemodel.ClaudeBash(MarkerCommand, "Print a marker"),
+		func(hello string) fakemodel.Turn { return fakemodel.ClaudeWrite(hello, "hello from claude\n") },
+		ClaudeStreamArgs("Print the marker, then write hello.txt", "--permission-mode", "bypassPermissions")),
 	{"mcp", []string{agentenv.ClaudeBypassAsRoot},
 		func(*agentenv.Env) []fakemodel.Turn {
 			return []fakemodel.Turn{
@@ -63,22 +52,11 @@ var claudeHeadless = []headlessScenario{
 }
 
 var codexHeadless = []headlessScenario{
-	{"text", nil,
-		func(*agentenv.Env) []fakemodel.Turn {
-			return []fakemodel.Turn{fakemodel.Text("Hello from the fake model.")}
-		},
-		func(*agentenv.Env, string) []string { return CodexExecArgs("Say hello") }, false},
-	{"tools", nil,
-		func(*agentenv.Env) []fakemodel.Turn {
-			return []fakemodel.Turn{
-				fakemodel.CodexExec(MarkerCommand),
-				fakemodel.CodexAddFile("hello.txt", "hello from codex"),
-				fakemodel.Text("All done."),
-			}
-		},
-		func(*agentenv.Env, string) []string {
-			return CodexExecArgs("Print the marker, then write hello.txt", "-s", "workspace-write", "-c", `approval_policy="never"`)
-		}, false},
+	textScenario(CodexExecArgs("Say hello")),
+	toolsScenario(nil, fakemodel.CodexExec(MarkerCommand),
+		// A path relative to the work folder, as Codex's patches name files.
+		func(string) fakemodel.Turn { return fakemodel.CodexAddFile("hello.txt", "hello from codex") },
+		CodexExecArgs("Print the marker, then write hello.txt", "-s", "workspace-write", "-c", `approval_policy="never"`)),
 	{"mcp", nil,
 		func(*agentenv.Env) []fakemodel.Turn {
 			return []fakemodel.Turn{
@@ -177,22 +155,13 @@ func geminiLikeHeadless(command string) []headlessScenario {
 		return append([]string{"-p", prompt, "--output-format", "stream-json"}, extra...)
 	}
 	return []headlessScenario{
-		{"text", nil,
-			func(*agentenv.Env) []fakemodel.Turn {
-				return []fakemodel.Turn{fakemodel.Text("Hello from the fake model.")}
+		textScenario(args("Say hello")),
+		toolsScenario(nil,
+			fakemodel.Tool("run_shell_command", map[string]any{"command": command, "description": "Print a marker"}),
+			func(hello string) fakemodel.Turn {
+				return fakemodel.Tool("write_file", map[string]any{"file_path": hello, "content": "hello\n"})
 			},
-			func(*agentenv.Env, string) []string { return args("Say hello") }, false},
-		{"tools", nil,
-			func(e *agentenv.Env) []fakemodel.Turn {
-				return []fakemodel.Turn{
-					fakemodel.Tool("run_shell_command", map[string]any{"command": command, "description": "Print a marker"}),
-					fakemodel.Tool("write_file", map[string]any{"file_path": filepath.Join(e.Work, "hello.txt"), "content": "hello\n"}),
-					fakemodel.Text("All done."),
-				}
-			},
-			func(*agentenv.Env, string) []string {
-				return args("Print the marker, then write hello.txt", "--approval-mode", "yolo")
-			}, false},
+			args("Print the marker, then write hello.txt", "--approval-mode", "yolo")),
 	}
 }
 
@@ -210,20 +179,13 @@ func RecordQwenHeadless(r *Run, prefix string) error {
 func RecordOpencodeHeadless(r *Run, prefix string) error {
 	args := func(prompt string) []string { return []string{"run", prompt, "--format", "json"} }
 	return recordHeadless(r, prefix, agentenv.NewOpencode, []headlessScenario{
-		{"text", nil,
-			func(*agentenv.Env) []fakemodel.Turn {
-				return []fakemodel.Turn{fakemodel.Text("Hello from the fake model.")}
+		textScenario(args("Say hello")),
+		toolsScenario(nil,
+			fakemodel.Tool("bash", map[string]any{"command": MarkerCommand, "description": "Print a marker"}),
+			func(hello string) fakemodel.Turn {
+				return fakemodel.Tool("write", map[string]any{"filePath": hello, "content": "hello\n"})
 			},
-			func(*agentenv.Env, string) []string { return args("Say hello") }, false},
-		{"tools", nil,
-			func(e *agentenv.Env) []fakemodel.Turn {
-				return []fakemodel.Turn{
-					fakemodel.Tool("bash", map[string]any{"command": MarkerCommand, "description": "Print a marker"}),
-					fakemodel.Tool("write", map[string]any{"filePath": filepath.Join(e.Work, "hello.txt"), "content": "hello\n"}),
-					fakemodel.Text("All done."),
-				}
-			},
-			func(*agentenv.Env, string) []string { return args("Print the marker, then write hello.txt") }, false},
+			args("Print the marker, then write hello.txt")),
 	})
 }
 
@@ -233,21 +195,31 @@ func RecordCopilotHeadless(r *Run, prefix string) error {
 		return append([]string{"-p", prompt, "--output-format", "json"}, extra...)
 	}
 	return recordHeadless(r, prefix, agentenv.NewCopilot, []headlessScenario{
-		{"text", nil,
-			func(*agentenv.Env) []fakemodel.Turn {
-				return []fakemodel.Turn{fakemodel.Text("Hello from the fake model.")}
+		textScenario(args("Say hello")),
+		toolsScenario(nil,
+			fakemodel.Tool("bash", map[string]any{"command": MarkerCommand, "description": "Print a marker"}),
+			func(hello string) fakemodel.Turn {
+				return fakemodel.Tool("create", map[string]any{"path": hello, "file_text": "hello\n"})
 			},
-			func(*agentenv.Env, string) []string { return args("Say hello") }, false},
-		{"tools", nil,
-			func(e *agentenv.Env) []fakemodel.Turn {
-				return []fakemodel.Turn{
-					fakemodel.Tool("bash", map[string]any{"command": MarkerCommand, "description": "Print a marker"}),
-					fakemodel.Tool("create", map[string]any{"path": filepath.Join(e.Work, "hello.txt"), "file_text": "hello\n"}),
-					fakemodel.Text("All done."),
-				}
-			},
-			func(*agentenv.Env, string) []string {
-				return args("Print the marker, then write hello.txt", "--allow-all-tools")
-			}, false},
+			args("Print the marker, then write hello.txt", "--allow-all-tools")),
 	})
+}
+
+// textScenario: one plain answer, no tools.
+func textScenario(args []string) headlessScenario {
+	return headlessScenario{name: "text",
+		turns: func(*agentenv.Env) []fakemodel.Turn {
+			return []fakemodel.Turn{fakemodel.Text("Hello from the fake model.")}
+		},
+		args: func(*agentenv.Env, string) []string { return args }}
+}
+
+// toolsScenario: shell prints the marker, write makes hello.txt (given its
+// path in the work folder), then a last answer; args approve both up front.
+func toolsScenario(env []string, shell fakemodel.Turn, write func(hello string) fakemodel.Turn, args []string) headlessScenario {
+	return headlessScenario{name: "tools", env: env,
+		turns: func(e *agentenv.Env) []fakemodel.Turn {
+			return []fakemodel.Turn{shell, write(filepath.Join(e.Work, "hello.txt")), fakemodel.Text("All done.")}
+		},
+		args: func(*agentenv.Env, string) []string { return args }}
 }

@@ -16,7 +16,6 @@ var (
 	qwenAllow     = regexp.MustCompile(`Allow execution of`)
 	qwenApply     = regexp.MustCompile(`Apply this change\?|Allow write|Yes, allow once`)
 	qwenAnyPrompt = regexp.MustCompile(`Allow execution|Apply this change|Yes, allow once|Waiting for user`)
-	qwenQuestion  = regexp.MustCompile(`Would you like me to add a README`)
 	qwenMenu      = regexp.MustCompile(`Which format should the README use\?`)
 	qwenAnswered  = regexp.MustCompile(`Noted: Markdown`)
 	qwenCancelled = regexp.MustCompile(`(?i)cancel`)
@@ -64,71 +63,34 @@ func RecordGemini(r *Run, name string) error {
 }
 
 func recordGeminiLike(r *Run, name string, g geminiLike) error {
-	srv, err := fakemodel.New()
-	if err != nil {
-		return err
-	}
-	defer srv.Close()
-	env, err := g.build(agentenv.Options{ModelURL: srv.URL, Base: r.tempBase(name)})
-	if err != nil {
-		return err
-	}
-	defer r.cleanup(env)
-	s, err := Start(env, name, r.Out, env.Argv(g.args...))
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	s.Log = r.Log
-	const long = 30 * time.Second
-
-	hold1, hold2 := make(chan struct{}), make(chan struct{})
-	bash := fakemodel.Tool("run_shell_command", map[string]any{"command": g.command, "description": "Create a marker file"})
-	bash.Hold = hold1
-	write := fakemodel.Tool("write_file", map[string]any{
-		"file_path": filepath.Join(env.Work, "hello.txt"), "content": "hello from " + env.Agent + "\n"})
-	write.Hold = hold2
-	srv.Push(bash, write,
-		fakemodel.Question("I created hello.txt. Would you like me to add a README as well?"))
-	steps := []func() error{
-		func() error { return s.WaitSave(qwenIdle, long, "idle") },
-		func() error { return s.Type("Create a marker file with the shell, then write hello.txt") },
-		func() error { return s.WaitSave(qwenWorking, long, "working") },
-		func() error { close(hold1); return s.WaitSave(qwenAllow, long, "blocked.bash") },
-		func() error { return s.Send("\r") },
-		func() error { return s.WaitGone(qwenAnyPrompt, long) },
-		func() error { return waitMain(srv, 2, long) },
-		func() error { return s.WaitSave(qwenWorking, long, "after-answer") },
-		func() error { close(hold2); return s.WaitSave(qwenApply, long, "blocked.create") },
-		func() error { return s.Send("\r") },
-		func() error { return s.WaitGone(qwenAnyPrompt, long) },
-		func() error { return s.Wait(qwenQuestion, long) },
-		func() error { return s.WaitSave(qwenIdle, long, "idle.question") },
-		func() error {
-			srv.Push(g.ask(), fakemodel.Text("Noted: Markdown."))
-			return s.Type("Ask me about the README")
+	return recordTUI(r, name, tuiSpec{build: g.build, args: g.args}, func(t *tui) []step {
+		s := t.s
+		steps := t.approveTools(approvals{
+			prompt: "Create a marker file with the shell, then write hello.txt",
+			idle:   qwenIdle, working: qwenWorking,
+			run: qwenAllow, write: qwenApply, answered: qwenAnyPrompt,
 		},
-		func() error { return s.WaitSave(qwenMenu, long, "blocked.question") },
-		func() error { return s.Send("\r") },
-		func() error { return s.WaitGone(qwenMenu, long) },
-		func() error { return s.WaitSave(qwenAnswered, long, "after-answer.question") },
-		func() error {
-			srv.Push(fakemodel.Stalled("Thinking it over step by step", 10*time.Minute))
-			return s.Type("Think about it for a long time")
-		},
-		func() error { return s.Wait(qwenWorking, long) },
-		func() error { return s.Send("\x1b") },
-		func() error { return s.WaitGone(qwenWorking, long) },
-		func() error { return s.WaitSave(qwenCancelled, long, "interrupted") },
-		// The cancelled prompt comes back into the input; Ctrl+C clears it.
-		func() error { return s.Send("\x03") },
-		func() error { time.Sleep(300 * time.Millisecond); return s.Type("/quit") },
-		func() error { return s.WaitExit(long) },
-		func() error { return s.Save("exited") },
-	}
-	if err := runSteps(steps, srv); err != nil {
-		return err
-	}
-	r.add(s.Saved()...)
-	return r.copyStores(name, env)
+			fakemodel.Tool("run_shell_command", map[string]any{"command": g.command, "description": "Create a marker file"}),
+			fakemodel.Tool("write_file", map[string]any{
+				"file_path": filepath.Join(t.env.Work, "hello.txt"), "content": "hello from " + t.env.Agent + "\n"}),
+			fakemodel.Question("I created hello.txt. Would you like me to add a README as well?"),
+		)
+		steps = append(steps,
+			func() error { return s.WaitGone(qwenAnyPrompt, long) },
+			func() error { return s.Wait(readmeQuestion, long) },
+			func() error { return s.WaitSave(qwenIdle, long, "idle.question") },
+			func() error {
+				t.srv.Push(g.ask(), fakemodel.Text("Noted: Markdown."))
+				return s.Type("Ask me about the README")
+			},
+		)
+		steps = append(steps, t.answerMenu(qwenMenu, qwenAnswered)...)
+		steps = append(steps, t.interrupt(qwenWorking, qwenCancelled, func() error { return s.Send("\x1b") })...)
+		steps = append(steps,
+			// The cancelled prompt comes back into the input; Ctrl+C clears it.
+			func() error { return s.Send("\x03") },
+			func() error { time.Sleep(300 * time.Millisecond); return s.Type("/quit") },
+		)
+		return append(steps, t.exited()...)
+	})
 }
