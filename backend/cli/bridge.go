@@ -16,7 +16,6 @@ import (
 	"github.com/osfoundry/desktop/backend/appdir"
 	"github.com/osfoundry/desktop/backend/bridge"
 	"github.com/osfoundry/desktop/backend/notes"
-	"github.com/osfoundry/desktop/backend/store"
 	"github.com/osfoundry/desktop/backend/tools"
 )
 
@@ -118,11 +117,7 @@ func runBridge(env *Env, c *Command, args []string) int {
 // folder tools. No panes exist headless, and nobody is watching, so the
 // live-screen tools are not offered.
 func headlessExecutor(ctx context.Context) (*tools.Executor, func(), error) {
-	dir, err := appdir.Dir()
-	if err != nil {
-		return nil, nil, err
-	}
-	db, err := store.Open(filepath.Join(dir, store.FileName))
+	db, dir, err := openAppDB()
 	if err != nil {
 		return nil, nil, err
 	}

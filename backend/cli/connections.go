@@ -14,7 +14,6 @@ import (
 	"github.com/osfoundry/desktop/backend/appdir"
 	"github.com/osfoundry/desktop/backend/connect"
 	"github.com/osfoundry/desktop/backend/connect/notesres"
-	"github.com/osfoundry/desktop/backend/store"
 )
 
 // serverURLFile is where `osfoundry serve` writes its address, so owner
@@ -33,11 +32,7 @@ func init() {
 
 // openConnect opens the app database and the connect Service over the notes store.
 func openConnect(ctx context.Context) (*connect.Service, *sql.DB, string, error) {
-	dir, err := appdir.Dir()
-	if err != nil {
-		return nil, nil, "", err
-	}
-	db, err := store.Open(filepath.Join(dir, store.FileName))
+	db, dir, err := openAppDB()
 	if err != nil {
 		return nil, nil, "", err
 	}

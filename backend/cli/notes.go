@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/osfoundry/desktop/backend/appdir"
 	"github.com/osfoundry/desktop/backend/notes"
-	"github.com/osfoundry/desktop/backend/store"
 	"github.com/osfoundry/desktop/backend/tools"
 )
 
@@ -42,12 +40,7 @@ func init() {
 		if !ok {
 			return fail(env, c, "unknown subcommand %q; known: %s", args[0], notesUsage())
 		}
-		dir, err := appdir.Dir()
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "osfoundry notes: %v\n", err)
-			return 1
-		}
-		db, err := store.Open(filepath.Join(dir, store.FileName))
+		db, dir, err := openAppDB()
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "osfoundry notes: %v\n", err)
 			return 1

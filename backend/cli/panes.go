@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/osfoundry/desktop/backend/appdir"
 	"github.com/osfoundry/desktop/backend/panestore"
-	"github.com/osfoundry/desktop/backend/store"
 	"github.com/osfoundry/desktop/backend/terminal"
 )
 
@@ -22,11 +20,7 @@ func init() {
 		if len(args) == 0 {
 			return fail(env, c, "name an action")
 		}
-		dir, err := appdir.Dir()
-		if err != nil {
-			return fail(env, c, "%v", err)
-		}
-		db, err := store.Open(filepath.Join(dir, store.FileName))
+		db, _, err := openAppDB()
 		if err != nil {
 			return fail(env, c, "%v", err)
 		}

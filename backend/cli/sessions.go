@@ -15,9 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/osfoundry/desktop/backend/appdir"
 	"github.com/osfoundry/desktop/backend/inventory"
-	"github.com/osfoundry/desktop/backend/store"
 )
 
 func init() {
@@ -110,11 +108,7 @@ func openSessions(ctx context.Context, home string) (*inventory.Service, func(),
 		svc, err := inventory.New(ctx, nil, inventory.Options{Env: inventory.Env{Home: abs}})
 		return svc, func() {}, err
 	}
-	dir, err := appdir.Dir()
-	if err != nil {
-		return nil, nil, err
-	}
-	db, err := store.Open(filepath.Join(dir, store.FileName))
+	db, _, err := openAppDB()
 	if err != nil {
 		return nil, nil, err
 	}
