@@ -7,6 +7,8 @@ export class TerminalState {
   panes = $state<PaneInfo[]>([]);
   selected = $state<string | null>(null);
   error = $state('');
+  /** loaded turns true after the first list: until then "no panes" is unknown. */
+  loaded = $state(false);
 
   /** start subscribes to pane list changes; returns the stop function. */
   start(): () => void {
@@ -39,6 +41,7 @@ export class TerminalState {
     } catch (e) {
       this.error = String(e);
     }
+    this.loaded = true;
   }
 
   async create(dir: string, command: string) {
