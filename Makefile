@@ -40,6 +40,7 @@ vet:
 unit:
 	go test -count=1 -timeout 30m ./...
 	go test -run '^$$' -fuzz FuzzBridgeHandler -fuzztime 20s ./backend/bridge
+	go test -run '^$$' -fuzz FuzzDirectMatchesSDK -fuzztime 20s ./backend/bridge
 
 frontend-test:
 	cd frontend && npx vitest run
