@@ -71,6 +71,7 @@ func newApp() (*App, error) {
 		return nil, err
 	}
 	a.panes.SetStore(ps)
+	a.panes.ExpectRestore() // the window calls Terminal.RestoreSaved after its first frame
 	a.Terminal = terminal.NewService(a.panes, nil)
 	if a.inv, err = inventory.New(context.Background(), db, inventory.Options{}); err != nil {
 		return nil, err
@@ -129,9 +130,15 @@ func (a *App) openSessions() error {
 func (a *App) startup(ctx context.Context) {
 	a.emit.SetContext(ctx)
 	a.watch.Start()
-	if err := a.panes.Restore(nil); err != nil {
-		fmt.Fprintln(os.Stderr, "osfoundry:", err)
-	}
+	// Saved panes start after the window's first frame (the page calls
+	// Terminal.RestoreSaved): four shells starting beside the web view cost
+	// ~0.4 s of first paint on two cores. The timer covers a page that
+	// never calls; the restore runs once either way.
+	time.AfterFunc(5*time.Second, func() {
+		if err := a.panes.RestoreExpected(nil); err != nil {
+			fmt.Fprintln(os.Stderr, "osfoundry:", err)
+		}
+	})
 	var invCtx context.Context
 	invCtx, a.invCancel = context.WithCancel(context.Background())
 	go a.inv.Start(invCtx) // reads the other apps' stores off the UI's path

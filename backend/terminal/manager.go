@@ -67,6 +67,10 @@ type Manager struct {
 	onCreate []func(p *Pane)
 	launch   Launch
 	onClose  []func(id string)
+	// restoring is open from ExpectRestore until Restore returns;
+	// restoreDue says RestoreExpected has not run it yet.
+	restoring  chan struct{}
+	restoreDue bool
 }
 
 // OnClose registers fn, called after a pane was closed and forgotten.
@@ -243,6 +247,7 @@ func (m *Manager) Close(id string) error {
 
 // CloseAll ends every pane in parallel (app quit).
 func (m *Manager) CloseAll() {
+	m.cancelRestore()
 	m.mu.Lock()
 	ps := m.pan
 	m.pan = map[string]*Pane{}

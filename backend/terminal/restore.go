@@ -3,6 +3,7 @@ package terminal
 import (
 	"fmt"
 	"os"
+	"time"
 )
 
 // Spec is what is remembered of a pane across restarts: where and what it
@@ -29,11 +30,76 @@ func (m *Manager) SetStore(st SpecStore) {
 	m.mu.Unlock()
 }
 
+// ExpectRestore says the saved panes will be restored by RestoreExpected.
+// The app restores them after its window's first frame (four shells
+// starting beside the web view cost ~0.4 s of first paint on two cores);
+// until then the Terminal screen's list waits for them rather than showing
+// no panes.
+func (m *Manager) ExpectRestore() {
+	m.mu.Lock()
+	if m.restoring == nil {
+		m.restoring = make(chan struct{})
+		m.restoreDue = true
+	}
+	m.mu.Unlock()
+}
+
+// RestoreExpected runs the restore ExpectRestore announced, once: later
+// calls, and calls after CloseAll, do nothing.
+func (m *Manager) RestoreExpected(env []string) error {
+	m.mu.Lock()
+	due := m.restoreDue
+	m.restoreDue = false
+	m.mu.Unlock()
+	if !due {
+		return nil
+	}
+	return m.Restore(env)
+}
+
+// cancelRestore drops a restore not started yet and waits for a running
+// one, so closing everything leaves no restored pane behind.
+func (m *Manager) cancelRestore() {
+	m.mu.Lock()
+	if m.restoreDue {
+		m.restoreDue = false
+		close(m.restoring)
+		m.restoring = nil
+	}
+	m.mu.Unlock()
+	m.awaitRestore(10 * time.Second)
+}
+
+// awaitRestore waits, at most d, for an expected Restore to finish.
+func (m *Manager) awaitRestore(d time.Duration) {
+	m.mu.Lock()
+	ch := m.restoring
+	m.mu.Unlock()
+	if ch == nil {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ch:
+	case <-t.C:
+	}
+}
+
 // Restore starts the panes that were open at the last quit, in parallel.
 // A pane whose folder or program is gone is forgotten, and the returned
 // error lists each one so the UI can say so.
 func (m *Manager) Restore(env []string) error {
+	defer func() {
+		m.mu.Lock()
+		if m.restoring != nil {
+			close(m.restoring)
+			m.restoring = nil
+		}
+		m.mu.Unlock()
+	}()
 	m.mu.Lock()
+	m.restoreDue = false // run now: RestoreExpected will not run it again
 	st := m.specs
 	m.mu.Unlock()
 	if st == nil {

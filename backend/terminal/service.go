@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Service is the Terminal screen's binding: thin methods with concrete
@@ -47,8 +48,21 @@ func (s *Service) Create(req CreateRequest) (Info, error) {
 	return s.m.Create(Options{Dir: dir, Argv: argv, Env: s.env(), Cols: req.Cols, Rows: req.Rows})
 }
 
-// List returns the panes for the rail.
-func (s *Service) List() []Info { return s.m.List() }
+// restoreWait bounds how long the rail's first list waits for restored
+// panes (their shells normally start within a few hundred ms).
+const restoreWait = 5 * time.Second
+
+// RestoreSaved starts the panes that were open at the last quit. The
+// window calls it once its first frame is on screen; later calls do
+// nothing (see Manager.ExpectRestore).
+func (s *Service) RestoreSaved() error { return s.m.RestoreExpected(s.env()) }
+
+// List returns the panes for the rail, including the restored ones while
+// they are still starting (see Manager.ExpectRestore).
+func (s *Service) List() []Info {
+	s.m.awaitRestore(restoreWait)
+	return s.m.List()
+}
 
 // Close ends a pane and everything it started.
 func (s *Service) Close(id string) error { return s.m.Close(id) }

@@ -32,6 +32,8 @@ const svc = <T>(method: string, ...args: unknown[]) => call<T>('terminal', 'Serv
 export const terminalApi = {
   create: (req: CreateRequest) => svc<PaneInfo>('Create', req),
   list: () => svc<PaneInfo[]>('List'),
+  /** restoreSaved starts the panes of the last session (once; after the first frame). */
+  restoreSaved: () => svc<void>('RestoreSaved'),
   close: (id: string) => svc<void>('Close', id),
   input: (id: string, data: string) => svc<void>('Input', id, data),
   resize: (id: string, cols: number, rows: number) => svc<void>('Resize', id, cols, rows),

@@ -1,0 +1,98 @@
+//go:build !windows
+
+package terminal
+
+import (
+	"sync"
+	"testing"
+	"time"
+)
+
+// memSpecs is an in-memory SpecStore.
+type memSpecs struct {
+	mu    sync.Mutex
+	specs []Spec
+}
+
+func (s *memSpecs) SavePane(sp Spec) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, o := range s.specs {
+		if o.ID == sp.ID {
+			s.specs[i] = sp
+			return nil
+		}
+	}
+	s.specs = append(s.specs, sp)
+	return nil
+}
+
+func (s *memSpecs) DeletePane(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, o := range s.specs {
+		if o.ID == id {
+			s.specs = append(s.specs[:i], s.specs[i+1:]...)
+			break
+		}
+	}
+	return nil
+}
+
+func (s *memSpecs) LoadPanes() ([]Spec, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Spec(nil), s.specs...), nil
+}
+
+// The window paints before panes are restored; the rail's list must then
+// wait for them instead of reporting none.
+func TestListWaitsForAnExpectedRestore(t *testing.T) {
+	m := NewManager(nil)
+	defer m.CloseAll()
+	m.SetStore(&memSpecs{specs: []Spec{{ID: "p-r1", Dir: t.TempDir(), Argv: []string{"/bin/sh"}, Cols: 80, Rows: 24}}})
+	svc := NewService(m, nil)
+
+	m.ExpectRestore()
+	got := make(chan []Info, 1)
+	go func() { got <- svc.List() }()
+	select {
+	case l := <-got:
+		t.Fatalf("List answered %d panes while the restore was still pending", len(l))
+	case <-time.After(150 * time.Millisecond):
+	}
+	if err := svc.RestoreSaved(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case l := <-got:
+		if len(l) != 1 || l[0].ID != "p-r1" {
+			t.Fatalf("List after the restore = %+v, want the restored pane p-r1", l)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("List still waiting after the restore")
+	}
+
+	// The restore runs once: a second call starts no second copy.
+	if err := svc.RestoreSaved(); err != nil {
+		t.Fatal(err)
+	}
+	if l := svc.List(); len(l) != 1 {
+		t.Fatalf("after a second RestoreSaved: %d panes, want 1", len(l))
+	}
+}
+
+// Quitting before the first frame: the saved panes are not started later.
+func TestCloseAllCancelsAPendingRestore(t *testing.T) {
+	m := NewManager(nil)
+	m.SetStore(&memSpecs{specs: []Spec{{ID: "p-r2", Dir: t.TempDir(), Argv: []string{"/bin/sh"}, Cols: 80, Rows: 24}}})
+	svc := NewService(m, nil)
+	m.ExpectRestore()
+	m.CloseAll()
+	if err := svc.RestoreSaved(); err != nil {
+		t.Fatal(err)
+	}
+	if l := svc.List(); len(l) != 0 {
+		t.Fatalf("a restore after CloseAll started %d panes", len(l))
+	}
+}
