@@ -116,14 +116,17 @@ func (a *App) openSessions() error {
 	if err != nil {
 		return err
 	}
+	var ruleProblems []string
 	for _, p := range problems {
 		fmt.Fprintln(os.Stderr, "osfoundry:", p)
+		ruleProblems = append(ruleProblems, p.Error())
 	}
 	a.watch = w
 	b := board.New(appdir.Knowledge(a.dir), a.emit)
 	b.Add("terminal", board.NewTerminal(a.panes, w, b.Changed))
 	b.Add("pipeline", board.NewPipeline(a.work.Pipeline, b.Changed))
 	a.Board = board.NewService(b, w)
+	a.Board.SetRuleProblems(ruleProblems)
 	return nil
 }
 

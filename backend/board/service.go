@@ -10,10 +10,19 @@ import (
 type Service struct {
 	b     *Board
 	panes *panestate.Watcher
+	rules []string
 }
 
 // NewService binds b; w (may be nil) gives the Terminal rail its states.
 func NewService(b *Board, w *panestate.Watcher) *Service { return &Service{b: b, panes: w} }
+
+// SetRuleProblems records broken detection-rule overrides (they were
+// ignored and the bundled rules are in use) for the window to show.
+func (s *Service) SetRuleProblems(problems []string) { s.rules = append([]string(nil), problems...) }
+
+// RuleProblems lists the broken overrides found at start, each saying which
+// file, what is wrong and that the bundled rules are used instead.
+func (s *Service) RuleProblems() []string { return append([]string{}, s.rules...) }
 
 // DropResult answers a drop: Allowed means "ask the user, then call End";
 // otherwise Message (if any) is shown as the refusal.

@@ -56,7 +56,7 @@ export default async function ({ page, base, tmp, shot }) {
   await until('Claude Code on the sign-in screen', async () => (await goCall(page, 'terminal.Service.ScreenText', paneId)).join('\n').includes('Claude Code'), 60000);
   await shot('pipeline-sign-in');
   await goCall(page, 'terminal.Service.Close', paneId);
-  await page.getByRole('status').getByRole('button', { name: 'Dismiss' }).click();
+  await page.getByRole('status').filter({ hasText: 'Sign in to Claude Code' }).getByRole('button', { name: 'Dismiss' }).click();
 
   // --- Settings → Local Folders ---
   await page.goto(base + '/#/settings');

@@ -84,6 +84,8 @@ export class BoardState {
   notice = $state('');
   error = $state('');
   busy = $state(false);
+  /** Broken detection-rule overrides (ignored; the bundled rules are in use). */
+  ruleProblems = $state<string[]>([]);
 
   visible = $derived(applyFilter(this.cards, this.filter));
   columns = $derived(byColumn(this.visible));
@@ -91,6 +93,10 @@ export class BoardState {
 
   start(): () => void {
     this.refresh();
+    boardApi
+      .ruleProblems()
+      .then((ps) => (this.ruleProblems = ps ?? []))
+      .catch(() => {});
     return on('board:changed', (cards) => (this.cards = cards ?? []));
   }
 

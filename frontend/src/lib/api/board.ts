@@ -42,6 +42,8 @@ export interface DropResult {
 const svc = <T>(method: string, ...args: unknown[]) => call<T>('board', 'Service', method, ...args);
 
 export const boardApi = {
+  /** Broken detection-rule overrides found at start (ignored; bundled rules in use). */
+  ruleProblems: () => svc<string[]>('RuleProblems'),
   cards: () => svc<BoardCard[]>('Cards'),
   drop: (key: string, column: Column) => svc<DropResult>('Drop', key, column),
   end: (key: string) => svc<string>('End', key),
