@@ -13,7 +13,7 @@ need go "install Go 1.26+ from https://go.dev/dl/"
 need node "install Node.js 20+ (Debian: apt-get install nodejs npm)"
 need npm "install npm (Debian: apt-get install npm)"
 
-apt_pkgs=(libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config gcc xvfb xauth)
+apt_pkgs=(libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config gcc xvfb xauth fonts-dejavu-core)
 if [ "$mode" = test ]; then
   apt_pkgs+=(chromium tmux imagemagick git)
 fi
