@@ -1,8 +1,6 @@
 package bridge
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -28,15 +26,9 @@ var (
 
 func runAgent(t *testing.T, e *agentenv.Env, args ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), liveTimeout)
-	defer cancel()
-	cmd := e.Command(ctx, args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	cmd.Stdin = strings.NewReader("")
-	out, err := cmd.Output()
+	out, _, err := e.Output(liveTimeout, args...)
 	if err != nil {
-		t.Fatalf("%s: %v\nstdout:\n%s\nstderr:\n%s", e.Agent, err, out, stderr.Bytes())
+		t.Fatal(err)
 	}
 	return string(out)
 }

@@ -5,6 +5,7 @@
 package agentenv
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -225,4 +226,20 @@ func writeFile(path, content string) error {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
+}
+
+// Output runs the agent headless (empty stdin) within timeout and returns
+// its stdout and stderr; a failure's error carries both.
+func (e *Env) Output(timeout time.Duration, args ...string) (stdout, stderr []byte, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := e.Command(ctx, args...)
+	var errBuf bytes.Buffer
+	cmd.Stderr = &errBuf
+	cmd.Stdin = strings.NewReader("")
+	out, err := cmd.Output()
+	if err != nil {
+		err = fmt.Errorf("running %s %v: %w\nstdout:\n%s\nstderr:\n%s", e.Agent, args, err, out, errBuf.Bytes())
+	}
+	return out, errBuf.Bytes(), err
 }

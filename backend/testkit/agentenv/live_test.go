@@ -3,7 +3,6 @@ package agentenv
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -21,18 +20,12 @@ const liveTimeout = 90 * time.Second
 // events runs a command and parses its stdout as JSON lines.
 func events(t *testing.T, e *Env, args ...string) []map[string]any {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), liveTimeout)
-	defer cancel()
-	cmd := e.Command(ctx, args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	cmd.Stdin = strings.NewReader("")
-	out, err := cmd.Output()
+	out, stderr, err := e.Output(liveTimeout, args...)
 	if err != nil {
-		t.Fatalf("%s %v: %v\nstdout:\n%s\nstderr:\n%s", e.Agent, args, err, out, stderr.Bytes())
+		t.Fatal(err)
 	}
-	if testing.Verbose() && stderr.Len() > 0 {
-		t.Logf("%s stderr:\n%s", e.Agent, stderr.Bytes())
+	if testing.Verbose() && len(stderr) > 0 {
+		t.Logf("%s stderr:\n%s", e.Agent, stderr)
 	}
 	var evs []map[string]any
 	sc := bufio.NewScanner(bytes.NewReader(out))
@@ -44,7 +37,7 @@ func events(t *testing.T, e *Env, args ...string) []map[string]any {
 		}
 	}
 	if len(evs) == 0 {
-		t.Fatalf("%s printed no JSON events:\n%s\nstderr:\n%s", e.Agent, out, stderr.Bytes())
+		t.Fatalf("%s printed no JSON events:\n%s\nstderr:\n%s", e.Agent, out, stderr)
 	}
 	return evs
 }

@@ -1,11 +1,8 @@
 package record
 
 import (
-	"bytes"
-	"context"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/osfoundry/desktop/backend/testkit/agentenv"
@@ -134,19 +131,14 @@ func recordHeadless(r *Run, prefix string, build func(agentenv.Options) (*agente
 }
 
 func runHeadless(r *Run, name string, env *agentenv.Env, args []string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := env.Command(ctx, args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.Stdin = strings.NewReader("")
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("running %s %v: %w\nstderr:\n%s", env.Agent, args, err, stderr.Bytes())
+	stdout, stderr, err := env.Output(2*time.Minute, args...)
+	if err != nil {
+		return err
 	}
-	if stdout.Len() == 0 {
-		return fmt.Errorf("running %s %v: no output; stderr:\n%s", env.Agent, args, stderr.Bytes())
+	if len(stdout) == 0 {
+		return fmt.Errorf("running %s %v: no output; stderr:\n%s", env.Agent, args, stderr)
 	}
-	return r.WriteFixture(name+".jsonl", stdout.Bytes())
+	return r.WriteFixture(name+".jsonl", stdout)
 }
 
 // geminiLikeHeadless: Gemini CLI and Qwen Code share flags and tool names.
