@@ -86,23 +86,25 @@ func newApp() (*App, error) {
 	}
 	a.notesWatch = notes.NewWatcher(a.notes, a.emit)
 	a.Notes = notes.NewBinding(a.notes, a.notesWatch)
+	ruleProblems, err := a.openDetection()
+	if err != nil {
+		return nil, err
+	}
 	if a.work, err = workers.Open(context.Background(), workers.Options{DB: db, Emitter: a.emit,
-		Memory: a.notes, Terminal: a.panes, DataDir: dir}); err != nil {
+		Memory: a.notes, Terminal: a.panes, Rules: a.watch.Registry(), DataDir: dir}); err != nil {
 		return nil, err
 	}
 	if err := a.openConnect(); err != nil {
 		return nil, err
 	}
-	if err := a.openSessions(); err != nil {
-		return nil, err
-	}
+	a.openBoard(ruleProblems)
 	return a, nil
 }
 
-// openSessions wires "Needs you" detection to every pane (before any pane
-// starts) and the Sessions board over the panes and the pipeline. A click
-// on a desktop notification raises the window on that pane.
-func (a *App) openSessions() error {
+// openDetection wires "Needs you" detection to every pane (before any pane
+// starts) and returns the broken rule overrides it skipped. A click on a
+// desktop notification raises the window on that pane.
+func (a *App) openDetection() ([]string, error) {
 	a.notifier = desktopnotify.New("osFoundry", func(pane string) {
 		a.emit.Raise()
 		a.emit.Emit(panestate.EventFocus, pane)
@@ -114,7 +116,7 @@ func (a *App) openSessions() error {
 	}
 	w, problems, err := panestate.Open(a.panes, a.emit, show)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var ruleProblems []string
 	for _, p := range problems {
@@ -122,12 +124,16 @@ func (a *App) openSessions() error {
 		ruleProblems = append(ruleProblems, p.Error())
 	}
 	a.watch = w
+	return ruleProblems, nil
+}
+
+// openBoard builds the Sessions board over the panes and the pipeline.
+func (a *App) openBoard(ruleProblems []string) {
 	b := board.New(appdir.Knowledge(a.dir), a.emit)
-	b.Add("terminal", board.NewTerminal(a.panes, w, b.Changed))
+	b.Add("terminal", board.NewTerminal(a.panes, a.watch, b.Changed))
 	b.Add("pipeline", board.NewPipeline(a.work.Pipeline, b.Changed))
-	a.Board = board.NewService(b, w)
+	a.Board = board.NewService(b, a.watch)
 	a.Board.SetRuleProblems(ruleProblems)
-	return nil
 }
 
 func (a *App) startup(ctx context.Context) {

@@ -294,6 +294,10 @@ func (w *Watcher) onUpdate(u detect.Update, label string) {
 	}
 }
 
+// Registry is the rule set the watcher reads screens with (bundled rules
+// plus the user's valid overrides), for other readers of pane screens.
+func (w *Watcher) Registry() *detect.Registry { return w.cfg.Registry }
+
 // Open is New for the app: the bundled rules with the user's overrides from
 // their home (broken overrides are returned, not fatal), this binary as the
 // hook helper, and desktop notifications through show.

@@ -38,6 +38,10 @@ type Options struct {
 	// Terminal backs the live-screen tools and the Sign in terminal; nil
 	// offers neither.
 	Terminal *terminal.Manager
+	// Rules reads pane screens for the live-screen tools' guards; the app
+	// passes the panes' own rule set. Nil loads the bundled rules with the
+	// home's overrides.
+	Rules *detect.Registry
 	// DataDir is the app data folder (run worktrees live under it).
 	DataDir string
 	// Env is the machine the CLIs are found and started in; the zero value
@@ -103,9 +107,12 @@ func Open(ctx context.Context, o Options) (*Workers, error) {
 	deps := tools.Deps{Memory: o.Memory, Todos: w.Todos}
 	allow := slices.Clone(pipeline.DefaultTools)
 	if o.Terminal != nil {
-		reg, _, err := detect.Load(rules.Files, o.Env.Home) // broken user overrides are skipped, as in the panes
-		if err != nil {
-			return nil, fmt.Errorf("starting the workers: loading the detection rules: %w", err)
+		reg := o.Rules
+		if reg == nil {
+			var err error
+			if reg, _, err = detect.Load(rules.Files, o.Env.Home); err != nil { // broken user overrides are skipped, as in the panes
+				return nil, fmt.Errorf("starting the workers: loading the detection rules: %w", err)
+			}
 		}
 		panes, err := panetools.New(o.Terminal, reg)
 		if err != nil {
