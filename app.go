@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -20,6 +21,7 @@ import (
 	"github.com/osfoundry/desktop/backend/connect/notesres"
 	"github.com/osfoundry/desktop/backend/desktopnotify"
 	"github.com/osfoundry/desktop/backend/detect"
+	"github.com/osfoundry/desktop/backend/instance"
 	"github.com/osfoundry/desktop/backend/inventory"
 	"github.com/osfoundry/desktop/backend/notes"
 	"github.com/osfoundry/desktop/backend/panestate"
@@ -43,6 +45,7 @@ type App struct {
 	work       *workers.Workers // the one tool executor, approvals, CLI runner, pipeline
 	watch      *panestate.Watcher
 	notifier   *desktopnotify.Notifier
+	inst       *instance.Instance // this window's claim on the data folder
 	Board      *board.Service
 
 	Terminal *terminal.Service
@@ -55,16 +58,12 @@ type App struct {
 	Inventory *inventory.Binding
 }
 
-func newApp() (*App, error) {
-	dir, err := appdir.Dir()
-	if err != nil {
-		return nil, err
-	}
+func newApp(dir string, inst *instance.Instance) (*App, error) {
 	db, err := store.Open(filepath.Join(dir, store.FileName))
 	if err != nil {
 		return nil, err
 	}
-	a := &App{dir: dir, db: db, emit: &wailsui.Emitter{}}
+	a := &App{dir: dir, db: db, emit: &wailsui.Emitter{}, inst: inst}
 	a.panes = terminal.NewManager(a.emit)
 	ps, err := panestore.Open(context.Background(), db)
 	if err != nil {
@@ -105,10 +104,8 @@ func newApp() (*App, error) {
 // starts) and returns the broken rule overrides it skipped. A click on a
 // desktop notification raises the window on that pane.
 func (a *App) openDetection() ([]string, error) {
-	a.notifier = desktopnotify.New("osFoundry", func(pane string) {
-		a.emit.Raise()
-		a.emit.Emit(panestate.EventFocus, pane)
-	})
+	a.notifier = desktopnotify.New("osFoundry", a.focusPane)
+	a.notifier.SetLink(func(pane string) string { return a.inst.Link("pane", pane) })
 	show := func(n detect.Notification) {
 		if err := a.notifier.Show(desktopnotify.Message{Title: n.Title, Body: n.Body, Key: n.Session}); err != nil {
 			fmt.Fprintln(os.Stderr, "osfoundry:", err)
@@ -127,6 +124,31 @@ func (a *App) openDetection() ([]string, error) {
 	return ruleProblems, nil
 }
 
+// focusPane raises the window on a pane (a desktop notification was
+// clicked).
+func (a *App) focusPane(pane string) {
+	a.emit.Raise()
+	if _, err := a.panes.Get(pane); err == nil {
+		a.emit.Emit(panestate.EventFocus, pane)
+	}
+}
+
+// launched handles a later launch of the app: the window comes to the
+// front, and an osfoundry:// link this window made (a clicked Windows
+// notification) opens its pane. Links from elsewhere open nothing.
+func (a *App) launched(l instance.Launch) {
+	a.emit.Raise()
+	for _, arg := range l.Args {
+		kind, id, err := a.inst.Open(arg)
+		switch {
+		case err == nil && kind == "pane":
+			a.focusPane(id)
+		case err != nil && !errors.Is(err, instance.ErrNotLink):
+			fmt.Fprintln(os.Stderr, "osfoundry:", err)
+		}
+	}
+}
+
 // openBoard builds the Sessions board over the panes and the pipeline.
 func (a *App) openBoard(ruleProblems []string) {
 	b := board.New(appdir.Knowledge(a.dir), a.emit)
@@ -138,6 +160,7 @@ func (a *App) openBoard(ruleProblems []string) {
 
 func (a *App) startup(ctx context.Context) {
 	a.emit.SetContext(ctx)
+	a.inst.Handle(a.launched)
 	a.watch.Start()
 	// Saved panes start after the window's first frame (the page calls
 	// Terminal.RestoreSaved): four shells starting beside the web view cost
@@ -193,11 +216,29 @@ func (a *App) shutdown(context.Context) {
 	cancel()
 	a.notesWatch.Stop()
 	a.db.Close()
+	a.inst.Close()
 }
 
 func runWindow() error {
-	a, err := newApp()
+	dir, err := appdir.Dir()
 	if err != nil {
+		return err
+	}
+	// One window per data folder: a later launch (the user starting the
+	// app again, or Windows opening a clicked notification's link) hands
+	// its arguments to the running window and ends here.
+	wd, _ := os.Getwd()
+	inst, err := instance.Claim(dir, instance.Launch{Args: os.Args[1:], Dir: wd}, 5*time.Second)
+	if errors.Is(err, instance.ErrForwarded) {
+		fmt.Println(err)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	a, err := newApp(dir, inst)
+	if err != nil {
+		inst.Close()
 		return err
 	}
 	// SIGTERM/SIGINT/SIGHUP do not pass through Wails' shutdown hook: end

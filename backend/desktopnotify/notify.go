@@ -1,8 +1,12 @@
 // Package desktopnotify shows real OS notifications: on Linux through the
 // freedesktop D-Bus service (org.freedesktop.Notifications) with a default
 // action, so clicking the notification reaches the app; on macOS through
-// osascript; on Windows as a best-effort toast through PowerShell.
+// native UserNotifications; on Windows as a toast (through PowerShell's
+// WinRT bridge) whose click opens an osfoundry:// link the app hands to its
+// running window.
 package desktopnotify
+
+import "sync/atomic"
 
 // Message is one notification. Key comes back to OnAction when the user
 // clicks it (a pane id, for instance).
@@ -16,6 +20,7 @@ type Message struct {
 type Notifier struct {
 	app      string
 	onAction func(key string)
+	link     atomic.Pointer[func(key string) string]
 	plat     platform
 }
 
@@ -39,6 +44,19 @@ func (n *Notifier) Show(m Message) error { return n.plat.show(m) }
 
 // Close releases the connection to the notification service.
 func (n *Notifier) Close() { n.plat.close() }
+
+// SetLink tells the notifier how to turn a message's Key into a link the OS
+// opens when the notification is clicked, where clicks come back as links
+// (Windows toasts) rather than as events (Linux D-Bus, macOS).
+func (n *Notifier) SetLink(link func(key string) string) { n.link.Store(&link) }
+
+// linkFor is the click link of key, or "" when no link maker is set.
+func (n *Notifier) linkFor(key string) string {
+	if f := n.link.Load(); f != nil && key != "" {
+		return (*f)(key)
+	}
+	return ""
+}
 
 func (n *Notifier) clicked(key string) {
 	if n.onAction != nil && key != "" {

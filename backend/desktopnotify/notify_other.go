@@ -1,32 +1,15 @@
-//go:build !linux && !darwin
+//go:build !linux && !darwin && !windows
 
 package desktopnotify
 
-import (
-	"fmt"
-	"os/exec"
-	"strings"
-)
+import "errors"
 
-// winNotifier shows a toast through PowerShell's WinRT bridge, best
-// effort: clicks are not reported back.
-type winNotifier struct{}
+type noNotifier struct{}
 
-func newPlatform(*Notifier) platform { return winNotifier{} }
+func newPlatform(*Notifier) platform { return noNotifier{} }
 
-func (winNotifier) show(m Message) error {
-	esc := func(s string) string {
-		r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "'", "''")
-		return r.Replace(s)
-	}
-	script := `[Windows.UI.Notifications.ToastNotificationManager, Windows.UI.Notifications, ContentType = WindowsRuntime] > $null;` +
-		`$x = New-Object Windows.Data.Xml.Dom.XmlDocument;` +
-		`$x.LoadXml('<toast><visual><binding template="ToastGeneric"><text>` + esc(m.Title) + `</text><text>` + esc(m.Body) + `</text></binding></visual></toast>');` +
-		`[Windows.UI.Notifications.ToastNotificationManager]::CreateToastNotifier('osFoundry').Show([Windows.UI.Notifications.ToastNotification]::new($x))`
-	if out, err := exec.Command("powershell", "-NoProfile", "-NonInteractive", "-Command", script).CombinedOutput(); err != nil {
-		return fmt.Errorf("showing a notification with PowerShell: %w (%s)", err, out)
-	}
-	return nil
+func (noNotifier) show(Message) error {
+	return errors.New("desktop notifications are not available on this system; the Terminal rail still shows who needs you")
 }
 
-func (winNotifier) close() {}
+func (noNotifier) close() {}
