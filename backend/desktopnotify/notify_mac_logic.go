@@ -112,8 +112,11 @@ type authGate struct {
 }
 
 func newAuthGate(app string, request func(answer func(bool, error)), post func(Message) error) *authGate {
+	// Once the user has decided, macOS answers within milliseconds; while
+	// the prompt is open no wait is long enough. So the wait is short: show
+	// runs on the caller's detection path.
 	return &authGate{app: app, request: request, post: post, now: time.Now,
-		wait: 3 * time.Second, fresh: time.Minute}
+		wait: time.Second, fresh: time.Minute}
 }
 
 // check returns nil when m may be posted now, errAwaitingPermission when
