@@ -106,10 +106,15 @@ func newApp(dir string, inst *instance.Instance) (*App, error) {
 func (a *App) openDetection() ([]string, error) {
 	a.notifier = desktopnotify.New("osFoundry", a.focusPane)
 	a.notifier.SetLink(func(pane string) string { return a.inst.Link("pane", pane) })
+	// Off the detection path: a toast runs PowerShell (~0.5 s), macOS may
+	// ask for permission first, and a stuck notification daemon must not
+	// hold up the next pane's evaluation.
 	show := func(n detect.Notification) {
-		if err := a.notifier.Show(desktopnotify.Message{Title: n.Title, Body: n.Body, Key: n.Session}); err != nil {
-			fmt.Fprintln(os.Stderr, "osfoundry:", err)
-		}
+		go func() {
+			if err := a.notifier.Show(desktopnotify.Message{Title: n.Title, Body: n.Body, Key: n.Session}); err != nil {
+				fmt.Fprintln(os.Stderr, "osfoundry:", err)
+			}
+		}()
 	}
 	w, problems, err := panestate.Open(a.panes, a.emit, show)
 	if err != nil {
