@@ -50,6 +50,8 @@ type Info struct {
 	Rows       int      `json:"rows"`
 	Exited     bool     `json:"exited"`
 	ExitCode   int      `json:"exitCode"`
+	Paused     bool     `json:"paused"`    // frozen by Pause until Resume
+	CanPause   bool     `json:"canPause"`  // Pause works for this pane here
 	StartedAt  int64    `json:"startedAt"` // unix ms
 }
 
@@ -67,6 +69,7 @@ type Manager struct {
 	onCreate []func(p *Pane)
 	launch   Launch
 	onClose  []func(id string)
+	onPause  []func(id string, paused bool)
 	// restoring is open from ExpectRestore until Restore returns;
 	// restoreDue says RestoreExpected has not run it yet.
 	restoring  chan struct{}
@@ -220,6 +223,7 @@ func infoOf(p *Pane) Info {
 	return Info{
 		ID: p.ID(), Pid: p.Pid(), Dir: p.Dir(), Folder: ShortName(p.Dir()), Argv: p.Argv(), Foreground: fg,
 		Title: s.Title, Cols: s.Cols, Rows: s.Rows, Exited: p.Exited(), ExitCode: p.ExitCode(),
+		Paused: p.Paused(), CanPause: p.CanPause() && !p.Exited(),
 		StartedAt: p.Started().UnixMilli(),
 	}
 }

@@ -44,6 +44,11 @@ type ptyProc interface {
 	Foreground() (pgrp int, name string)
 	Kill(grace time.Duration)
 	Close() error
+	// CanPause, Pause and Resume freeze and continue every process of the
+	// pane (SIGSTOP/SIGCONT on Unix, suspended job processes on Windows).
+	CanPause() bool
+	Pause() error
+	Resume() error
 }
 
 // Errors callers branch on.
@@ -52,6 +57,10 @@ var (
 	ErrFolderMissing = errors.New("folder does not exist")
 	// ErrClosed: the pane was closed; input and resizes are refused.
 	ErrClosed = errors.New("pane is closed")
+	// ErrExited: the pane's program has ended; there is nothing to pause.
+	ErrExited = errors.New("the pane's program has ended")
+	// ErrPauseUnsupported: this pane's processes cannot be frozen here.
+	ErrPauseUnsupported = errors.New("pausing is not available for this pane")
 )
 
 // Pane is one program in a real pseudo-terminal, with its emulated screen
@@ -67,6 +76,10 @@ type Pane struct {
 	exited   bool
 	exitCode int
 	started  time.Time
+	paused   bool
+	// pauseMu orders Pause, Resume and Close: a pause half done when the
+	// pane closes must not leave stopped processes behind.
+	pauseMu sync.Mutex
 
 	writeMu sync.Mutex
 	done    chan struct{}
@@ -147,7 +160,7 @@ func (p *Pane) readLoop() {
 	}
 	p.batch.stop()
 	p.mu.Lock()
-	p.exited, p.exitCode = true, code
+	p.exited, p.exitCode, p.paused = true, code, false
 	p.mu.Unlock()
 	close(p.done)
 	if p.opts.OnExit != nil {
@@ -268,7 +281,11 @@ func (p *Pane) Close() error {
 	}
 	p.closed = true
 	p.mu.Unlock()
+	// Kill continues stopped processes after the hangup, so a paused pane
+	// ends like any other.
+	p.pauseMu.Lock()
 	p.proc.Kill(500 * time.Millisecond)
+	p.pauseMu.Unlock()
 	select {
 	case <-p.done:
 	case <-time.After(2 * time.Second):

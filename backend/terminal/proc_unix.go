@@ -75,9 +75,12 @@ func (p *unixPTY) Foreground() (int, string) {
 
 // Kill ends the whole session: SIGHUP first (what closing a terminal
 // sends), then SIGKILL to anything still alive after the grace period.
+// A paused pane's processes are stopped and would only hold the SIGHUP
+// pending, so SIGCONT follows it: they wake up to handle the hangup.
 func (p *unixPTY) Kill(grace time.Duration) {
 	sid := p.Pid()
 	signalSession(sid, syscall.SIGHUP)
+	signalSession(sid, syscall.SIGCONT)
 	deadline := time.Now().Add(grace)
 	for time.Now().Before(deadline) && len(sessionMembers(sid)) > 0 {
 		time.Sleep(10 * time.Millisecond)

@@ -67,6 +67,12 @@ func (s *Service) List() []Info {
 // Close ends a pane and everything it started.
 func (s *Service) Close(id string) error { return s.m.Close(id) }
 
+// Pause freezes everything running in a pane until Resume.
+func (s *Service) Pause(id string) error { return s.m.Pause(id) }
+
+// Resume continues a paused pane.
+func (s *Service) Resume(id string) error { return s.m.Resume(id) }
+
 // Input types keystrokes or pasted text into a pane.
 func (s *Service) Input(id, data string) error {
 	p, err := s.m.Get(id)

@@ -1,0 +1,113 @@
+package terminal
+
+import "fmt"
+
+// CanPause reports whether this pane's processes can be frozen here.
+func (p *Pane) CanPause() bool { return p.proc.CanPause() }
+
+// Paused reports whether the pane is frozen by Pause.
+func (p *Pane) Paused() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.paused
+}
+
+// Pause freezes everything running in the pane until Resume: the program
+// and every process it started keep their state but get no CPU time; what
+// the user types meanwhile waits in the terminal's input queue. Pausing a
+// paused pane does nothing.
+func (p *Pane) Pause() error {
+	p.pauseMu.Lock()
+	defer p.pauseMu.Unlock()
+	if err := p.live(); err != nil {
+		return err
+	}
+	if p.Paused() {
+		return nil
+	}
+	if !p.proc.CanPause() {
+		return ErrPauseUnsupported
+	}
+	if err := p.proc.Pause(); err != nil {
+		// Whatever did stop must not stay stopped behind a pane shown as
+		// running.
+		_ = p.proc.Resume()
+		return fmt.Errorf("pausing the pane: %w", err)
+	}
+	p.mu.Lock()
+	p.paused = !p.exited
+	p.mu.Unlock()
+	return nil
+}
+
+// Resume continues a paused pane. Resuming a pane that is not paused does
+// nothing.
+func (p *Pane) Resume() error {
+	p.pauseMu.Lock()
+	defer p.pauseMu.Unlock()
+	if err := p.live(); err != nil {
+		return err
+	}
+	if !p.Paused() {
+		return nil
+	}
+	if err := p.proc.Resume(); err != nil {
+		return fmt.Errorf("resuming the pane: %w", err)
+	}
+	p.mu.Lock()
+	p.paused = false
+	p.mu.Unlock()
+	return nil
+}
+
+func (p *Pane) live() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case p.closed:
+		return ErrClosed
+	case p.exited:
+		return ErrExited
+	}
+	return nil
+}
+
+// Pause freezes pane id (see Pane.Pause) and tells observers and the UI.
+func (m *Manager) Pause(id string) error { return m.setPaused(id, true) }
+
+// Resume continues pane id (see Pane.Resume) and tells observers and the UI.
+func (m *Manager) Resume(id string) error { return m.setPaused(id, false) }
+
+// OnPause registers fn, called after a pane was paused or resumed.
+func (m *Manager) OnPause(fn func(id string, paused bool)) {
+	m.mu.Lock()
+	m.onPause = append(m.onPause, fn)
+	m.mu.Unlock()
+}
+
+func (m *Manager) setPaused(id string, pause bool) error {
+	p, err := m.Get(id)
+	if err != nil {
+		return err
+	}
+	was := p.Paused()
+	if pause {
+		err = p.Pause()
+	} else {
+		err = p.Resume()
+	}
+	if err != nil {
+		return err
+	}
+	if p.Paused() == was {
+		return nil
+	}
+	m.mu.Lock()
+	fns := m.onPause
+	m.mu.Unlock()
+	for _, f := range fns {
+		f(id, pause)
+	}
+	m.emit.Emit(EventPanes, nil)
+	return nil
+}
