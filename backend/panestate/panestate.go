@@ -43,7 +43,10 @@ type PaneState struct {
 	Reason  string `json:"reason"`  // what decided, e.g. "rules/claude.toml rule 1 (blocked): …"
 	Message string `json:"message"` // the agent's own summary of its prompt, if it sent one
 	Ended   bool   `json:"ended"`   // the agent exited, the shell is back in front
-	Since   int64  `json:"since"`   // unix ms when this state began
+	// Paused: the user froze the pane; State is what it was doing then
+	// and is not live (a paused pane neither works nor needs you).
+	Paused bool  `json:"paused"`
+	Since  int64 `json:"since"` // unix ms when this state began
 }
 
 // Change is one entry of a pane's state history (the Done summary's
@@ -101,13 +104,18 @@ func New(mgr *terminal.Manager, cfg Config) (*Watcher, error) {
 		return nil, err
 	}
 	w.hooks = srv
+	notify := cfg.Notify
+	if notify != nil {
+		notify = w.notify
+	}
 	w.mon = detect.NewMonitor(detect.MonitorConfig{
 		Registry: cfg.Registry, Clock: cfg.Clock, Sweep: cfg.Sweep,
-		OnUpdate: w.onUpdate, Notify: cfg.Notify,
+		OnUpdate: w.onUpdate, Notify: notify,
 	})
 	mgr.SetLaunch(w.launch)
 	mgr.Observe(w.onCreate, w.onChange, w.mon.HandleOSC, w.onExit)
 	mgr.OnClose(w.onClose)
+	mgr.OnPause(w.onPause)
 	return w, nil
 }
 
@@ -274,7 +282,9 @@ func (w *Watcher) onUpdate(u detect.Update, label string) {
 		w.mu.Unlock()
 		return // closed meanwhile
 	}
-	if prev := w.states[u.ID]; prev.State == st.State {
+	prev := w.states[u.ID]
+	st.Paused = prev.Paused
+	if prev.State == st.State {
 		st.Since = prev.Since // a new reason, not a new state
 	} else {
 		h := append(w.history[u.ID], Change{At: u.At, State: st.State, Agent: st.Agent, Message: st.Message})

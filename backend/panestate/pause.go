@@ -1,0 +1,64 @@
+package panestate
+
+import (
+	"time"
+
+	"github.com/osfoundry/desktop/backend/detect"
+)
+
+// Paused panes. A frozen program cannot answer anything, so nothing it
+// shows while paused is news: the rail and the board say "Paused", and no
+// desktop notification rings for it. Detection itself keeps running, so
+// the state is current the moment the pane is resumed.
+
+// notify passes a notification on unless its pane is paused.
+func (w *Watcher) notify(n detect.Notification) {
+	if w.paused(n.Session) {
+		return
+	}
+	w.cfg.Notify(n)
+}
+
+func (w *Watcher) paused(id string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.states[id].Paused
+}
+
+// onPause records a pause or resume in the pane's state and history and
+// publishes it like any other state change.
+func (w *Watcher) onPause(id string, paused bool) {
+	now := time.Now()
+	w.mu.Lock()
+	st, ok := w.states[id]
+	if !ok || st.Paused == paused {
+		w.mu.Unlock()
+		return
+	}
+	// The card moves column now: "since" dates the move.
+	st.Paused, st.Since = paused, now.UnixMilli()
+	w.states[id] = st
+	ev := Change{At: now, State: Resumed, Agent: st.Agent}
+	if paused {
+		ev.State = PausedState
+	}
+	h := append(w.history[id], ev)
+	if len(h) > maxHistory {
+		h = h[len(h)-maxHistory:]
+	}
+	w.history[id] = h
+	subs := w.subs
+	w.mu.Unlock()
+	if w.cfg.Emitter != nil {
+		w.cfg.Emitter.Emit(EventState, st)
+	}
+	for _, f := range subs {
+		f(st)
+	}
+}
+
+// History entries for a pause and a resume (Change.State).
+const (
+	PausedState = "paused"
+	Resumed     = "resumed"
+)
