@@ -64,6 +64,7 @@ type Card struct {
 	StartedAt int64  `json:"startedAt"`        // unix ms
 	UpdatedAt int64  `json:"updatedAt"`        // unix ms of the last state change
 	Link      string `json:"link,omitempty"`   // route that opens the session, e.g. "/terminal?pane=p-1"
+	CanPause  bool   `json:"canPause"`         // Pause works for this session (its Source is a Pauser)
 }
 
 // Source offers sessions to the board.

@@ -53,6 +53,12 @@ func (s *Service) Drop(key, column string) DropResult {
 // it returns the summary file's path.
 func (s *Service) End(key string) (string, error) { return s.b.End(key) }
 
+// Pause freezes a session (Running, Needs you or Idle card with canPause).
+func (s *Service) Pause(key string) error { return s.b.Pause(key) }
+
+// Resume continues a paused session.
+func (s *Service) Resume(key string) error { return s.b.Resume(key) }
+
 // PaneStates lists every terminal pane's detected state (the rail).
 func (s *Service) PaneStates() []panestate.PaneState {
 	if s.panes == nil {

@@ -1,6 +1,7 @@
 package board
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
@@ -39,13 +40,16 @@ func (t *Terminal) Cards() []Card {
 }
 
 // column maps a pane's detection state to the board: blocked needs the
-// user; a program that exited is done (or failed on a non-zero code).
+// user; a program that exited is done (or failed on a non-zero code); a
+// paused pane is paused whatever it was doing when frozen.
 func column(in terminal.Info, st panestate.PaneState) string {
 	switch {
 	case in.Exited && in.ExitCode != 0:
 		return Failed
 	case in.Exited:
 		return Done
+	case in.Paused:
+		return Paused
 	case st.State == "blocked":
 		return NeedsYou
 	case st.State == "working":
@@ -57,7 +61,7 @@ func column(in terminal.Info, st panestate.PaneState) string {
 func terminalCard(in terminal.Info, st panestate.PaneState) Card {
 	c := Card{ID: in.ID, Kind: KindTerminal, Title: paneTitle(in, st), Folder: in.Folder, Dir: in.Dir,
 		State: column(in, st), Reason: st.Reason, StartedAt: in.StartedAt, UpdatedAt: st.Since,
-		Link: "/terminal?pane=" + in.ID}
+		Link: "/terminal?pane=" + in.ID, CanPause: in.CanPause && !in.Exited}
 	if c.UpdatedAt == 0 {
 		c.UpdatedAt = in.StartedAt
 	}
@@ -93,6 +97,11 @@ func why(col string, st panestate.PaneState, in terminal.Info) string {
 		return agent + " is waiting for your decision"
 	case Running:
 		return agent + " is working"
+	case Paused:
+		if st.Agent == "" {
+			return "Paused — everything in this pane is frozen until you resume it"
+		}
+		return "Paused — " + agent + " is frozen until you resume it"
 	case Failed:
 		return "Exited with code " + strconv.Itoa(in.ExitCode)
 	case Done:
@@ -166,8 +175,31 @@ func historyText(h panestate.Change) string {
 		return who + " asked for a decision"
 	case "working":
 		return who + " worked"
+	case panestate.PausedState:
+		return "You paused it"
+	case panestate.Resumed:
+		return "You resumed it"
 	}
 	return who + " waited for its next task"
+}
+
+// Pause freezes the pane and everything it started.
+func (t *Terminal) Pause(id string) error { return paneErr(t.mgr.Pause(id)) }
+
+// Resume continues a paused pane.
+func (t *Terminal) Resume(id string) error { return paneErr(t.mgr.Resume(id)) }
+
+// paneErr words the terminal's pause errors for the board.
+func paneErr(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, terminal.ErrExited), errors.Is(err, terminal.ErrClosed):
+		return ErrEnded
+	case errors.Is(err, terminal.ErrPauseUnsupported):
+		return ErrNoPause
+	}
+	return err
 }
 
 // End closes the pane and everything it started.
