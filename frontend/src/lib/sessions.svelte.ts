@@ -2,7 +2,7 @@ import { boardApi, type BoardCard, type Column, type PaneState } from './api/boa
 import { terminalApi } from './api/terminal';
 import { on } from './events';
 import { bound } from './wails';
-import { applyFilter, byColumn, filterLabel, isJumpKey, isMac, nextNeedingYou, noFilter, type Filter } from './sessions';
+import { applyFilter, byColumn, filterLabel, isJumpKey, isMac, needsYou, nextNeedingYou, noFilter, type Filter } from './sessions';
 
 /** openPane shows the Terminal screen on a pane (prompt still showing). */
 export function openPane(id: string) {
@@ -67,7 +67,7 @@ export class PaneStates {
   }
 
   waiting(): number {
-    return Object.values(this.states).filter((s) => s.state === 'blocked').length;
+    return Object.values(this.states).filter(needsYou).length;
   }
 }
 
@@ -120,6 +120,27 @@ export class BoardState {
       else if (r.message) this.refusal = r.message;
     } catch (e) {
       this.refusal = String(e);
+    }
+  }
+
+  /** pause freezes a session (Pause on its card); resume continues it. A
+   * refusal (ended, not available) is shown like a refused drop. */
+  async pause(key: string) {
+    await this.act(() => boardApi.pause(key));
+  }
+
+  async resume(key: string) {
+    await this.act(() => boardApi.resume(key));
+  }
+
+  private async act(f: () => Promise<void>) {
+    this.refusal = '';
+    this.notice = '';
+    try {
+      await f();
+      await this.refresh();
+    } catch (e) {
+      this.refusal = e instanceof Error ? e.message : String(e);
     }
   }
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { BoardCard, PaneState } from './api/board';
-import { applyFilter, byColumn, filterLabel, isJumpKey, jumpHint, nextNeedingYou, noFilter, railLabel } from './sessions';
+import { applyFilter, byColumn, cardAction, filterLabel, isJumpKey, jumpHint, needsYou, nextNeedingYou, noFilter, railLabel } from './sessions';
 
 const card = (over: Partial<BoardCard>): BoardCard => ({
   key: 'terminal/p', source: 'terminal', id: 'p', kind: 'terminal', title: 't', folder: 'shop-api',
-  state: 'running', why: '', startedAt: 0, updatedAt: 0, ...over,
+  state: 'running', why: '', startedAt: 0, updatedAt: 0, canPause: false, ...over,
 });
 const ps = (id: string, state: PaneState['state']): PaneState => ({ id, label: id, state, agent: 'claude', source: 'screen', reason: '', message: '', ended: false, since: 0 });
 
@@ -56,5 +56,34 @@ describe('rail and jump', () => {
     expect(isJumpKey({ ...k, key: ',' }, false)).toBe(false);
     expect(jumpHint(true)).toBe('⌘. to jump to what needs you');
     expect(jumpHint(false)).toBe('Ctrl+. to jump to what needs you');
+  });
+});
+
+describe('paused sessions', () => {
+  const paused = (id: string, state: PaneState['state']): PaneState => ({ ...ps(id, state), paused: true });
+  it('a paused pane is labelled Paused, never Working or Needs you', () => {
+    expect(railLabel('shop-api', paused('p1', 'blocked'), false, 0)).toBe('Paused · shop-api');
+    expect(railLabel('shop-web', paused('p2', 'working'), false, 0)).toBe('Paused · shop-web');
+    expect(railLabel('shop-web', paused('p2', 'working'), true, 137)).toBe('Exited 137 · shop-web');
+    expect(needsYou(paused('p1', 'blocked'))).toBe(false);
+    expect(needsYou(ps('p1', 'blocked'))).toBe(true);
+    expect(needsYou(undefined)).toBe(false);
+  });
+  it('Mod+. skips paused panes', () => {
+    const states = { a: paused('a', 'blocked'), b: ps('b', 'blocked') };
+    expect(nextNeedingYou(['a', 'b'], states, 'b')).toBe('b');
+    expect(nextNeedingYou(['a'], { a: paused('a', 'blocked') }, null)).toBeNull();
+  });
+  it.each([
+    ['running', true, 'pause'],
+    ['needs_you', true, 'pause'],
+    ['running', false, null],
+    ['paused', true, 'resume'],
+    ['paused', false, null],
+    ['idle', true, null],
+    ['done', true, null],
+    ['failed', true, null],
+  ] as const)('a %s card with canPause=%s offers %s', (state, canPause, want) => {
+    expect(cardAction(card({ state, canPause }))).toBe(want);
   });
 });

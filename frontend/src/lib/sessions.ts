@@ -79,17 +79,33 @@ export const kindLabel = (k: Kind) => kinds.find((x) => x.id === k)?.label ?? k;
 
 const stateWords: Record<PaneState['state'], string> = { blocked: 'Needs you', working: 'Working', idle: 'Idle' };
 
-/** railLabel is what the Terminal rail shows, e.g. "Needs you · shop-api". */
+/** needsYou: the pane shows a prompt and is not paused (a frozen pane
+ * cannot take an answer; it waits for Resume, not for the user's decision). */
+export function needsYou(st: PaneState | undefined): boolean {
+  return st?.state === 'blocked' && !st.paused;
+}
+
+/** railLabel is what the Terminal rail shows, e.g. "Needs you · shop-api";
+ * a paused pane reads "Paused · shop-api" whatever it was doing. */
 export function railLabel(folder: string, st: PaneState | undefined, exited: boolean, exitCode: number): string {
   if (exited) return `Exited ${exitCode} · ${folder}`;
   if (!st) return folder;
+  if (st.paused) return `Paused · ${folder}`;
   return `${stateWords[st.state] ?? 'Idle'} · ${folder}`;
+}
+
+/** cardAction is the pause control a board card offers: Pause on Running
+ * and Needs you cards whose session can be frozen, Resume on Paused ones. */
+export function cardAction(c: BoardCard): 'pause' | 'resume' | null {
+  if (c.state === 'paused') return c.canPause ? 'resume' : null;
+  if ((c.state === 'running' || c.state === 'needs_you') && c.canPause) return 'pause';
+  return null;
 }
 
 /** nextNeedingYou picks the pane to jump to: the first blocked pane after
  * the current one in rail order, wrapping around; null when none waits. */
 export function nextNeedingYou(order: string[], states: Record<string, PaneState>, current: string | null): string | null {
-  const waiting = order.filter((id) => states[id]?.state === 'blocked');
+  const waiting = order.filter((id) => needsYou(states[id]));
   if (waiting.length === 0) return null;
   const at = current ? order.indexOf(current) : -1;
   for (const id of waiting) if (order.indexOf(id) > at) return id;

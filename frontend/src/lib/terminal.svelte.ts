@@ -57,6 +57,16 @@ export class TerminalState {
     }
   }
 
+  /** resume continues a paused pane (the Terminal screen's paused bar). */
+  async resume(id: string) {
+    try {
+      await terminalApi.resume(id);
+    } catch (e) {
+      this.error = e instanceof Error ? e.message : String(e);
+    }
+    await this.refresh();
+  }
+
   async close(id: string) {
     try {
       await terminalApi.close(id);

@@ -19,6 +19,8 @@ export interface BoardCard {
   startedAt: number;
   updatedAt: number;
   link?: string;
+  /** Pause works for this session (terminal panes where freezing is supported). */
+  canPause: boolean;
 }
 
 /** A terminal pane's detected state (panestate.PaneState). */
@@ -31,6 +33,8 @@ export interface PaneState {
   reason: string;
   message: string;
   ended: boolean;
+  /** The user froze the pane; state is what it was doing then, not live. */
+  paused?: boolean;
   since: number;
 }
 
@@ -47,5 +51,8 @@ export const boardApi = {
   cards: () => svc<BoardCard[]>('Cards'),
   drop: (key: string, column: Column) => svc<DropResult>('Drop', key, column),
   end: (key: string) => svc<string>('End', key),
+  /** pause freezes a session until resume (cards with canPause). */
+  pause: (key: string) => svc<void>('Pause', key),
+  resume: (key: string) => svc<void>('Resume', key),
   paneStates: () => svc<PaneState[]>('PaneStates'),
 };

@@ -12,6 +12,10 @@ export interface PaneInfo {
   rows: number;
   exited: boolean;
   exitCode: number;
+  /** Frozen by Pause until Resume. */
+  paused?: boolean;
+  /** Pause works for this pane on this system. */
+  canPause?: boolean;
   startedAt: number;
 }
 
@@ -35,6 +39,8 @@ export const terminalApi = {
   /** restoreSaved starts the panes of the last session (once; after the first frame). */
   restoreSaved: () => svc<void>('RestoreSaved'),
   close: (id: string) => svc<void>('Close', id),
+  pause: (id: string) => svc<void>('Pause', id),
+  resume: (id: string) => svc<void>('Resume', id),
   input: (id: string, data: string) => svc<void>('Input', id, data),
   resize: (id: string, cols: number, rows: number) => svc<void>('Resize', id, cols, rows),
   attach: (id: string) => svc<Attachment>('Attach', id),
