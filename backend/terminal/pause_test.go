@@ -51,7 +51,11 @@ func TestPauseFreezesAndResumeContinues(t *testing.T) {
 	m := NewManager(rec)
 	var mu sync.Mutex
 	var seen []string
-	m.OnPause(func(id string, paused bool) { mu.Lock(); seen = append(seen, id+"="+strconv.FormatBool(paused)); mu.Unlock() })
+	m.OnPause(func(id string, paused bool) {
+		mu.Lock()
+		seen = append(seen, id+"="+strconv.FormatBool(paused))
+		mu.Unlock()
+	})
 	info, err := m.Create(Options{Dir: t.TempDir(), Argv: []string{"/bin/sh", "-c", counter}, Env: shellEnv()})
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +125,9 @@ func testPauseJobControl(t *testing.T, shell string) {
 	}
 	defer p.Close()
 	waitFor(t, "shell in front", p.ShellInFront)
-	p.Write([]byte("set -m; sleep 300 & echo $! > bg.pid; sh -c '" + counter + "'\n"))
+	// bg: a background job in its own process group; held: one the user
+	// stopped before the pause, which Resume must leave stopped.
+	p.Write([]byte("set -m; sleep 301 & echo $! > held.pid; kill -STOP $!; sleep 300 & echo $! > bg.pid; sh -c '" + counter + "'\n"))
 	waitFor(t, "the counter in the foreground", func() bool {
 		return !p.ShellInFront() && strings.Contains(p.emu.Text(), "n3")
 	})
@@ -149,8 +155,15 @@ func testPauseJobControl(t *testing.T, shell string) {
 		t.Fatal(err)
 	}
 	waitFor(t, "the counter to run again", func() bool { return !stillFor(p, 200*time.Millisecond) })
-	if strings.Contains(strings.ToLower(p.emu.Text()), "stopped") {
-		t.Fatalf("the shell reported the job as stopped:\n%s", p.emu.Text())
+	b, _ = os.ReadFile(filepath.Join(dir, "held.pid"))
+	held, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	if _, st, _ := procStat(held); st != "T" {
+		t.Fatalf("the job the user had stopped (%d) was continued by Resume: state %q", held, st)
+	}
+	for _, l := range p.Screen().Lines {
+		if strings.Contains(strings.ToLower(l), "stopped") && !strings.Contains(l, "sleep 301") {
+			t.Fatalf("the shell reported the paused job as stopped:\n%s", p.emu.Text())
+		}
 	}
 	if p.ShellInFront() {
 		t.Fatal("the shell took the terminal back from its job")

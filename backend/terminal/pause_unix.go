@@ -38,6 +38,9 @@ func (p *unixPTY) Pause() error {
 		}
 		return nil
 	}
+	// Processes already stopped (a job the user suspended with Ctrl-Z)
+	// are not ours to continue later: only what Pause stops is recorded.
+	p.stopped = map[int]bool{}
 	// Rounds catch processes forked while the earlier ones were stopping.
 	for round := 0; round < 10; round++ {
 		procs := sessionTree(sid)
@@ -47,6 +50,7 @@ func (p *unixPTY) Pause() error {
 			for _, pr := range level {
 				if pr.state != "T" && pr.state != "t" {
 					_ = syscall.Kill(pr.pid, syscall.SIGSTOP)
+					p.stopped[pr.pid] = true
 					wait = append(wait, pr.pid)
 				}
 			}
@@ -58,6 +62,7 @@ func (p *unixPTY) Pause() error {
 		}
 	}
 	if left := runningMembers(sid); len(left) > 0 {
+		_ = p.Resume() // nothing stays half paused
 		return fmt.Errorf("pausing: processes %v did not stop", left)
 	}
 	return nil
@@ -69,17 +74,22 @@ func (p *unixPTY) Pause() error {
 // the calls is the order processes resume in.
 func (p *unixPTY) Resume() error {
 	sid := p.Pid()
-	if fg, _ := p.Foreground(); fg > 0 && fg != sid {
-		_ = syscall.Kill(-fg, syscall.SIGCONT)
+	mine := p.stopped
+	p.stopped = nil
+	if mine == nil { // paused without /proc: continue the whole session
+		if fg, _ := p.Foreground(); fg > 0 && fg != sid {
+			_ = syscall.Kill(-fg, syscall.SIGCONT)
+		}
+		signalSession(sid, syscall.SIGCONT)
+		return nil
 	}
-	tree := sessionTree(sid)
+	tree := sessionTree(sid) // only current members: a pid reused since is not ours
 	for i := len(tree) - 1; i >= 0; i-- {
 		for _, pr := range tree[i] {
-			_ = syscall.Kill(pr.pid, syscall.SIGCONT)
+			if mine[pr.pid] {
+				_ = syscall.Kill(pr.pid, syscall.SIGCONT)
+			}
 		}
-	}
-	if err := syscall.Kill(sid, syscall.SIGCONT); err != nil && err != syscall.ESRCH {
-		return fmt.Errorf("resuming: %w", err)
 	}
 	return nil
 }

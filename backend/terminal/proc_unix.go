@@ -24,6 +24,9 @@ import (
 type unixPTY struct {
 	f   *os.File
 	cmd *exec.Cmd
+	// stopped holds the processes Pause stopped, for Resume to continue
+	// (the Pane serialises the two).
+	stopped map[int]bool
 }
 
 func startPTY(o Options) (ptyProc, error) {
