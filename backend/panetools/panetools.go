@@ -62,6 +62,9 @@ func (p *Panes) List() []tools.PaneInfo {
 		lines := pane.Screen().Lines
 		pi.Agent = p.identify(in, lines)
 		pi.State = p.state(pi.Agent, lines)
+		if in.Paused {
+			pi.State = "paused"
+		}
 		out = append(out, pi)
 	}
 	return out
@@ -94,6 +97,11 @@ func (p *Panes) Send(id, text string) error {
 	}
 	if pane.Exited() {
 		return fmt.Errorf("typing into pane %s: its program has ended", id)
+	}
+	// What is typed into a frozen pane would sit unread and land later on
+	// whatever screen is showing then; say so instead.
+	if pane.Paused() {
+		return fmt.Errorf("typing into pane %s: it is paused; resume it first (its Resume button, or the Sessions board)", id)
 	}
 	if _, err := pane.Write([]byte(text)); err != nil {
 		return fmt.Errorf("typing into pane %s: %w", id, err)

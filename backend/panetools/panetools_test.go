@@ -170,6 +170,27 @@ func TestUnknownAndEndedPanes(t *testing.T) {
 	if err := p.Send(info.ID, "x"); err == nil || !strings.Contains(err.Error(), "has ended") {
 		t.Fatalf("Send(ended) = %v", err)
 	}
+	loop, err := m.Create(terminal.Options{Dir: t.TempDir(), Argv: []string{"/bin/sh", "-c", "while :; do sleep 1; done"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Pause(loop.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Send(loop.ID, "x"); err == nil || !strings.Contains(err.Error(), "paused; resume it first") {
+		t.Fatalf("Send(paused) = %v", err)
+	}
+	for _, pi := range p.List() {
+		if pi.ID == loop.ID && pi.State != "paused" {
+			t.Fatalf("paused pane listed as %q", pi.State)
+		}
+	}
+	if err := m.Resume(loop.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Send(loop.ID, "x"); err != nil {
+		t.Fatalf("Send after Resume = %v", err)
+	}
 	if _, err := New(nil, nil); err == nil {
 		t.Fatal("New without a terminal must fail")
 	}

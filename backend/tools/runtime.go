@@ -15,7 +15,7 @@ type PaneInfo struct {
 	ID    string `json:"id"`
 	Title string `json:"title"`
 	Agent string `json:"agent,omitempty"` // detected agent ("claude", "codex", …)
-	State string `json:"state"`           // the last sweep's state, informational
+	State string `json:"state"`           // idle, working, blocked, paused or exited; informational
 	Cwd   string `json:"cwd,omitempty"`
 }
 
