@@ -134,6 +134,15 @@ func fakeMain(mode, agent string, args []string) int {
 		out(map[string]any{"type": "error", "message": "401 Unauthorized: sign in with codex login"})
 		out(map[string]any{"type": "turn.failed", "error": map[string]any{"message": "401 Unauthorized"}})
 		return 1
+	case "slow":
+		// Ten ticks a tenth of a second apart, then the answer: a run that
+		// keeps printing while it works.
+		appendFile(filepath.Join(os.Getenv("OSF_FAKE_DIR"), "pids"), fmt.Sprintf("%d\n", os.Getpid()))
+		for i := range 10 {
+			out(map[string]any{"type": "tick", "n": i})
+			time.Sleep(100 * time.Millisecond)
+		}
+		final("slow done")
 	case "hang":
 		child := exec.Command("sleep", "300")
 		if err := child.Start(); err != nil {

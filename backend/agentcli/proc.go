@@ -32,6 +32,9 @@ type procSpec struct {
 	Dir    string
 	Limit  time.Duration
 	OnLine func(line []byte) // called for every stdout line, in order
+	// Control, when set, can freeze the running group; the limit counts
+	// only the time the run is not paused.
+	Control *Control
 }
 
 // procResult is how a child ended.
@@ -53,8 +56,12 @@ func runProc(ctx context.Context, s procSpec) procResult {
 	if s.Limit <= 0 {
 		s.Limit = AutonomousLimit
 	}
-	ctx, cancel := context.WithTimeoutCause(ctx, s.Limit, errLimit)
-	defer cancel()
+	// The limit is a timer rather than a context deadline so Pause can
+	// hold it.
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	limit := time.AfterFunc(s.Limit, func() { cancel(errLimit) })
+	defer limit.Stop()
 	cmd := exec.CommandContext(ctx, s.Argv[0], s.Argv[1:]...)
 	cmd.Dir = s.Dir
 	cmd.Env = s.Env
@@ -76,7 +83,13 @@ func runProc(ctx context.Context, s procSpec) procResult {
 		}
 		return r
 	}
+	if s.Control != nil {
+		s.Control.started(cmd.Process.Pid, limit, s.Limit)
+	}
 	err := cmd.Wait()
+	if s.Control != nil {
+		s.Control.finished()
+	}
 	killGroup(cmd)
 	lw.flush()
 	r.WaitErr = err

@@ -3,6 +3,7 @@
 package agentcli
 
 import (
+	"fmt"
 	"os/exec"
 	"syscall"
 )
@@ -21,4 +22,19 @@ func killGroup(cmd *exec.Cmd) {
 	if cmd.Process != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
+}
+
+const canFreeze = true
+
+// freezeGroup stops or continues every process of the group: the CLI and
+// whatever it spawned (a test runner, a shell), so nothing keeps working.
+func freezeGroup(pgid int, stop bool) error {
+	sig := syscall.SIGCONT
+	if stop {
+		sig = syscall.SIGSTOP
+	}
+	if err := syscall.Kill(-pgid, sig); err != nil {
+		return fmt.Errorf("signalling the run's processes: %w", err)
+	}
+	return nil
 }

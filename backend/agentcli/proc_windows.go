@@ -12,3 +12,8 @@ func killGroup(cmd *exec.Cmd) {
 		_ = cmd.Process.Kill()
 	}
 }
+
+// Windows has no signals to freeze a process tree with; Pause says so.
+const canFreeze = false
+
+func freezeGroup(pgid int, stop bool) error { return ErrPauseUnavailable }

@@ -52,6 +52,8 @@ type Job struct {
 	OnEvent  func(Event)
 	// Tap receives every stdout line before decoding (stream recorders).
 	Tap func(line []byte)
+	// Control, when set, lets the caller pause and resume the run.
+	Control *Control
 }
 
 // RunnerOptions configure a Runner.
@@ -205,7 +207,7 @@ func (r *Runner) Run(ctx context.Context, job Job) (res Result, err error) {
 	if job.Tap != nil {
 		onLine = func(l []byte) { job.Tap(l); dec.line(l) }
 	}
-	pr := runProc(ctx, procSpec{Argv: argv, Env: env, Dir: folder, Limit: limit, OnLine: onLine})
+	pr := runProc(ctx, procSpec{Argv: argv, Env: env, Dir: folder, Limit: limit, OnLine: onLine, Control: job.Control})
 	if b != nil {
 		b.Close()
 	}

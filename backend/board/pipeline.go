@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/osfoundry/desktop/backend/agentcli"
 	"github.com/osfoundry/desktop/backend/pipeline"
 )
 
@@ -33,7 +34,8 @@ func (p *Pipeline) Cards() []Card {
 			kind, link = KindAgent, "/agents"
 		}
 		out = append(out, Card{ID: c.ID, Kind: kind, Title: c.Title, Folder: shortFolder(c.Folder), Dir: c.Folder,
-			State: c.State, Why: c.Detail, StartedAt: c.UpdatedAt.UnixMilli(), UpdatedAt: c.UpdatedAt.UnixMilli(), Link: link})
+			State: c.State, Why: c.Detail, StartedAt: c.UpdatedAt.UnixMilli(), UpdatedAt: c.UpdatedAt.UnixMilli(), Link: link,
+			CanPause: c.CanPause})
 	}
 	return out
 }
@@ -90,6 +92,20 @@ func firstLine(s string) string {
 		return s[:i] + " …"
 	}
 	return s
+}
+
+// Pause freezes a chat's run in progress or an agent run.
+func (p *Pipeline) Pause(id string) error { return p.pauseErr(p.svc.Pause(id)) }
+
+// Resume continues a paused chat or agent run.
+func (p *Pipeline) Resume(id string) error { return p.pauseErr(p.svc.Resume(id)) }
+
+// pauseErr says ErrNoPause the board's way when this system cannot freeze runs.
+func (p *Pipeline) pauseErr(err error) error {
+	if errors.Is(err, agentcli.ErrPauseUnavailable) {
+		return ErrNoPause
+	}
+	return err
 }
 
 // End ends a chat. Agent runs end on their own; one on the board is

@@ -120,6 +120,12 @@ func (b *Binding) Send(chatID, text string) (Run, error) { return b.svc.Send(b.c
 // Cancel stops a run and its whole process group.
 func (b *Binding) Cancel(runID string) error { return b.svc.Cancel(runID) }
 
+// Pause freezes a chat's run in progress (chat id) or an agent run (run id).
+func (b *Binding) Pause(id string) error { return b.svc.Pause(id) }
+
+// Resume continues a paused chat or agent run.
+func (b *Binding) Resume(id string) error { return b.svc.Resume(id) }
+
 // EndChat marks a chat done.
 func (b *Binding) EndChat(id string) error { return b.svc.EndChat(b.ctx, id) }
 

@@ -9,13 +9,15 @@ import (
 // Card is one Sessions board card offered by the pipeline: a chat, or an
 // agent run outside a chat.
 type Card struct {
-	ID        string    `json:"id"`
-	Kind      string    `json:"kind"` // "chat" or "agent"
-	Title     string    `json:"title"`
-	State     string    `json:"state"` // StateRunning, StateNeedsYou, …
-	Folder    string    `json:"folder"`
-	Model     string    `json:"model,omitempty"`
-	Detail    string    `json:"detail,omitempty"` // last progress line or message
+	ID     string `json:"id"`
+	Kind   string `json:"kind"` // "chat" or "agent"
+	Title  string `json:"title"`
+	State  string `json:"state"` // StateRunning, StateNeedsYou, …
+	Folder string `json:"folder"`
+	Model  string `json:"model,omitempty"`
+	Detail string `json:"detail,omitempty"` // last progress line or message
+	// CanPause: a run is in progress and this system can freeze it.
+	CanPause  bool      `json:"canPause"`
 	UpdatedAt time.Time `json:"updatedAt"`
 }
 
@@ -44,6 +46,7 @@ func (s *Service) Cards() []Card {
 			if p := s.liveProgress(id); len(p) > 0 {
 				card.Detail = p[len(p)-1]
 			}
+			s.livePause(&card, id)
 		}
 		out = append(out, card)
 	}
@@ -56,7 +59,11 @@ func (s *Service) Cards() []Card {
 		if r.State == StateRunning && s.awaitingApproval(r.ID) {
 			card.State = StateNeedsYou
 		}
+		if r.State == StateRunning {
+			s.livePause(&card, r.ID)
+		}
 		switch {
+		case card.State == StatePaused:
 		case r.Error != "":
 			card.Detail = lastLine(r.Error)
 		case len(r.Progress) > 0 && r.State == StateRunning:
@@ -70,6 +77,19 @@ func (s *Service) Cards() []Card {
 		out = []Card{}
 	}
 	return out
+}
+
+// livePause marks the card of a run in progress pausable, and paused
+// (with its why line) while it is frozen.
+func (s *Service) livePause(card *Card, runID string) {
+	ar := s.activeRunOf(runID)
+	if ar == nil {
+		return
+	}
+	card.CanPause = CanPause()
+	if ar.ctl.Paused() {
+		card.State, card.Detail = StatePaused, pausedLine(ar.agent)
+	}
 }
 
 // OnChange registers fn to be called after any card may have changed; the

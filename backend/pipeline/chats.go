@@ -16,6 +16,7 @@ import (
 const (
 	StateRunning  = "running"
 	StateNeedsYou = "needs_you"
+	StatePaused   = "paused" // a run frozen by Pause: the board's Paused column
 	StateIdle     = "idle"
 	StateDone     = "done"
 	StateFailed   = "failed"
@@ -219,10 +220,14 @@ func (s *Service) GetChat(ctx context.Context, id string) (ChatDetail, error) {
 	return d, rows.Err()
 }
 
-// EndChat marks a chat done (the board's Done column).
+// EndChat marks a chat done (the board's Done column). A chat whose run is
+// paused ends too: the frozen run is cancelled first.
 func (s *Service) EndChat(ctx context.Context, id string) error {
-	if s.chatRunning(id) {
-		return errors.New("This session is still running. Pause it first, then end it.")
+	if run := s.activeFor(id); run != "" {
+		if !s.paused(run) {
+			return errors.New("This session is still running. Pause it first, then end it.")
+		}
+		s.Cancel(run) //nolint:errcheck // it may have just ended on its own
 	}
 	res, err := s.db.ExecContext(ctx, `UPDATE pipeline_chats SET ended = 1, updated_at = ? WHERE id = ?`, s.now().UnixMilli(), id)
 	if err != nil {
@@ -254,6 +259,9 @@ func (s *Service) chatState(ctx context.Context, c Chat) (string, error) {
 		return StateDone, nil
 	}
 	if run := s.activeFor(c.ID); run != "" {
+		if s.paused(run) {
+			return StatePaused, nil
+		}
 		if s.awaitingApproval(run) {
 			return StateNeedsYou, nil
 		}

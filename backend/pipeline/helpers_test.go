@@ -28,6 +28,15 @@ fail)
   echo 'fatal: the model is overloaded' >&2
   exit 2
   ;;
+slow)
+  echo $$ > "$FAKE_DIR/pid"
+  echo '{"type":"system","subtype":"init","session_id":"sess-1"}'
+  for i in 1 2 3 4 5 6 7 8 9 10; do
+    echo "{\"type\":\"tick\",\"n\":$i}"
+    sleep 0.1
+  done
+  echo "{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"result\":\"$FAKE_ANSWER\",\"session_id\":\"sess-1\"}"
+  ;;
 hang)
   echo '{"type":"system","subtype":"init","session_id":"sess-1"}'
   exec sleep 300

@@ -20,6 +20,8 @@ type activeRun struct {
 	origin     Origin
 	cancel     context.CancelFunc
 	done       chan struct{}
+	ctl        *agentcli.Control // Pause/Resume of its process group
+	agent      string            // "Claude Code", for the paused line
 
 	mu       sync.Mutex
 	progress []string
@@ -195,7 +197,8 @@ func (s *Service) start(ctx context.Context, spec runSpec) (Run, error) {
 		return Run{}, fmt.Errorf("recording the run: %w", err)
 	}
 	rctx, cancel := context.WithCancel(s.runCtx)
-	ar := &activeRun{id: r.ID, chatID: spec.chatID, origin: spec.origin, cancel: cancel, done: make(chan struct{})}
+	ar := &activeRun{id: r.ID, chatID: spec.chatID, origin: spec.origin, cancel: cancel, done: make(chan struct{}),
+		ctl: agentcli.NewControl(), agent: m.Agent.Title()}
 	s.active[r.ID] = ar
 	s.wg.Add(1)
 	s.mu.Unlock()
@@ -214,7 +217,7 @@ func (s *Service) execute(ctx context.Context, ar *activeRun, spec runSpec) {
 	}
 	job := agentcli.Job{ID: ar.id, Model: spec.model, Role: spec.role.Name, NeedsTools: spec.role.NeedsTools,
 		SystemPrompt: prompt, Turns: spec.turns, Folder: spec.folder, Worktree: spec.worktree, Resume: spec.resume,
-		OnEvent: func(e agentcli.Event) { s.onEvent(ar, e) }}
+		OnEvent: func(e agentcli.Event) { s.onEvent(ar, e) }, Control: ar.ctl}
 	if s.o.Tools != nil && spec.role.NeedsTools {
 		job.Tools = s.o.Tools(ar.id, spec.role)
 	}
