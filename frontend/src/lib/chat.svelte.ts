@@ -133,6 +133,19 @@ export class ChatState {
     return this.act(() => pipelineApi.cancel(run.id));
   }
 
+  /** paused: the open chat's run is frozen (Pause); it can be resumed or the chat ended. */
+  get paused() {
+    return this.detail?.chat.state === 'paused';
+  }
+
+  pause() {
+    return this.act(() => pipelineApi.pause(this.selectedId));
+  }
+
+  resume() {
+    return this.act(() => pipelineApi.resume(this.selectedId));
+  }
+
   endChat() {
     return this.act(() => pipelineApi.endChat(this.selectedId));
   }

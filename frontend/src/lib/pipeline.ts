@@ -138,6 +138,7 @@ export function nextEnabled(rows: PickerRow[], from: number, step: 1 | -1): numb
 const stateLabels: Record<RunState, string> = {
   running: 'Running',
   needs_you: 'Needs you',
+  paused: 'Paused',
   idle: 'Idle',
   done: 'Done',
   failed: 'Failed',

@@ -70,7 +70,7 @@ export interface Agent {
   updatedAt?: string;
 }
 
-export type RunState = 'running' | 'needs_you' | 'idle' | 'done' | 'failed';
+export type RunState = 'running' | 'needs_you' | 'paused' | 'idle' | 'done' | 'failed';
 
 export interface Chat {
   id: string;
@@ -170,6 +170,9 @@ export const pipelineApi = {
   getChat: (id: string) => svc<ChatDetail>('GetChat', id),
   send: (chatId: string, text: string) => svc<Run>('Send', chatId, text),
   cancel: (runId: string) => svc<void>('Cancel', runId),
+  /** pause freezes a chat's run in progress (chat id) or an agent run (run id); resume continues it. */
+  pause: (id: string) => svc<void>('Pause', id),
+  resume: (id: string) => svc<void>('Resume', id),
   endChat: (id: string) => svc<void>('EndChat', id),
   deleteChat: (id: string) => svc<void>('DeleteChat', id),
   getRun: (id: string) => svc<Run>('GetRun', id),
