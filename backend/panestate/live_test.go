@@ -3,6 +3,7 @@ package panestate
 import (
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -64,6 +65,7 @@ func liveRound(t *testing.T, r *rig, p *terminal.Pane, id, task string, idle, pr
 	t.Logf("blocked %v after Enter, decided by: %s (message %q)", blockedAt.Sub(t0).Round(time.Millisecond), st.Reason, st.Message)
 
 	waitScreen(t, p, prompt)
+	livePause(t, r, p, id, prompt)
 	// The TUI takes keys once the prompt has settled; Enter picks the
 	// highlighted first choice (Yes). Pressed again only if the prompt
 	// still shows a while later (a key dropped while it drew).
@@ -106,6 +108,49 @@ func liveRound(t *testing.T, r *rig, p *terminal.Pane, id, task string, idle, pr
 	if final, _ := r.w.State(id); final.State != "idle" {
 		t.Errorf("final state %+v, want idle", final)
 	}
+}
+
+// livePause pauses the real agent while it asks: its whole process tree
+// stops, the screen freezes, the state says paused; after Resume the same
+// prompt is still there to take the answer.
+func livePause(t *testing.T, r *rig, p *terminal.Pane, id string, prompt *regexp.Regexp) {
+	t.Helper()
+	if err := r.mgr.Pause(id); err != nil {
+		t.Fatalf("pausing the agent: %v", err)
+	}
+	if st, _ := r.w.State(id); !st.Paused {
+		t.Errorf("state after Pause = %+v, want paused", st)
+	}
+	if s := procState(p.Pid()); s != "T" {
+		t.Errorf("the pane's program is in state %q while paused, want T (stopped)", s)
+	}
+	time.Sleep(200 * time.Millisecond) // output written before the stop may still arrive
+	frozen := strings.Join(p.Screen().Lines, "\n")
+	time.Sleep(time.Second)
+	if now := strings.Join(p.Screen().Lines, "\n"); now != frozen {
+		t.Errorf("the screen changed while paused:\n%s\n---\n%s", frozen, now)
+	}
+	if err := r.mgr.Resume(id); err != nil {
+		t.Fatalf("resuming the agent: %v", err)
+	}
+	if st, _ := r.w.State(id); st.Paused {
+		t.Errorf("still paused after Resume: %+v", st)
+	}
+	waitScreen(t, p, prompt)
+}
+
+// procState is the one-letter state of pid from /proc (Linux).
+func procState(pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return ""
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
 }
 
 func TestLiveClaudeNeedsYou(t *testing.T) {

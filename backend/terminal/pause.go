@@ -1,6 +1,10 @@
 package terminal
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // CanPause reports whether this pane's processes can be frozen here.
 func (p *Pane) CanPause() bool { return p.proc.CanPause() }
@@ -48,6 +52,7 @@ func (p *Pane) Resume() error {
 	if !p.Paused() {
 		return nil
 	}
+	p.clearForRedraw()
 	if err := p.proc.Resume(); err != nil {
 		return fmt.Errorf("resuming the pane: %w", err)
 	}
@@ -55,6 +60,26 @@ func (p *Pane) Resume() error {
 	p.paused = false
 	p.mu.Unlock()
 	return nil
+}
+
+// clearForRedraw scrolls the main screen into the scrollback and homes the
+// cursor, as if `clear` ran before `fg`. Programs redraw when continued:
+// Claude Code forgets its last frame and draws the whole UI again from the
+// cursor, which would leave the frame it showed at the pause — a permission
+// prompt already answered, say — above the new one, where it reads as
+// "needs you". On a clean screen the redraw is all there is; what was shown
+// stays in the scrollback. Full-screen programs (alternate screen) repaint
+// it whole and are left alone.
+func (p *Pane) clearForRedraw() {
+	if p.emu.AltScreen() {
+		return
+	}
+	_, rows := p.emu.Size()
+	seq := []byte("\x1b[" + strconv.Itoa(rows) + ";1H" + strings.Repeat("\n", rows) + "\x1b[H")
+	p.batch.add(func() []byte { return p.emu.WriteUI(seq, nil) })
+	if p.opts.OnChange != nil {
+		p.opts.OnChange()
+	}
 }
 
 func (p *Pane) live() error {
