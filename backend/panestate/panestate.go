@@ -116,6 +116,7 @@ func New(mgr *terminal.Manager, cfg Config) (*Watcher, error) {
 	mgr.Observe(w.onCreate, w.onChange, w.mon.HandleOSC, w.onExit)
 	mgr.OnClose(w.onClose)
 	mgr.OnPause(w.onPause)
+	mgr.RedrawsOnResume(w.redrawsOnResume)
 	return w, nil
 }
 

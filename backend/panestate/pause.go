@@ -57,6 +57,15 @@ func (w *Watcher) onPause(id string, paused bool) {
 	}
 }
 
+// redrawsOnResume: Claude Code, when continued, forgets its last frame and
+// draws its whole UI again from the cursor (its inline renderer resets on
+// SIGCONT), so its pane is cleared first; other programs keep their screen.
+func (w *Watcher) redrawsOnResume(id string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.states[id].Agent == "claude"
+}
+
 // History entries for a pause and a resume (Change.State).
 const (
 	PausedState = "paused"

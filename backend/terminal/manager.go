@@ -70,6 +70,7 @@ type Manager struct {
 	launch   Launch
 	onClose  []func(id string)
 	onPause  []func(id string, paused bool)
+	redraws  func(id string) bool // see RedrawsOnResume
 	// restoring is open from ExpectRestore until Restore returns;
 	// restoreDue says RestoreExpected has not run it yet.
 	restoring  chan struct{}

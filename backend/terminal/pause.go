@@ -43,7 +43,11 @@ func (p *Pane) Pause() error {
 
 // Resume continues a paused pane. Resuming a pane that is not paused does
 // nothing.
-func (p *Pane) Resume() error {
+func (p *Pane) Resume() error { return p.resume(false) }
+
+// resume continues the pane, first clearing the screen for a program that
+// redraws its whole UI when continued (see clearForRedraw).
+func (p *Pane) resume(clear bool) error {
 	p.pauseMu.Lock()
 	defer p.pauseMu.Unlock()
 	if err := p.live(); err != nil {
@@ -52,7 +56,9 @@ func (p *Pane) Resume() error {
 	if !p.Paused() {
 		return nil
 	}
-	p.clearForRedraw()
+	if clear {
+		p.clearForRedraw()
+	}
 	if err := p.proc.Resume(); err != nil {
 		return fmt.Errorf("resuming the pane: %w", err)
 	}
@@ -68,8 +74,9 @@ func (p *Pane) Resume() error {
 // cursor, which would leave the frame it showed at the pause — a permission
 // prompt already answered, say — above the new one, where it reads as
 // "needs you". On a clean screen the redraw is all there is; what was shown
-// stays in the scrollback. Full-screen programs (alternate screen) repaint
-// it whole and are left alone.
+// stays in the scrollback. Only for such programs (Manager.RedrawsOnResume):
+// one that just goes on printing would be left with a blank screen. Full-
+// screen programs (alternate screen) repaint it whole and are left alone.
 func (p *Pane) clearForRedraw() {
 	if p.emu.AltScreen() {
 		return
@@ -107,6 +114,15 @@ func (m *Manager) OnPause(fn func(id string, paused bool)) {
 	m.mu.Unlock()
 }
 
+// RedrawsOnResume tells the manager which panes run a program that draws
+// its whole UI again from the cursor when continued; their screen is
+// cleared before they resume (see clearForRedraw).
+func (m *Manager) RedrawsOnResume(fn func(id string) bool) {
+	m.mu.Lock()
+	m.redraws = fn
+	m.mu.Unlock()
+}
+
 func (m *Manager) setPaused(id string, pause bool) error {
 	p, err := m.Get(id)
 	if err != nil {
@@ -116,7 +132,10 @@ func (m *Manager) setPaused(id string, pause bool) error {
 	if pause {
 		err = p.Pause()
 	} else {
-		err = p.Resume()
+		m.mu.Lock()
+		redraws := m.redraws
+		m.mu.Unlock()
+		err = p.resume(redraws != nil && redraws(id))
 	}
 	if err != nil {
 		return err
