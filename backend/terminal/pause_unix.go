@@ -7,7 +7,6 @@ import (
 	"os"
 	"sort"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 )
@@ -173,20 +172,11 @@ func runningMembers(sid int) []int {
 
 // procParent reads the parent pid and state of pid from /proc/<pid>/stat.
 func procParent(pid int) (ppid int, state string, ok bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, "", false
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')') // comm may contain spaces and parens
-	if i < 0 {
-		return 0, "", false
-	}
-	f := strings.Fields(s[i+1:])
+	f := procStatFields(pid)
 	if len(f) < 2 {
 		return 0, "", false
 	}
-	ppid, err = strconv.Atoi(f[1])
+	ppid, err := strconv.Atoi(f[1])
 	return ppid, f[0], err == nil
 }
 

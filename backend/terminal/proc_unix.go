@@ -130,21 +130,27 @@ func sessionMembers(sid int) []int {
 
 // procStat reads the session id and state of pid from /proc/<pid>/stat.
 func procStat(pid int) (sid int, state string, ok bool) {
+	f := procStatFields(pid)
+	if len(f) < 4 {
+		return 0, "", false
+	}
+	sid, err := strconv.Atoi(f[3])
+	return sid, f[0], err == nil
+}
+
+// procStatFields splits /proc/<pid>/stat after the command name: state,
+// ppid, pgrp, session, … (nil when unreadable).
+func procStatFields(pid int) []string {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return 0, "", false
+		return nil
 	}
 	s := string(b)
 	i := strings.LastIndexByte(s, ')') // comm may contain spaces and parens
 	if i < 0 {
-		return 0, "", false
+		return nil
 	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 4 {
-		return 0, "", false
-	}
-	sid, err = strconv.Atoi(f[3])
-	return sid, f[0], err == nil
+	return strings.Fields(s[i+1:])
 }
 
 // processName names the program of pid: the basename of argv[0] from
