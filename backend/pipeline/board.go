@@ -59,14 +59,14 @@ func (s *Service) Cards() []Card {
 		if r.State == StateRunning && s.awaitingApproval(r.ID) {
 			card.State = StateNeedsYou
 		}
-		if r.State == StateRunning {
+		if r.State == StateRunning || r.State == StatePaused {
 			s.livePause(&card, r.ID)
 		}
 		switch {
 		case card.State == StatePaused:
 		case r.Error != "":
 			card.Detail = lastLine(r.Error)
-		case len(r.Progress) > 0 && r.State == StateRunning:
+		case len(r.Progress) > 0 && (r.State == StateRunning || r.State == StatePaused):
 			card.Detail = r.Progress[len(r.Progress)-1]
 		default:
 			card.Detail = lastLine(r.Text)
@@ -87,8 +87,11 @@ func (s *Service) livePause(card *Card, runID string) {
 		return
 	}
 	card.CanPause = CanPause()
-	if ar.ctl.Paused() {
+	switch {
+	case ar.ctl.Paused():
 		card.State, card.Detail = StatePaused, pausedLine(ar.agent)
+	case card.State == StatePaused: // resumed since the run was read
+		card.State = StateRunning
 	}
 }
 

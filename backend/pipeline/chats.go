@@ -193,7 +193,7 @@ func (s *Service) Chats(ctx context.Context) ([]Chat, error) {
 }
 
 // GetChat returns a chat with its messages and runs (a running run with
-// its progress so far).
+// its progress so far; a frozen one reads StatePaused).
 func (s *Service) GetChat(ctx context.Context, id string) (ChatDetail, error) {
 	c, err := s.getChat(ctx, id)
 	if err != nil {
@@ -322,6 +322,11 @@ func (s *Service) runs(ctx context.Context, where string, args ...any) ([]Run, e
 		}
 		if live := s.liveProgress(r.ID); live != nil {
 			r.Progress = live
+		}
+		// Paused lives in memory only: the row stays running, so a run
+		// frozen when the app quit is recorded as interrupted like any other.
+		if r.State == StateRunning && s.paused(r.ID) {
+			r.State = StatePaused
 		}
 		if r.Progress == nil {
 			r.Progress = []string{}

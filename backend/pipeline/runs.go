@@ -60,7 +60,10 @@ func (s *Service) Send(ctx context.Context, chatID, text string) (Run, error) {
 	if c.Ended {
 		return Run{}, errors.New("this chat has ended: start a new chat to give another task")
 	}
-	if s.chatRunning(chatID) {
+	if run := s.activeFor(chatID); run != "" {
+		if s.paused(run) {
+			return Run{}, errors.New("This chat's run is paused. Resume it, or end the chat.")
+		}
 		return Run{}, errors.New("a run is still going in this chat: wait for it to finish or cancel it")
 	}
 	spec := runSpec{chatID: chatID, title: c.Title, folder: c.Folder, worktree: c.Worktree}
@@ -323,7 +326,7 @@ func (s *Service) Wait(runID string) {
 	}
 }
 
-// GetRun returns one run.
+// GetRun returns one run (a frozen run in progress reads StatePaused).
 func (s *Service) GetRun(ctx context.Context, id string) (Run, error) {
 	rs, err := s.runs(ctx, `id = ?`, id)
 	if err != nil {
