@@ -7,9 +7,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/osfoundry/desktop/backend/testkit/procs"
 )
 
 // The fake CLIs are this test binary run again as the child (the
@@ -123,7 +124,9 @@ func fakeMain(mode, agent string, args []string) int {
 		} else {
 			out(map[string]any{"type": "thread.started", "thread_id": "t-1"})
 		}
-		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		if self, err := os.FindProcess(os.Getpid()); err == nil {
+			self.Kill() // killed mid-run, as by the OOM killer
+		}
 	case "noresult":
 		out(map[string]any{"type": "system", "subtype": "init", "session_id": "s-1"})
 	case "notloggedin":
@@ -164,14 +167,4 @@ func appendFile(p, s string) {
 }
 
 // alive reports whether pid is a live (non-zombie) process.
-func alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	_, after, _ := strings.Cut(string(b), ") ")
-	return !strings.HasPrefix(after, "Z")
-}
+func alive(pid int) bool { return procs.Alive(pid) }

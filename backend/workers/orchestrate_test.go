@@ -3,14 +3,12 @@ package workers
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -19,6 +17,7 @@ import (
 	"github.com/osfoundry/desktop/backend/orchestrate"
 	"github.com/osfoundry/desktop/backend/pipeline"
 	"github.com/osfoundry/desktop/backend/store"
+	"github.com/osfoundry/desktop/backend/testkit/procs"
 )
 
 // orchClaude is a fake claude that reaches its run's real bridge with curl,
@@ -190,13 +189,13 @@ func TestGraphCancelKillsTheRunningStep(t *testing.T) {
 		b, _ := os.ReadFile(filepath.Join(r.dir, "hung"))
 		pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
 	}
-	if err := syscall.Kill(pid, 0); err != nil {
-		t.Fatalf("the hanging step is not running: %v", err)
+	if !procs.Alive(pid) {
+		t.Fatalf("the hanging step %d is not running", pid)
 	}
 	st, err = m.Cancel("owner", st.ID)
 	must(t, err)
-	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
-		t.Errorf("the step's process %d is still there after cancel (kill 0: %v)", pid, err)
+	if procs.Alive(pid) {
+		t.Errorf("the step's process %d is still there after cancel", pid)
 	}
 	want := []string{orchestrate.StateDone, orchestrate.StateCancelled, orchestrate.StateSkipped}
 	for i, s := range st.Steps {
