@@ -3,7 +3,7 @@
 // arrive (progress lines, streamed text, the end).
 import { pipelineApi, message, type Agent, type Chat, type ChatDetail, type Folder, type Role, type Run } from './api/pipeline';
 import { on } from './events';
-import { applyRunEvent, liveFromRun, type LiveRun } from './pipeline';
+import { applyRunEvent, inProgress, liveFromRun, type LiveRun } from './pipeline';
 
 export class ChatState {
   chats = $state<Chat[]>([]);
@@ -17,8 +17,8 @@ export class ChatState {
   loaded = $state(false);
   sending = $state(false);
 
-  /** running is the open chat's run in progress, if any. */
-  running = $derived(this.detail?.runs.find((r) => r.state === 'running') ?? null);
+  /** running is the open chat's run in progress (working or paused), if any. */
+  running = $derived(this.detail?.runs.find((r) => inProgress(r.state)) ?? null);
 
   start(): () => void {
     const offs = [
@@ -81,7 +81,7 @@ export class ChatState {
         // A run seen live keeps its timeline (it holds the streamed text);
         // one opened mid-way starts from the progress recorded so far.
         if (!this.live[r.id]) this.live[r.id] = liveFromRun(r);
-        else if (r.state !== 'running') Object.assign(this.live[r.id], { ended: true, state: r.state, streaming: '' });
+        else if (!inProgress(r.state)) Object.assign(this.live[r.id], { ended: true, state: r.state, streaming: '' });
       }
       this.detail = d;
     } catch (e) {
@@ -135,7 +135,7 @@ export class ChatState {
 
   /** paused: the open chat's run is frozen (Pause); it can be resumed or the chat ended. */
   get paused() {
-    return this.detail?.chat.state === 'paused';
+    return this.running?.state === 'paused';
   }
 
   pause() {

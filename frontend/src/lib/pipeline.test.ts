@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelGroup, Run, RunEvent } from './api/pipeline';
-import { applyRunEvent, duration, findModel, liveFromRun, nextEnabled, parseProgress, pickerRows, prettyArgs, stateLabel, usageLine } from './pipeline';
+import { applyRunEvent, composerPlaceholder, duration, findModel, inProgress, liveFromRun, nextEnabled, parseProgress, pickerRows, prettyArgs, runPhase, stateLabel, usageLine } from './pipeline';
 
 describe('parseProgress', () => {
   const cases: [string, string, string, string][] = [
@@ -54,6 +54,31 @@ describe('applyRunEvent', () => {
     applyRunEvent(live, { runId: 'r2', kind: 'end', text: '', state: 'done' });
     expect(live.items).toEqual([]);
     expect(live.ended).toBe(false);
+  });
+});
+
+describe('a paused run', () => {
+  it('is still in progress: its timeline is not ended', () => {
+    expect(['running', 'paused', 'needs_you', 'idle', 'done', 'failed'].filter(inProgress)).toEqual(['running', 'paused']);
+    expect(liveFromRun({ id: 'r1', state: 'paused', progress: ['Using Bash — {}'] } as Run).ended).toBe(false);
+    expect(liveFromRun({ id: 'r1', state: 'done', progress: [] as string[] } as Run).ended).toBe(true);
+  });
+  it("shows the backend's state until its end event, then the state it ended in", () => {
+    const cases: [Run['state'], Parameters<typeof runPhase>[1], string][] = [
+      ['running', undefined, 'running'],
+      ['paused', { ended: false }, 'paused'],
+      ['paused', { ended: true, state: 'failed' }, 'failed'],
+      ['running', { ended: true, state: 'done' }, 'done'],
+      ['running', { ended: true }, 'running'],
+      ['done', { ended: true, state: 'failed' }, 'done'],
+    ];
+    for (const [state, live, want] of cases) expect(runPhase({ state }, live), `${state} ${JSON.stringify(live)}`).toBe(want);
+    expect(stateLabel(runPhase({ state: 'paused' }))).toBe('Paused');
+  });
+  it('makes the task box say so', () => {
+    expect(composerPlaceholder('paused', 'Worker')).toBe('Paused — resume to continue');
+    expect(composerPlaceholder('running', 'Worker')).toBe('The run is going… you can write the next task meanwhile');
+    expect(composerPlaceholder(undefined, 'Worker')).toBe('Give the Worker a task');
   });
 });
 

@@ -56,13 +56,35 @@ export interface LiveRun {
   error?: string;
 }
 
+/** inProgress: the run has not ended — it is working, or frozen by Pause. */
+export function inProgress(s: RunState | string | undefined): boolean {
+  return s === 'running' || s === 'paused';
+}
+
+/**
+ * runPhase is the state a run card shows: the backend's state while the
+ * run is in progress (running or paused), and once its end event arrived
+ * the state it ended in (the run itself is re-read just after).
+ */
+export function runPhase(run: Pick<Run, 'state'>, live?: Pick<LiveRun, 'ended' | 'state'>): RunState {
+  if (inProgress(run.state) && live?.ended && live.state) return live.state;
+  return run.state;
+}
+
+/** composerPlaceholder is the task box's hint while the chat's run (if any) is in the state given. */
+export function composerPlaceholder(active: RunState | undefined, who: string): string {
+  if (active === 'paused') return 'Paused — resume to continue';
+  if (active) return 'The run is going… you can write the next task meanwhile';
+  return `Give the ${who} a task`;
+}
+
 /** liveFromRun starts a timeline from a run read from the backend. */
 export function liveFromRun(r: Run): LiveRun {
   return {
     runId: r.id,
     items: (r.progress ?? []).map((text) => ({ kind: 'step', text })),
     streaming: '',
-    ended: r.state !== 'running',
+    ended: !inProgress(r.state),
     state: r.state,
     error: r.error,
   };
