@@ -70,11 +70,14 @@ func terminalCard(in terminal.Info, st panestate.PaneState) Card {
 }
 
 // paneTitle is the window title the program set (spinner glyphs and
-// markers dropped), else the command.
+// markers dropped), else the agent's name, else the command.
 func paneTitle(in terminal.Info, st panestate.PaneState) string {
 	title := strings.TrimSpace(strings.TrimLeft(in.Title, "✳✱⠀⠁⠂⠃⠄⠅⠆⠇⠈⠉⠊⠋⠌⠍⠎⠏⠐⠑⠒⠓⠔⠕⠖⠗⠘⠙⠚⠛⠜⠝⠞⠟⠠⠡⠢⠣⠤⠥⠦⠧⠨⠩⠪⠫⠬⠭⠮⠯⠰⠱⠲⠳⠴⠵⠶⠷⠸⠹⠺⠻⠼⠽⠾⠿◐◑◒◓ "))
 	if title != "" {
 		return title
+	}
+	if st.Agent != "" {
+		return agentName(st.Agent)
 	}
 	if len(in.Argv) > 0 {
 		return strings.Join(in.Argv, " ")

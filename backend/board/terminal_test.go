@@ -116,7 +116,7 @@ func TestTerminalCardsFollowThePane(t *testing.T) {
 	t.Logf("prompt on screen → board:changed with the card in Needs you: worst %v over 5 prompts", worst)
 
 	c := b.Cards()[0]
-	if c.Title != "bash "+fakeprompt.Script() || c.Folder != "shop-api" || c.Kind != KindTerminal || c.Link != "/terminal?pane="+info.ID {
+	if c.Title != "Claude Code" || c.Folder != "shop-api" || c.Kind != KindTerminal || c.Link != "/terminal?pane="+info.ID {
 		t.Errorf("card = %+v", c)
 	}
 	path, err := b.End(key)
