@@ -8,7 +8,8 @@ import { until, assert, goCall } from '../lib.mjs';
 // it: the run card reads Paused (no spinner, "Paused — resume to continue"),
 // the chat reads Paused, the task box says to resume, and sending is refused
 // with what to do; a second window on the Sessions board watches the chat's
-// card go Running → Paused → Running. Paused again, End chat ends it.
+// card go Running → Paused → Running. Paused again, End chat ends it. Then
+// the same on the Agents screen, whose run card has Pause and Resume.
 /** claudeStates lists the state letters of the Claude Code processes working in dir. */
 function claudeStates(dir) {
   const out = [];
@@ -109,6 +110,30 @@ export default async function ({ page, base, tmp, shot }) {
     await page.getByText('This chat has ended. Start a new chat to give another task.').waitFor();
     await until('the run to end as cancelled', async () => (await run.getAttribute('data-state')) === 'failed');
     await board.waitForSelector(inColumn('done'), { timeout: 5000 });
+
+    // The Agents screen: Pause on its running run, Resume on the paused one.
+    const agent = await goCall(page, 'pipeline.Binding.SaveAgent', { id: '', name: 'Slow helper', modelPreference: 'cli:claude:agent', runtimeRole: 'Worker', instructions: '' });
+    const asked = await requests();
+    assert((await fake('/_testkit/push?scenario=slow', { method: 'POST' })).status === 204, 'push slow');
+    await page.goto(base + '/#/agents');
+    await page.locator('aside[aria-label="Agents"]').getByRole('button', { name: /^Slow helper/ }).click();
+    await page.getByLabel('Task').fill('Take your time');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const agentRun = page.locator('article[data-run]');
+    await until('the agent run to ask the model', async () => (await requests()) > asked, 90000);
+    const agentCard = `[data-card="pipeline/${await agentRun.getAttribute('data-run')}"]`;
+    await board.waitForSelector(`[data-column="running"] ${agentCard}`, { timeout: 10000 });
+    await agentRun.getByRole('button', { name: 'Pause', exact: true }).click();
+    await until('the agent run to read Paused', async () => (await agentRun.getAttribute('data-state')) === 'paused');
+    assert((await page.getByLabel('Task').getAttribute('placeholder')) === 'Paused — resume to continue', 'the agent task box while paused');
+    await board.waitForSelector(`[data-column="paused"] ${agentCard}`, { timeout: 5000 });
+    await shot('run-pause-agent-paused');
+    await agentRun.getByRole('button', { name: 'Resume', exact: true }).click();
+    await until('the agent run to read Running', async () => (await agentRun.getAttribute('data-state')) === 'running');
+    await board.waitForSelector(`[data-column="running"] ${agentCard}`, { timeout: 5000 });
+    await agentRun.getByRole('button', { name: 'Cancel' }).click();
+    await until('the agent run to end', async () => (await agentRun.getAttribute('data-state')) === 'failed');
+    await goCall(page, 'pipeline.Binding.DeleteAgent', agent.id);
   } finally {
     await board.close();
   }
