@@ -54,6 +54,10 @@ type Options struct {
 	Base string
 	// Extra environment entries (KEY=value), appended last.
 	Extra []string
+	// Untrusted leaves the work folder untrusted (and, for the CLIs where
+	// folder trust is a setting, turns it on), so the CLI shows the trust
+	// dialog a user meets on the first run in a new folder.
+	Untrusted bool
 }
 
 func newEnv(agent string, o Options) (*Env, error) {

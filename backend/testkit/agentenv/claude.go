@@ -19,7 +19,8 @@ const ClaudeBypassAsRoot = "IS_SANDBOX=1"
 
 // NewClaude builds a Claude Code sandbox: HOME with settings.json (an
 // apiKeyHelper, so no key-approval dialog) and .claude.json (onboarding done,
-// the work folder trusted, so interactive mode does not go online), and an
+// the work folder trusted unless o.Untrusted, so interactive mode does not go
+// online), and an
 // environment pointing at the fake server with the autoupdater off.
 func NewClaude(o Options) (*Env, error) {
 	e, err := newEnv("claude", o)
@@ -42,6 +43,9 @@ func NewClaude(o Options) (*Env, error) {
 				"allowedTools":                  []string{},
 			},
 		},
+	}
+	if o.Untrusted {
+		delete(state, "projects")
 	}
 	if err := writeJSONFile(filepath.Join(e.Home, ".claude", "settings.json"), settings); err != nil {
 		return nil, err

@@ -16,7 +16,7 @@ const CodexModel = "gpt-5.5"
 // NewCodex builds a Codex sandbox: CODEX_HOME=<home>/.codex with a
 // config.toml whose provider "fake" points at the fake server's Responses
 // API, without websockets, retries or update checks, and the work folder
-// trusted. TMPDIR stays outside CODEX_HOME: Codex refuses to create its
+// trusted (unless o.Untrusted). TMPDIR stays outside CODEX_HOME: Codex refuses to create its
 // sandbox helper under a temp dir.
 func NewCodex(o Options) (*Env, error) {
 	e, err := newEnv("codex", o)
@@ -38,9 +38,7 @@ request_max_retries = 0
 stream_max_retries = 0
 stream_idle_timeout_ms = 60000
 
-[projects.%[3]s]
-trust_level = "trusted"
-
+%[3]s
 # One-time TUI notices a user has already dismissed (what 0.169.0 writes
 # after "Use existing model"), so the TUI opens on its prompt.
 [tui]
@@ -51,7 +49,7 @@ screen_reader_detection_done = true
 
 [notice.model_migrations]
 "gpt-5.5" = "gpt-6-sol"
-`, strconv.Quote(CodexModel), strconv.Quote(o.ModelURL+"/v1"), strconv.Quote(e.Work))
+`, strconv.Quote(CodexModel), strconv.Quote(o.ModelURL+"/v1"), codexTrust(e.Work, o.Untrusted))
 	if err := writeFile(filepath.Join(codexHome, "config.toml"), cfg); err != nil {
 		return nil, err
 	}
@@ -62,6 +60,15 @@ screen_reader_detection_done = true
 	e.Env = append(e.Env, o.Extra...)
 	e.Args = []string{"-m", CodexModel}
 	return e, nil
+}
+
+// codexTrust is the config table trusting the work folder, or nothing when
+// the folder is to be met untrusted.
+func codexTrust(work string, untrusted bool) string {
+	if untrusted {
+		return ""
+	}
+	return "[projects." + strconv.Quote(work) + "]\ntrust_level = \"trusted\"\n"
 }
 
 // CodexHome is the CODEX_HOME of a Codex env.

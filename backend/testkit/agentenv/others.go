@@ -6,8 +6,8 @@ import (
 )
 
 // Best-effort agents: the Gemini-CLI lineage. Each gets a home that has
-// already picked its auth method and trusts the work folder, and points at
-// the fake server.
+// already picked its auth method and trusts the work folder (folder trust
+// off; on with Options.Untrusted), and points at the fake server.
 
 // FakeModelName is the model id given to CLIs that take any name.
 const FakeModelName = "fake-model"
@@ -19,7 +19,7 @@ func NewQwen(o Options) (*Env, error) {
 		return nil, err
 	}
 	settings := map[string]any{
-		"security": map[string]any{"auth": map[string]any{"selectedType": "openai"}, "folderTrust": map[string]any{"enabled": false}},
+		"security": map[string]any{"auth": map[string]any{"selectedType": "openai"}, "folderTrust": map[string]any{"enabled": o.Untrusted}},
 		"model":    map[string]any{"name": FakeModelName},
 		"general":  map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
 		"privacy":  map[string]any{"usageStatisticsEnabled": false},
@@ -51,14 +51,15 @@ func Qwen(tb testing.TB, modelURL string, extra ...string) *Env {
 }
 
 // NewGemini builds a Gemini CLI sandbox speaking the Gemini API: an API key
-// already chosen as the auth method, folder trust off, no update checks.
+// already chosen as the auth method, folder trust off (on with
+// o.Untrusted), no update checks.
 func NewGemini(o Options) (*Env, error) {
 	e, err := newEnv("gemini", o)
 	if err != nil {
 		return nil, err
 	}
 	settings := map[string]any{
-		"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}, "folderTrust": map[string]any{"enabled": false}},
+		"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}, "folderTrust": map[string]any{"enabled": o.Untrusted}},
 		"general":  map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
 		"privacy":  map[string]any{"usageStatisticsEnabled": false},
 		"ui":       map[string]any{"hideTips": true},

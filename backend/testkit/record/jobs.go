@@ -35,6 +35,9 @@ func Jobs() []Job {
 		Job{Name: "gemini", Agent: "gemini", Record: RecordGemini},
 		Job{Name: "opencode", Agent: "opencode", Record: RecordOpencode},
 		Job{Name: "copilot", Agent: "copilot", Record: RecordCopilot},
+	)
+	jobs = append(jobs, dialogJobs()...)
+	jobs = append(jobs,
 		Job{Name: "claude-headless", Agent: "claude", Record: RecordClaudeHeadless},
 		Job{Name: "codex-headless", Agent: "codex", Record: RecordCodexHeadless},
 		Job{Name: "gemini-headless", Agent: "gemini", Record: RecordGeminiHeadless},

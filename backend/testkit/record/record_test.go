@@ -57,3 +57,46 @@ func TestLiveRecordTUIs(t *testing.T) {
 		})
 	}
 }
+
+// Live: the first-run dialogs still show on the installed CLIs (folder
+// trust, a project's MCP server, MCP tool and web fetch prompts), each
+// recorded with its answered screen.
+func TestLiveRecordDialogs(t *testing.T) {
+	want := map[string][]string{
+		"claude-dialogs": {"blocked.trust", "after-answer.trust", "blocked.mcp-server", "after-answer.mcp-server",
+			"blocked.mcp-tool", "after-answer.mcp-tool", "blocked.webfetch"},
+		"codex-dialogs": {"blocked.trust", "after-answer.trust"},
+	}
+	for _, job := range Jobs() {
+		states, ok := want[job.Name]
+		if !ok {
+			continue
+		}
+		t.Run(job.Name, func(t *testing.T) {
+			if _, ok := agentbin.Find(job.Agent); !ok {
+				t.Skip(agentbin.SkipMessage(job.Agent))
+			}
+			version, err := agentbin.Version(agentbin.Packages[job.Agent])
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := t.TempDir()
+			r, err := NewRun(out, t.TempDir(), t.Logf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := job.Record(r, job.Name+"-"+version); err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range states {
+				name := job.Agent + "-" + version + "." + s + ".raw"
+				if st, err := os.Stat(filepath.Join(out, name)); err != nil || st.Size() == 0 {
+					t.Errorf("no recording %s: %v", name, err)
+				}
+			}
+			if m, _ := filepath.Glob(filepath.Join(out, "stores", "*")); len(m) > 0 {
+				t.Errorf("a dialog recording copied a session store: %v", m)
+			}
+		})
+	}
+}

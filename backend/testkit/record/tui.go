@@ -27,6 +27,13 @@ type tuiSpec struct {
 	env   []string // extra environment for the pane
 	// echo types with TypeEcho: the TUI drops keys while it finishes starting.
 	echo bool
+	// untrusted starts the CLI in a work folder it does not trust yet.
+	untrusted bool
+	// setup prepares the work folder before the CLI starts (e.g. a .mcp.json).
+	setup func(env *agentenv.Env) error
+	// fixture is the fixture prefix when it is not the recording's name: the
+	// first-run dialogs are recorded apart but belong to the agent's set.
+	fixture string
 }
 
 // tui is one TUI recording in progress: the fake model, the agent's temp
@@ -47,12 +54,21 @@ func recordTUI(r *Run, name string, spec tuiSpec, flow func(t *tui) []step) erro
 		return err
 	}
 	defer srv.Close()
-	env, err := spec.build(agentenv.Options{ModelURL: srv.URL, Base: r.tempBase(name)})
+	env, err := spec.build(agentenv.Options{ModelURL: srv.URL, Base: r.tempBase(name), Untrusted: spec.untrusted})
 	if err != nil {
 		return err
 	}
 	defer r.cleanup(env)
-	s, err := Start(env, name, r.Out, env.Argv(spec.args...), spec.env...)
+	if spec.setup != nil {
+		if err := spec.setup(env); err != nil {
+			return fmt.Errorf("preparing %s: %w", name, err)
+		}
+	}
+	fixture := name
+	if spec.fixture != "" {
+		fixture = spec.fixture
+	}
+	s, err := Start(env, fixture, r.Out, env.Argv(spec.args...), spec.env...)
 	if err != nil {
 		return err
 	}
@@ -62,6 +78,9 @@ func recordTUI(r *Run, name string, spec tuiSpec, flow func(t *tui) []step) erro
 		return err
 	}
 	r.add(s.Saved()...)
+	if spec.fixture != "" {
+		return nil // a dialog recording's store is the main recording's
+	}
 	return r.copyStores(name, env)
 }
 
