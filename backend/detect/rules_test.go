@@ -20,9 +20,9 @@ func bundled(t *testing.T) *Registry {
 	return reg
 }
 
-// The Claude Code rules are the product's reference rules (SPEC.md §1):
-// same order, same patterns.
-func TestClaudeRulesAreTheSpecRules(t *testing.T) {
+// Claude Code's rules start from SPEC.md §1: its patterns come first, in
+// order and unchanged; patterns added from real captures may follow them.
+func TestClaudeRulesStartFromTheSpecRules(t *testing.T) {
 	rs := bundled(t).Get("claude")
 	want := []struct {
 		state State
@@ -37,8 +37,8 @@ func TestClaudeRulesAreTheSpecRules(t *testing.T) {
 	}
 	for i, w := range want {
 		r := rs.Rules[i]
-		if r.State != w.state || len(r.Patterns) != len(w.any) {
-			t.Fatalf("rule %d = %s with %d patterns, want %s with %d", i+1, r.State, len(r.Patterns), w.state, len(w.any))
+		if r.State != w.state || len(r.Patterns) < len(w.any) {
+			t.Fatalf("rule %d = %s with %d patterns, want %s starting with SPEC's %d", i+1, r.State, len(r.Patterns), w.state, len(w.any))
 		}
 		for j, p := range w.any {
 			if r.Patterns[j].String() != p {
