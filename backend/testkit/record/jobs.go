@@ -37,6 +37,7 @@ func Jobs() []Job {
 		Job{Name: "copilot", Agent: "copilot", Record: RecordCopilot},
 	)
 	jobs = append(jobs, dialogJobs()...)
+	jobs = append(jobs, promptJobs()...)
 	jobs = append(jobs,
 		Job{Name: "claude-headless", Agent: "claude", Record: RecordClaudeHeadless},
 		Job{Name: "codex-headless", Agent: "codex", Record: RecordCodexHeadless},

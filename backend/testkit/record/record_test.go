@@ -100,3 +100,55 @@ func TestLiveRecordDialogs(t *testing.T) {
 		})
 	}
 }
+
+// Live: the rarer prompts still show on the installed CLIs (an edit of an
+// existing file, a web fetch, a question menu, an MCP tool call), each with
+// its answered screen where the flow answers it.
+func TestLiveRecordPrompts(t *testing.T) {
+	want := map[string][]string{
+		"gemini-prompts":       {"blocked.edit", "after-answer.edit", "blocked.webfetch"},
+		"qwen-prompts":         {"blocked.edit", "after-answer.edit", "blocked.webfetch"},
+		"opencode-prompts":     {"blocked.edit", "after-answer.edit", "blocked.question", "after-answer.question"},
+		"copilot-prompts":      {"blocked.edit", "after-answer.edit", "blocked.question", "after-answer.question"},
+		"codex-prompts":        {"blocked.mcp-tool", "after-answer.mcp-tool"},
+		"codex-inline-prompts": {"blocked.mcp-tool", "after-answer.mcp-tool"},
+	}
+	seen := 0
+	for _, job := range Jobs() {
+		states, ok := want[job.Name]
+		if !ok {
+			continue
+		}
+		seen++
+		t.Run(job.Name, func(t *testing.T) {
+			if _, ok := agentbin.Find(job.Agent); !ok {
+				t.Skip(agentbin.SkipMessage(job.Agent))
+			}
+			version, err := agentbin.Version(agentbin.Packages[job.Agent])
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := t.TempDir()
+			r, err := NewRun(out, t.TempDir(), t.Logf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prefix := job.Name + "-" + version
+			if err := job.Record(r, prefix); err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range states {
+				name := promptsFixture(prefix) + "." + s + ".raw"
+				if st, err := os.Stat(filepath.Join(out, name)); err != nil || st.Size() == 0 {
+					t.Errorf("no recording %s: %v", name, err)
+				}
+			}
+			if m, _ := filepath.Glob(filepath.Join(out, "stores", "*")); len(m) > 0 {
+				t.Errorf("a prompts recording copied a session store: %v", m)
+			}
+		})
+	}
+	if seen != len(want) {
+		t.Errorf("Jobs() lists %d of the %d prompts recordings", seen, len(want))
+	}
+}
