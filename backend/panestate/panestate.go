@@ -288,13 +288,25 @@ func (w *Watcher) onUpdate(u detect.Update, label string) {
 	if prev.State == st.State {
 		st.Since = prev.Since // a new reason, not a new state
 	} else {
-		h := append(w.history[u.ID], Change{At: u.At, State: st.State, Agent: st.Agent, Message: st.Message})
-		if len(h) > maxHistory {
-			h = h[len(h)-maxHistory:]
-		}
-		w.history[u.ID] = h
+		w.remember(u.ID, Change{At: u.At, State: st.State, Agent: st.Agent, Message: st.Message})
 	}
 	w.states[u.ID] = st
+	w.publish(st)
+}
+
+// remember adds c to the pane's history, keeping the newest maxHistory.
+// Called with w.mu held.
+func (w *Watcher) remember(id string, c Change) {
+	h := append(w.history[id], c)
+	if len(h) > maxHistory {
+		h = h[len(h)-maxHistory:]
+	}
+	w.history[id] = h
+}
+
+// publish unlocks w.mu (held by the caller) and tells the window and the
+// subscribers the pane's new state.
+func (w *Watcher) publish(st PaneState) {
 	subs := w.subs
 	w.mu.Unlock()
 	if w.cfg.Emitter != nil {

@@ -42,19 +42,8 @@ func (w *Watcher) onPause(id string, paused bool) {
 	if paused {
 		ev.State = PausedState
 	}
-	h := append(w.history[id], ev)
-	if len(h) > maxHistory {
-		h = h[len(h)-maxHistory:]
-	}
-	w.history[id] = h
-	subs := w.subs
-	w.mu.Unlock()
-	if w.cfg.Emitter != nil {
-		w.cfg.Emitter.Emit(EventState, st)
-	}
-	for _, f := range subs {
-		f(st)
-	}
+	w.remember(id, ev)
+	w.publish(st)
 }
 
 // redrawsOnResume: Claude Code, when continued, forgets its last frame and

@@ -9,6 +9,29 @@ import (
 	"github.com/osfoundry/desktop/backend/testkit/fixtures"
 )
 
+// recordJob records job with the installed CLI into a temp folder and
+// returns the folder and the CLI's version; it skips when the CLI is
+// missing.
+func recordJob(t *testing.T, job Job) (out, version string) {
+	t.Helper()
+	if _, ok := agentbin.Find(job.Agent); !ok {
+		t.Skip(agentbin.SkipMessage(job.Agent))
+	}
+	version, err := agentbin.Version(agentbin.Packages[job.Agent])
+	if err != nil {
+		t.Fatal(err)
+	}
+	out = t.TempDir()
+	r, err := NewRun(out, t.TempDir(), t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := job.Record(r, job.Name+"-"+version); err != nil {
+		t.Fatal(err)
+	}
+	return out, version
+}
+
 // Live: the recorder's flows still drive the installed CLIs through every
 // state (a new CLI release that changes a prompt fails here first). Records
 // the default renderer of each agent into a temp folder; `make fixtures`
@@ -19,21 +42,7 @@ func TestLiveRecordTUIs(t *testing.T) {
 			continue
 		}
 		t.Run(job.Name, func(t *testing.T) {
-			if _, ok := agentbin.Find(job.Agent); !ok {
-				t.Skip(agentbin.SkipMessage(job.Agent))
-			}
-			version, err := agentbin.Version(agentbin.Packages[job.Agent])
-			if err != nil {
-				t.Fatal(err)
-			}
-			out := t.TempDir()
-			r, err := NewRun(out, t.TempDir(), t.Logf)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := job.Record(r, job.Name+"-"+version); err != nil {
-				t.Fatal(err)
-			}
+			out, _ := recordJob(t, job)
 			raws, err := fixtures.RawsIn(out)
 			if err != nil {
 				t.Fatal(err)
@@ -73,21 +82,7 @@ func TestLiveRecordDialogs(t *testing.T) {
 			continue
 		}
 		t.Run(job.Name, func(t *testing.T) {
-			if _, ok := agentbin.Find(job.Agent); !ok {
-				t.Skip(agentbin.SkipMessage(job.Agent))
-			}
-			version, err := agentbin.Version(agentbin.Packages[job.Agent])
-			if err != nil {
-				t.Fatal(err)
-			}
-			out := t.TempDir()
-			r, err := NewRun(out, t.TempDir(), t.Logf)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := job.Record(r, job.Name+"-"+version); err != nil {
-				t.Fatal(err)
-			}
+			out, version := recordJob(t, job)
 			for _, s := range states {
 				name := job.Agent + "-" + version + "." + s + ".raw"
 				if st, err := os.Stat(filepath.Join(out, name)); err != nil || st.Size() == 0 {
@@ -121,22 +116,8 @@ func TestLiveRecordPrompts(t *testing.T) {
 		}
 		seen++
 		t.Run(job.Name, func(t *testing.T) {
-			if _, ok := agentbin.Find(job.Agent); !ok {
-				t.Skip(agentbin.SkipMessage(job.Agent))
-			}
-			version, err := agentbin.Version(agentbin.Packages[job.Agent])
-			if err != nil {
-				t.Fatal(err)
-			}
-			out := t.TempDir()
-			r, err := NewRun(out, t.TempDir(), t.Logf)
-			if err != nil {
-				t.Fatal(err)
-			}
+			out, version := recordJob(t, job)
 			prefix := job.Name + "-" + version
-			if err := job.Record(r, prefix); err != nil {
-				t.Fatal(err)
-			}
 			for _, s := range states {
 				name := promptsFixture(prefix) + "." + s + ".raw"
 				if st, err := os.Stat(filepath.Join(out, name)); err != nil || st.Size() == 0 {
