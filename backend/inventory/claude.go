@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,6 +33,9 @@ func (claudeCode) Units(ctx context.Context, env Env) ([]Unit, error) {
 
 func (claudeCode) Read(ctx context.Context, env Env, u Unit) ([]Session, error) {
 	s, err := readClaudeTranscript(u.Path)
+	if errors.Is(err, errNoConversation) {
+		return nil, nil // only summaries or snapshots: nothing to resume
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -42,11 +46,20 @@ func (claudeCode) Read(ctx context.Context, env Env, u Unit) ([]Session, error) 
 	return []Session{s}, nil
 }
 
+// errNoConversation marks a transcript without a single user or assistant
+// record: older versions leave files holding only "summary" lines (one per
+// conversation leaf) or file-history snapshots, which no CLI can resume.
+var errNoConversation = errors.New("no conversation records")
+
 // claudeMeta is what the index wants from one Claude Code record.
 type claudeMeta struct {
-	typ, cwd, branch, title, mode, model, effort, version string
-	sidechain                                             bool
-	message                                               []byte
+	typ, cwd, branch, title, mode, model, effort, version, summary string
+	// sidechain: a sub-agent's record (older versions wrote them into the
+	// parent's file); meta: a harness message shown to the model only
+	// ("Caveat: The messages below were generated…"); compact: the summary
+	// a compaction put in place of the earlier conversation.
+	sidechain, meta, compact bool
+	message                  []byte
 }
 
 func parseClaudeRecord(line []byte) (m claudeMeta, ok bool) {
@@ -64,6 +77,12 @@ func parseClaudeRecord(line []byte) (m claudeMeta, ok bool) {
 			m.mode = str(v)
 		case "isSidechain":
 			m.sidechain = isTrue(v)
+		case "isMeta":
+			m.meta = isTrue(v)
+		case "isCompactSummary":
+			m.compact = isTrue(v)
+		case "summary":
+			m.summary = str(v) // a string only on type "summary" records
 		case "effort":
 			m.effort = str(v)
 		case "version":
@@ -86,11 +105,18 @@ func readClaudeTranscript(path string) (Session, error) {
 	}
 	defer f.Close()
 	s.Path = path
-	var headTitle, firstUser string
+	var headTitle, firstUser, summary string
+	conv := false
 	err = readHead(f, HeadLines, func(line []byte) bool {
 		m, ok := parseClaudeRecord(line)
 		if !ok {
 			return true // a torn or garbage line
+		}
+		if m.typ == "user" || m.typ == "assistant" {
+			conv = true
+		}
+		if m.typ == "summary" && summary == "" {
+			summary = m.summary
 		}
 		if s.Folder == "" && m.cwd != "" {
 			s.Folder = m.cwd
@@ -104,9 +130,8 @@ func readClaudeTranscript(path string) (Session, error) {
 		if s.Version == "" {
 			s.Version = m.version
 		}
-		if firstUser == "" && m.typ == "user" && !m.sidechain && m.message != nil {
-			t := strings.TrimSpace(firstText(field(m.message, "content")))
-			if t != "" && !strings.HasPrefix(t, "<") {
+		if firstUser == "" && m.typ == "user" && !m.sidechain && !m.meta && !m.compact && m.message != nil {
+			if t := strings.TrimSpace(firstText(field(m.message, "content"))); isPrompt(t) {
 				firstUser = cleanText(t, 80)
 			}
 		}
@@ -123,6 +148,9 @@ func readClaudeTranscript(path string) (Session, error) {
 		m, ok := parseClaudeRecord(line)
 		if !ok {
 			return true
+		}
+		if m.typ == "user" || m.typ == "assistant" {
+			conv = true
 		}
 		if tailTitle == "" && m.title != "" {
 			tailTitle = m.title
@@ -148,18 +176,32 @@ func readClaudeTranscript(path string) (Session, error) {
 	if err != nil {
 		return s, err
 	}
+	if !conv {
+		return s, errNoConversation
+	}
 	switch {
 	case tailTitle != "":
 		s.Title = tailTitle
 	case headTitle != "":
 		s.Title = headTitle
-	default:
+	case firstUser != "":
 		s.Title = firstUser
+	default:
+		s.Title = summary // versions before titles wrote a "summary" line
 	}
 	if tailBranch != "" {
 		s.Branch = tailBranch
 	}
 	return s, nil
+}
+
+// isPrompt reports whether a user message's text is something the user
+// typed: not empty, not harness markup (<command-name>, <local-command-…>,
+// <system-reminder>), not the local-command caveat older versions wrote
+// without isMeta, and not an interruption notice.
+func isPrompt(t string) bool {
+	return t != "" && !strings.HasPrefix(t, "<") && !strings.HasPrefix(t, "Caveat: The messages below") &&
+		!strings.HasPrefix(t, "[Request interrupted")
 }
 
 // firstText returns a message content's text: the string itself, or the
@@ -195,17 +237,27 @@ func claudeRows(line []byte) []Row {
 	case "user", "assistant":
 	case "custom-title", "ai-title":
 		return []Row{{Kind: RowSystem, Text: "Title: " + m.title, Time: ts}}
+	case "summary":
+		if m.summary != "" {
+			return []Row{{Kind: RowSystem, Text: "Summary: " + cleanText(m.summary, 200), Time: ts}}
+		}
+		return nil
 	case "system":
-		if c := strField(line, "content"); c != "" {
-			return []Row{{Kind: RowSystem, Text: c, Time: ts}}
+		// compact_boundary, local_command, api_error, informational, …
+		if c := localCommandText(strField(line, "content")); c != "" {
+			return []Row{textRow(RowSystem, c, ts)}
 		}
 		return nil
 	default:
+		// file-history-snapshot, queue-operation, mode, progress and any
+		// record type a newer version adds: not part of the conversation.
 		return nil
 	}
 	role := RowUser
 	if m.typ == "assistant" {
 		role = RowAssistant
+	} else if m.meta || m.compact {
+		role = RowSystem // written by the harness, not typed by the user
 	}
 	content := field(m.message, "content")
 	if len(content) > 0 && content[0] == '"' {
@@ -218,6 +270,8 @@ func claudeRows(line []byte) []Row {
 			rows = append(rows, textRow(role, strField(b, "text"), ts))
 		case "thinking":
 			rows = append(rows, textRow(RowThinking, strField(b, "thinking"), ts))
+		case "redacted_thinking":
+			rows = append(rows, Row{Kind: RowThinking, Text: "[redacted thinking]", Time: ts})
 		case "tool_use":
 			r := textRow(RowToolCall, string(field(b, "input")), ts)
 			r.Name = strField(b, "name")
@@ -228,10 +282,42 @@ func claudeRows(line []byte) []Row {
 			rows = append(rows, r)
 		case "image":
 			rows = append(rows, Row{Kind: role, Text: "[image]", Time: ts})
+		case "document":
+			rows = append(rows, Row{Kind: role, Text: "[document]", Time: ts})
 		}
 		return true
 	})
 	return rows
+}
+
+// localCommandText turns a slash command record ("<command-name>/model
+// </command-name>…<command-args>opus</command-args>") or its output
+// ("<local-command-stdout>…</local-command-stdout>") into plain text; other
+// system text passes unchanged.
+func localCommandText(c string) string {
+	if !strings.HasPrefix(strings.TrimSpace(c), "<") {
+		return c
+	}
+	if name := between(c, "<command-name>", "</command-name>"); name != "" {
+		return strings.TrimSpace(name + " " + between(c, "<command-args>", "</command-args>"))
+	}
+	for _, tag := range []string{"local-command-stdout", "local-command-stderr"} {
+		if _, rest, ok := strings.Cut(c, "<"+tag+">"); ok {
+			out, _, _ := strings.Cut(rest, "</"+tag+">")
+			return strings.TrimSpace(out)
+		}
+	}
+	return c
+}
+
+// between returns the text between the first open and the following close.
+func between(s, open, close string) string {
+	_, rest, ok := strings.Cut(s, open)
+	if !ok {
+		return ""
+	}
+	v, _, _ := strings.Cut(rest, close)
+	return strings.TrimSpace(v)
 }
 
 // blocksText flattens a string or a list of text blocks.

@@ -60,6 +60,7 @@ func TestClaudeTitleFallbacks(t *testing.T) {
 		), "Named early"},
 		{"escape sequences and newlines are dropped", jsonl(
 			m{"type": "custom-title", "customTitle": "evil\x1b[31mred\nline"},
+			m{"type": "user", "cwd": "/w", "message": m{"content": "hello"}},
 		), "evil [31mred line"},
 	}
 	for i, c := range cases {

@@ -163,87 +163,6 @@ func readCodexDB(ctx context.Context, path string) ([]Session, error) {
 	return out, nil
 }
 
-// readRollout reads a rollout's session_meta (first line), the first real
-// user message (head) and the newest turn_context (tail).
-func readRollout(path string) (Session, bool, error) {
-	s := Session{Path: path, priority: 1}
-	f, st, err := openRegular(path)
-	if err != nil {
-		return s, false, err
-	}
-	defer f.Close()
-	meta := false
-	sub := false
-	err = readHead(f, HeadLines, func(line []byte) bool {
-		typ := strField(line, "type")
-		p := field(line, "payload")
-		switch typ {
-		case "session_meta":
-			meta = true
-			s.ID = strField(p, "id")
-			s.Folder = strField(p, "cwd")
-			s.Version = strField(p, "cli_version")
-			s.Branch = str(jpath(p, "git", "branch"))
-			srcv := field(p, "source")
-			sub = len(srcv) > 0 && srcv[0] == '{'
-			s.originator = strField(p, "originator") + " " + str(srcv)
-		case "event_msg":
-			if s.Title == "" && strField(p, "type") == "user_message" {
-				t := strings.TrimSpace(strField(p, "message"))
-				if t != "" && !strings.HasPrefix(t, "<") {
-					s.Title = cleanText(t, 80)
-				}
-			}
-		case "response_item":
-			// Codex 0.169 writes no user_message event: the prompt is the
-			// first user message item that is not injected context.
-			if s.Title == "" && strField(p, "type") == "message" && strField(p, "role") == "user" {
-				eachElem(field(p, "content"), func(b []byte) bool {
-					t := strings.TrimSpace(strField(b, "text"))
-					if t != "" && !strings.HasPrefix(t, "<") {
-						s.Title = cleanText(t, 80)
-						return false
-					}
-					return true
-				})
-			}
-		case "turn_context":
-			codexContext(&s, p)
-		}
-		return s.Title == ""
-	})
-	if err != nil || !meta || sub || s.ID == "" {
-		return s, false, err
-	}
-	err = readTailBackward(f, st.Size(), func(line []byte) bool {
-		if strField(line, "type") == "turn_context" {
-			codexContext(&s, field(line, "payload"))
-			return false
-		}
-		return true
-	})
-	return s, true, err
-}
-
-func codexContext(s *Session, p []byte) {
-	if v := strField(p, "model"); v != "" {
-		s.Model = v
-	}
-	if v := strField(p, "effort"); v != "" {
-		s.Effort = v
-	}
-	if v := strField(p, "approval_policy"); v != "" {
-		s.Mode = kebab(v)
-	}
-	if v := field(p, "sandbox_policy"); v != nil {
-		if len(v) > 0 && v[0] == '"' {
-			s.Sandbox = sandboxMode(str(v))
-		} else {
-			s.Sandbox = sandboxMode(string(v))
-		}
-	}
-}
-
 // sandboxMode normalises a sandbox policy: "workspace-write", or a JSON
 // object with "type" or "mode".
 func sandboxMode(v string) string {
@@ -352,15 +271,25 @@ func (codexStore) Transcript(ctx context.Context, env Env, s Session, cursor int
 
 func codexRows(line []byte) []Row {
 	ts := strField(line, "timestamp")
-	p := field(line, "payload")
-	switch strField(line, "type") {
+	typ, p := codexLine(line)
+	switch typ {
 	case "session_meta":
-		return []Row{{Kind: RowSystem, Text: "Session started in " + strField(p, "cwd"), Time: ts}}
+		if cwd := strField(p, "cwd"); cwd != "" {
+			return []Row{{Kind: RowSystem, Text: "Session started in " + cwd, Time: ts}}
+		}
+		return []Row{{Kind: RowSystem, Text: "Session started", Time: ts}}
+	case "":
+		if strField(line, "id") != "" && field(line, "record_type") == nil {
+			return []Row{{Kind: RowSystem, Text: "Session started", Time: ts}} // older bare meta line
+		}
+		return nil // {"record_type":"state"} markers
 	case "compacted":
 		return []Row{{Kind: RowSystem, Text: "Conversation compacted", Time: ts}}
 	case "response_item":
 	default:
-		return nil // event_msg and turn_context repeat what response items say
+		// event_msg and turn_context repeat what response items say;
+		// world_state and types a newer version adds are not conversation.
+		return nil
 	}
 	switch strField(p, "type") {
 	case "message":
@@ -372,8 +301,8 @@ func codexRows(line []byte) []Row {
 			kind = RowSystem
 		}
 		t := blocksText(field(p, "content"))
-		if kind == RowUser && strings.HasPrefix(strings.TrimSpace(t), "<") {
-			kind = RowSystem
+		if kind == RowUser && codexPrompt(t) == "" {
+			kind = RowSystem // context Codex injected, not typed
 		}
 		return []Row{textRow(kind, t, ts)}
 	case "reasoning":
