@@ -2,8 +2,14 @@ package inventory
 
 import (
 	"bytes"
+	"path/filepath"
+	"regexp"
 	"strings"
 )
+
+// rolloutID is the thread id at the end of a rollout's file name
+// (rollout-2025-05-07T17-24-21-<uuid>.jsonl).
+var rolloutID = regexp.MustCompile(`-([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.jsonl$`)
 
 // readRollout reads a rollout's session_meta (first line), the first real
 // user message (head) and the newest turn_context (tail).
@@ -24,6 +30,7 @@ func readRollout(path string) (Session, bool, error) {
 	meta := false
 	sub := false
 	first := true
+	items := false
 	err = readHead(f, HeadLines, func(line []byte) bool {
 		if len(bytes.TrimSpace(line)) == 0 {
 			return true
@@ -31,6 +38,7 @@ func readRollout(path string) (Session, bool, error) {
 		isFirst := first
 		first = false
 		typ, p := codexLine(line)
+		items = items || typ == "response_item" || typ == "event_msg" || typ == "turn_context"
 		switch typ {
 		case "session_meta":
 			if meta {
@@ -79,6 +87,14 @@ func readRollout(path string) (Session, bool, error) {
 		}
 		return s.Title == ""
 	})
+	if err == nil && !meta && items {
+		// The meta line was over the head's line cap (instructions with a
+		// very long AGENTS.md) and was skipped unread: the file name holds
+		// the thread id too.
+		if m := rolloutID.FindStringSubmatch(filepath.Base(path)); m != nil {
+			s.ID, meta = m[1], true
+		}
+	}
 	if err != nil || !meta || sub || s.ID == "" {
 		return s, false, err
 	}

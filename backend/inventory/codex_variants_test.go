@@ -64,6 +64,15 @@ func TestCodexVersionVariants(t *testing.T) {
 		rollout(archID, archFolder, "codex_cli_rs", "", "Archived prompt", m{"model": "gpt-5", "approval_policy": "on-request"}))
 	write(t, filepath.Join(cx, "auth.json"), `{"tokens":"secret"}`)
 
+	// A meta line over the head's line cap (a very long AGENTS.md in the
+	// instructions): the id comes from the file name, the folder from the
+	// environment context.
+	bigID := "019a2f1c-0000-7000-8000-0000000000b1"
+	big := strings.Replace(rollout(bigID, "/w/big", "codex_cli_rs", "main", "Big meta prompt", m{"model": "gpt-5"}),
+		`"You are Codex. `, `"`+strings.Repeat("Follow AGENTS.md. ", 20000), 1)
+	big = strings.Replace(big, `\u003cenvironment_context\u003ecwd`, `\u003cenvironment_context\u003e\n  \u003ccwd\u003e/w/big\u003c/cwd\u003e\n`, 1)
+	write(t, filepath.Join(cx, "sessions", "2026", "04", "01", "rollout-2026-04-01T10-00-00-"+bigID+".jsonl"), big)
+
 	svc := newTestService(t, home, nil, nil)
 	refresh(t, svc)
 
@@ -94,6 +103,10 @@ func TestCodexVersionVariants(t *testing.T) {
 	}
 	if rows := codexRowSummary(t, svc, a.Key); rows != "system,system,system,user,system" {
 		t.Errorf("newer line types rows %s", rows)
+	}
+
+	if b := find(t, svc, "codex-cli:"+bigID); b.Folder != "/w/big" || b.Title != "Big meta prompt" || b.Model != "gpt-5" {
+		t.Errorf("over-long meta line: %+v", b)
 	}
 
 	ar := find(t, svc, "codex-cli:"+archID)
