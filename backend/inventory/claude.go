@@ -152,6 +152,11 @@ func readClaudeTranscript(path string) (Session, error) {
 		if m.typ == "user" || m.typ == "assistant" {
 			conv = true
 		}
+		if s.Folder == "" && m.cwd != "" {
+			// The head held no cwd: older versions can pile up more than
+			// HeadLines summary lines before the first conversation record.
+			s.Folder = m.cwd
+		}
 		if tailTitle == "" && m.title != "" {
 			tailTitle = m.title
 		}
@@ -171,7 +176,7 @@ func readClaudeTranscript(path string) (Session, error) {
 				s.Effort, haveEffort = m.effort, true
 			}
 		}
-		return tailTitle == "" || tailBranch == "" || !haveModel || !haveMode || !haveEffort
+		return tailTitle == "" || tailBranch == "" || !haveModel || !haveMode || !haveEffort || s.Folder == ""
 	})
 	if err != nil {
 		return s, err

@@ -46,6 +46,11 @@ func TestClaudeVersionVariantsList(t *testing.T) {
 			claudeRec("user", "summaries-first", cwd, "feat/cart", m{"role": "user", "content": []m{{"type": "text", "text": "Why does the cart total drift?"}}}),
 			asst("summaries-first"),
 		),
+		// More summary lines than the head reads before the conversation.
+		"many-summaries": strings.Repeat(jsonl(m{"type": "summary", "summary": "Cart drift", "leafUuid": "abc"}), HeadLines+20) + jsonl(
+			claudeRec("user", "many-summaries", cwd, "main", m{"role": "user", "content": "Prompt"}),
+			asst("many-summaries"),
+		),
 		// Only summary lines: nothing to resume, not listed.
 		"summary-only": jsonl(
 			m{"type": "summary", "summary": "A finished conversation", "leafUuid": "abc"},
@@ -87,6 +92,7 @@ func TestClaudeVersionVariantsList(t *testing.T) {
 		{"summary-title", "Cart drift", "main", "claude-sonnet-4-20250514"},
 		{"inline-sidechain", "Main prompt", "main", "claude-sonnet-4-20250514"},
 		{"mid-append", "Prompt", "main", "claude-sonnet-4-20250514"},
+		{"many-summaries", "Cart drift", "main", "claude-sonnet-4-20250514"},
 		{"five-mb", "Look at this", "main", ""},
 	} {
 		s := find(t, svc, "claude-code:"+c.id)
