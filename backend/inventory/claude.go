@@ -16,19 +16,36 @@ type claudeCode struct{}
 
 func (claudeCode) Apps() []AppID { return []AppID{ClaudeCode} }
 
-func claudeProjects(env Env) string {
+// claudeProjectRoots are the folders Claude Code keeps transcripts in:
+// CLAUDE_CONFIG_DIR/projects when set; otherwise ~/.claude/projects and
+// the XDG one (~/.config/claude/projects), where some 1.0.x releases wrote
+// them — a machine can hold sessions in both.
+func claudeProjectRoots(env Env) []string {
 	if v := env.getenv("CLAUDE_CONFIG_DIR"); v != "" {
-		return filepath.Join(v, "projects")
+		return []string{filepath.Join(v, "projects")}
 	}
-	return filepath.Join(env.Home, ".claude", "projects")
+	xdg := env.getenv("XDG_CONFIG_HOME")
+	if xdg == "" {
+		xdg = filepath.Join(env.Home, ".config")
+	}
+	return []string{filepath.Join(env.Home, ".claude", "projects"), filepath.Join(xdg, "claude", "projects")}
 }
 
-func (claudeCode) Roots(env Env) []string { return []string{claudeProjects(env)} }
+// claudeProjectDirs lists the project folders of every root.
+func claudeProjectDirs(env Env) []string {
+	var dirs []string
+	for _, root := range claudeProjectRoots(env) {
+		dirs = append(dirs, listDirs(root)...)
+	}
+	return dirs
+}
+
+func (claudeCode) Roots(env Env) []string { return claudeProjectRoots(env) }
 
 func (claudeCode) Units(ctx context.Context, env Env) ([]Unit, error) {
 	// Only files directly in the project folders: sub-agent transcripts
 	// live in <id>/subagents/ and also start with "agent-".
-	return listFilesIn(ctx, listDirs(claudeProjects(env)), claudeKeep)
+	return listFilesIn(ctx, claudeProjectDirs(env), claudeKeep)
 }
 
 func (claudeCode) Read(ctx context.Context, env Env, u Unit) ([]Session, error) {

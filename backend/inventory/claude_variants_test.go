@@ -221,3 +221,46 @@ func TestClaudeConfigDirAndSubagents(t *testing.T) {
 		t.Fatalf("want only the parent session from CLAUDE_CONFIG_DIR, got %+v", list)
 	}
 }
+
+// TestClaudeXDGProjects: transcripts under ~/.config/claude/projects (or
+// $XDG_CONFIG_HOME/claude/projects) are listed beside ~/.claude's, found
+// by id for reading, and narrowed to by folder.
+func TestClaudeXDGProjects(t *testing.T) {
+	for _, xdg := range []bool{false, true} {
+		home := t.TempDir()
+		cfg := filepath.Join(home, ".config")
+		env := Env{Home: home, GOOS: "linux"}
+		if xdg {
+			cfg = filepath.Join(t.TempDir(), "xdg")
+			env.Getenv = func(k string) string {
+				if k == "XDG_CONFIG_HOME" {
+					return cfg
+				}
+				return ""
+			}
+		}
+		legacy := "1a2b3c4d-1111-4222-8333-444455556666"
+		moved := "5e6f7a8b-1111-4222-8333-444455556666"
+		write(t, filepath.Join(home, ".claude", "projects", "-w-a", legacy+".jsonl"), claudeLines(legacy, "/w/a", "main", "in dot claude"))
+		movedDir := filepath.Join(cfg, "claude", "projects", "-w-b")
+		write(t, filepath.Join(movedDir, moved+".jsonl"), claudeLines(moved, "/w/b", "main", "in xdg config"))
+		svc, err := New(context.Background(), nil, Options{Env: env, Runner: &fakeRunner{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		refresh(t, svc)
+		ids := map[string]bool{}
+		for _, s := range svc.List("", "") {
+			ids[s.ID] = true
+		}
+		if !ids[legacy] || !ids[moved] || len(ids) != 2 {
+			t.Fatalf("xdg=%v: listed %v, want both sessions", xdg, ids)
+		}
+		if p := findClaudeTranscript(env, moved); p != filepath.Join(movedDir, moved+".jsonl") {
+			t.Errorf("xdg=%v: transcript of the moved session = %q", xdg, p)
+		}
+		if units, ok := (claudeCode{}).UnitsIn(env, movedDir); !ok || len(units) != 1 {
+			t.Errorf("xdg=%v: UnitsIn(%s) = %v, %v", xdg, movedDir, units, ok)
+		}
+	}
+}

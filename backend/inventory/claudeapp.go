@@ -77,13 +77,13 @@ func (claudeApp) Read(ctx context.Context, env Env, u Unit) ([]Session, error) {
 	return []Session{s}, nil
 }
 
-// findClaudeTranscript finds ~/.claude/projects/*/<id>.jsonl without
+// findClaudeTranscript finds <projects root>/*/<id>.jsonl without
 // decoding any folder name.
 func findClaudeTranscript(env Env, id string) string {
 	if !validID(id) {
 		return ""
 	}
-	for _, d := range listDirs(claudeProjects(env)) {
+	for _, d := range claudeProjectDirs(env) {
 		p := filepath.Join(d, id+".jsonl")
 		if _, ok := statUnit(p); ok {
 			return p

@@ -98,13 +98,18 @@ func claudeKeep(n string) bool {
 // UnitsIn lists one project folder. Folders deeper down (a session's
 // subagents/) hold no sessions of their own.
 func (claudeCode) UnitsIn(env Env, dir string) ([]Unit, bool) {
-	switch depthBelow(claudeProjects(env), dir) {
-	case 1:
-		return listFiles(dir, claudeKeep), true
-	case 0, -1:
-		return nil, false
+	for _, root := range claudeProjectRoots(env) {
+		switch depthBelow(root, dir) {
+		case 1:
+			return listFiles(dir, claudeKeep), true
+		case 0:
+			return nil, false
+		case -1:
+			continue
+		}
+		return nil, true
 	}
-	return nil, true
+	return nil, false
 }
 
 func isRolloutName(n string) bool {

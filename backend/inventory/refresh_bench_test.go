@@ -42,7 +42,7 @@ func BenchmarkNarrowRefresh1k(b *testing.B) {
 	if _, err := svc.Refresh(context.Background()); err != nil {
 		b.Fatal(err)
 	}
-	dirs := listDirs(claudeProjects(Env{Home: c.Home}))
+	dirs := claudeProjectDirs(Env{Home: c.Home})
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := svc.RefreshDirs(context.Background(), dirs[i%len(dirs):i%len(dirs)+1]); err != nil {
