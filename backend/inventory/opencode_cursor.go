@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strings"
 )
 
@@ -51,8 +50,7 @@ func sel(cols map[string]bool, want ...string) string {
 
 // openCode reads OpenCode's SQLite store (~/.local/share/opencode/
 // opencode.db, or opencode-<channel>.db; tables session, message, part) and
-// its older JSON store (storage/session/<project>/<id>.json, storage/
-// message/<session>/, storage/part/<message>/). Child sessions (parent_id
+// its older JSON stores (see opencode_json.go). Child sessions (parent_id
 // set) are sub-agents and are skipped.
 type openCode struct{}
 
@@ -62,7 +60,7 @@ func opencodeData(env Env) string { return filepath.Join(env.dataHome(), "openco
 
 func (o openCode) Roots(env Env) []string {
 	d := opencodeData(env)
-	return []string{d, filepath.Join(d, "storage", "session")}
+	return []string{d, filepath.Join(d, "storage", "session"), filepath.Join(d, "project")}
 }
 
 func (openCode) Units(ctx context.Context, env Env) ([]Unit, error) {
@@ -73,10 +71,7 @@ func (openCode) Units(ctx context.Context, env Env) ([]Unit, error) {
 	for i := range out {
 		out[i] = walUnit(out[i]) // OpenCode keeps its newest sessions in the log
 	}
-	for _, p := range listDirs(filepath.Join(d, "storage", "session")) {
-		out = append(out, listFiles(p, func(n string) bool { return strings.HasSuffix(n, ".json") })...)
-	}
-	return out, nil
+	return append(out, openCodeJSONUnits(d)...), nil
 }
 
 func (openCode) Read(ctx context.Context, env Env, u Unit) ([]Session, error) {
@@ -105,13 +100,7 @@ func (openCode) Read(ctx context.Context, env Env, u Unit) ([]Session, error) {
 		}
 		return out, nil
 	}
-	b := readSmall(u.Path, 4<<20)
-	if len(field(b, "parentID")) > 2 || strField(b, "id") == "" {
-		return nil, nil
-	}
-	return []Session{{App: OpenCode, ID: strField(b, "id"), Folder: strField(b, "directory"),
-		Title: strField(b, "title"), Version: strField(b, "version"),
-		UpdatedMs: epochMs(num(jpath(b, "time", "updated"))), Path: u.Path, Bytes: u.Size, priority: 1}}, nil
+	return readOpenCodeJSON(u), nil
 }
 
 func (openCode) Merge(in []Session) []Session { return dedupe(in) }
@@ -161,15 +150,13 @@ func (openCode) Transcript(ctx context.Context, env Env, s Session, cursor int64
 			msgs = append(msgs, msg{id: m[0], data: m[1], parts: byMsg[m[0]]})
 		}
 	} else {
-		storage := filepath.Dir(filepath.Dir(filepath.Dir(s.Path)))
-		files := listFiles(filepath.Join(storage, "message", s.ID), func(n string) bool { return strings.HasSuffix(n, ".json") })
-		sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-		for _, f := range files {
-			m := msg{id: strings.TrimSuffix(filepath.Base(f.Path), ".json"), data: string(readSmall(f.Path, 4<<20))}
-			parts := listFiles(filepath.Join(storage, "part", m.id), func(n string) bool { return strings.HasSuffix(n, ".json") })
-			sort.Slice(parts, func(i, j int) bool { return parts[i].Path < parts[j].Path })
-			for _, p := range parts {
-				m.parts = append(m.parts, string(readSmall(p.Path, TranscriptLineCap)))
+		msgDir, partDir := openCodeJSONDirs(s)
+		for _, f := range sortedJSON(msgDir) {
+			m := msg{id: strings.TrimSuffix(filepath.Base(f), ".json"), data: string(readSmall(f, 4<<20))}
+			// The oldest versions kept the parts inside the message.
+			eachElem(field([]byte(m.data), "parts"), func(p []byte) bool { m.parts = append(m.parts, string(p)); return true })
+			for _, p := range sortedJSON(partDir(m.id)) {
+				m.parts = append(m.parts, string(readSmall(p, TranscriptLineCap)))
 			}
 			msgs = append(msgs, m)
 		}
