@@ -17,32 +17,65 @@ import (
 // array; current files are JSONL: a metadata line, message records, "$set"
 // metadata updates and "$rewindTo" records. Sub-agent chats live one folder
 // deeper (chats/<parent id>/) and carry kind "subagent": both are skipped.
+//
+// Older layouts: the store is $GEMINI_CLI_HOME/.gemini when that is set;
+// versions before projects.json name project folders only by hash (the
+// folder is then found by hashing the absolute paths the chat mentions);
+// versions before chat recording (mid 2025) kept only <project>/logs.json,
+// the user's prompts, which is listed for sessions that have no chat file.
 type geminiCLI struct{}
 
 func (geminiCLI) Apps() []AppID { return []AppID{GeminiCLI} }
 
-func (geminiCLI) Roots(env Env) []string { return []string{filepath.Join(env.Home, ".gemini", "tmp")} }
-
-func (g geminiCLI) Units(ctx context.Context, env Env) ([]Unit, error) {
-	return chatUnits(g.Roots(env)[0], func(n string) bool {
-		return strings.HasPrefix(n, "session-") && (strings.HasSuffix(n, ".json") || strings.HasSuffix(n, ".jsonl"))
-	}), nil
+// geminiBase is ~/.gemini, or $GEMINI_CLI_HOME/.gemini (the CLI takes that
+// variable as its home folder).
+func geminiBase(env Env) string {
+	if v := env.getenv("GEMINI_CLI_HOME"); v != "" && filepath.IsAbs(v) {
+		return filepath.Join(v, ".gemini")
+	}
+	return filepath.Join(env.Home, ".gemini")
 }
 
+func (geminiCLI) Roots(env Env) []string { return []string{filepath.Join(geminiBase(env), "tmp")} }
+
+func (g geminiCLI) Units(ctx context.Context, env Env) ([]Unit, error) {
+	return chatUnits(g.Roots(env)[0], isGeminiChat), nil
+}
+
+func isGeminiChat(n string) bool {
+	return strings.HasPrefix(n, "session-") && (strings.HasSuffix(n, ".json") || strings.HasSuffix(n, ".jsonl"))
+}
+
+// chatUnits lists <root>/<project>/chats/ files that keep says are chats,
+// and each project's logs.json.
 func chatUnits(root string, keep func(string) bool) []Unit {
 	var out []Unit
 	for _, p := range listDirs(root) {
 		out = append(out, listFiles(filepath.Join(p, "chats"), keep)...)
+		out = append(out, listFiles(p, func(n string) bool { return n == "logs.json" })...)
 	}
 	return out
 }
 
 func (geminiCLI) Read(ctx context.Context, env Env, u Unit) ([]Session, error) {
-	s, ok, err := readGeminiChat(u, filepath.Join(env.Home, ".gemini"))
+	ss, err := readGeminiUnit(u, geminiBase(env), env.Home)
+	for i := range ss {
+		ss[i].App = GeminiCLI
+	}
+	return ss, err
+}
+
+func (geminiCLI) Merge(in []Session) []Session { return dedupe(in) }
+
+// readGeminiUnit reads a chat file or a logs.json of a Gemini-style store.
+func readGeminiUnit(u Unit, base, home string) ([]Session, error) {
+	if filepath.Base(u.Path) == "logs.json" {
+		return readGeminiLogs(u, base, home), nil
+	}
+	s, ok, err := readGeminiChat(u, base, home)
 	if err != nil || !ok {
 		return nil, err
 	}
-	s.App = GeminiCLI
 	return []Session{s}, nil
 }
 
@@ -82,15 +115,17 @@ func readSmall(p string, max int64) []byte {
 // reads; the fields it needs come before the messages array except summary.
 const geminiLegacyCap = 64 << 20
 
-func readGeminiChat(u Unit, base string) (Session, bool, error) {
-	s := Session{Path: u.Path, UpdatedMs: u.MtimeNs / 1e6, Bytes: u.Size}
-	s.Folder = geminiFolder(filepath.Dir(filepath.Dir(u.Path)), base)
+func readGeminiChat(u Unit, base, home string) (Session, bool, error) {
+	s := Session{Path: u.Path, UpdatedMs: u.MtimeNs / 1e6, Bytes: u.Size, priority: 1}
+	projectDir := filepath.Dir(filepath.Dir(u.Path))
+	s.Folder = geminiFolder(projectDir, base)
 	var summary, first string
+	var seen []byte // what was read, to find a hash-named project's folder
 	kind := ""
 	onMsg := func(m []byte) {
 		t := strField(m, "type")
 		if first == "" && t == "user" {
-			first = cleanText(strings.TrimSpace(partsText(field(m, "content"))), 80)
+			first = promptTitle(partsText(field(m, "content")))
 		}
 		if mod := strField(m, "model"); mod != "" {
 			s.Model = mod
@@ -119,6 +154,7 @@ func readGeminiChat(u Unit, base string) (Session, bool, error) {
 		}
 		onMeta(b)
 		eachElem(field(b, "messages"), func(m []byte) bool { onMsg(m); return true })
+		seen = b
 	} else {
 		f, st, err := openRegular(u.Path)
 		if err != nil {
@@ -126,6 +162,9 @@ func readGeminiChat(u Unit, base string) (Session, bool, error) {
 		}
 		defer f.Close()
 		err = readHead(f, HeadLines, func(line []byte) bool {
+			if s.Folder == "" && len(seen) < 4<<20 {
+				seen = append(seen, line...)
+			}
 			switch {
 			case field(line, "$set") != nil:
 				onMeta(field(line, "$set"))
@@ -151,6 +190,9 @@ func readGeminiChat(u Unit, base string) (Session, bool, error) {
 	}
 	if s.ID == "" || kind == "subagent" {
 		return s, false, nil
+	}
+	if s.Folder == "" {
+		s.Folder = hashedFolder(filepath.Base(projectDir), seen, home)
 	}
 	s.Title = summary
 	if s.Title == "" {
@@ -179,6 +221,9 @@ func (geminiCLI) Transcript(ctx context.Context, env Env, s Session, cursor int6
 }
 
 func geminiTranscript(ctx context.Context, s Session, cursor int64, limit int) (Page, error) {
+	if path, id, ok := geminiLogsSession(s); ok {
+		return geminiLogsTranscript(path, id, cursor, limit)
+	}
 	if strings.HasSuffix(s.Path, ".jsonl") {
 		return readJSONLPage(ctx, s.Path, cursor, limit, func(line []byte) []Row {
 			if strField(line, "id") == "" || field(line, "$set") != nil {

@@ -11,40 +11,79 @@ import (
 // qwenCode reads ~/.qwen/projects/<sanitised cwd>/chats/<session id>.jsonl
 // (records with uuid, sessionId, cwd, gitBranch, type user|assistant|
 // tool_result|system, message {role, parts}, and custom_title system
-// records) and the older Gemini-style ~/.qwen/tmp/<hash>/chats/session-*.json.
+// records) and the older Gemini-style ~/.qwen/tmp/<hash>/chats/session-*.json
+// and tmp/<hash>/logs.json. $QWEN_HOME moves ~/.qwen ("~/" expanded), and
+// $QWEN_RUNTIME_DIR may hold the projects and tmp folders instead.
 type qwenCode struct{}
 
 func (qwenCode) Apps() []AppID { return []AppID{QwenCode} }
 
+func qwenBases(env Env) []string {
+	base := filepath.Join(env.Home, ".qwen")
+	if v := env.getenv("QWEN_HOME"); v != "" {
+		switch {
+		case v == "~":
+			base = env.Home
+		case strings.HasPrefix(v, "~/"), strings.HasPrefix(v, `~\`):
+			base = filepath.Join(env.Home, v[2:])
+		case filepath.IsAbs(v):
+			base = v
+		}
+	}
+	out := []string{base}
+	if v := env.getenv("QWEN_RUNTIME_DIR"); v != "" && filepath.IsAbs(v) && v != base {
+		out = append(out, v)
+	}
+	return out
+}
+
 func (qwenCode) Roots(env Env) []string {
-	q := filepath.Join(env.Home, ".qwen")
-	return []string{filepath.Join(q, "projects"), filepath.Join(q, "tmp")}
+	var out []string
+	for _, b := range qwenBases(env) {
+		out = append(out, filepath.Join(b, "projects"), filepath.Join(b, "tmp"))
+	}
+	return out
 }
 
 func (q qwenCode) Units(ctx context.Context, env Env) ([]Unit, error) {
-	r := q.Roots(env)
-	out := chatUnits(r[0], func(n string) bool { return strings.HasSuffix(n, ".jsonl") })
-	out = append(out, chatUnits(r[1], func(n string) bool {
-		return strings.HasPrefix(n, "session-") && (strings.HasSuffix(n, ".json") || strings.HasSuffix(n, ".jsonl"))
-	})...)
+	var out []Unit
+	for _, b := range qwenBases(env) {
+		out = append(out, chatUnits(filepath.Join(b, "projects"), func(n string) bool { return strings.HasSuffix(n, ".jsonl") })...)
+		out = append(out, chatUnits(filepath.Join(b, "tmp"), isGeminiChat)...)
+	}
 	return out, nil
 }
 
+func (qwenCode) Merge(in []Session) []Session { return dedupe(in) }
+
+// qwenGeminiStyle reports a file of the Gemini-style tmp/<hash>/ store:
+// tmp/<hash>/logs.json or tmp/<hash>/chats/<file>.
+func qwenGeminiStyle(p string) bool {
+	d := filepath.Dir(p)
+	if filepath.Base(p) != "logs.json" {
+		d = filepath.Dir(d)
+	}
+	return filepath.Base(filepath.Dir(d)) == "tmp"
+}
+
 func (qwenCode) Read(ctx context.Context, env Env, u Unit) ([]Session, error) {
-	if strings.Contains(filepath.ToSlash(u.Path), "/.qwen/tmp/") {
-		s, ok, err := readGeminiChat(u, filepath.Join(env.Home, ".qwen"))
-		if err != nil || !ok {
-			return nil, err
+	if qwenGeminiStyle(u.Path) {
+		base := filepath.Dir(filepath.Dir(filepath.Dir(u.Path)))
+		if filepath.Base(u.Path) != "logs.json" {
+			base = filepath.Dir(base)
 		}
-		s.App = QwenCode
-		return []Session{s}, nil
+		ss, err := readGeminiUnit(u, base, env.Home)
+		for i := range ss {
+			ss[i].App = QwenCode
+		}
+		return ss, err
 	}
 	f, st, err := openRegular(u.Path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	s := Session{App: QwenCode, Path: u.Path, UpdatedMs: u.MtimeNs / 1e6, Bytes: u.Size}
+	s := Session{App: QwenCode, Path: u.Path, UpdatedMs: u.MtimeNs / 1e6, Bytes: u.Size, priority: 2}
 	s.ID = strings.TrimSuffix(filepath.Base(u.Path), ".jsonl")
 	var first, title string
 	err = readHead(f, HeadLines, func(line []byte) bool {
@@ -52,9 +91,7 @@ func (qwenCode) Read(ctx context.Context, env Env, u Unit) ([]Session, error) {
 		fill(&s.Branch, strField(line, "gitBranch"))
 		fill(&s.Version, strField(line, "version"))
 		if first == "" && strField(line, "type") == "user" && !isTrue(field(line, "isSidechain")) {
-			if t := strings.TrimSpace(partsText(jpath(line, "message", "parts"))); t != "" && !strings.HasPrefix(t, "<") && !strings.HasPrefix(t, "/") {
-				first = cleanText(t, 80)
-			}
+			first = promptTitle(partsText(jpath(line, "message", "parts")))
 		}
 		return s.Folder == "" || first == ""
 	})
@@ -81,7 +118,11 @@ func (qwenCode) Read(ctx context.Context, env Env, u Unit) ([]Session, error) {
 }
 
 func (qwenCode) Transcript(ctx context.Context, env Env, s Session, cursor int64, limit int) (Page, error) {
-	if strings.Contains(filepath.ToSlash(s.Path), "/.qwen/tmp/") {
+	p := s.Path
+	if lp, _, ok := geminiLogsSession(s); ok {
+		p = lp
+	}
+	if qwenGeminiStyle(p) {
 		return geminiTranscript(ctx, s, cursor, limit)
 	}
 	return readJSONLPage(ctx, s.Path, cursor, limit, func(line []byte) []Row {

@@ -109,10 +109,16 @@ func (p *planner) plan(ctx context.Context, s Session, opts PlanOptions) (Plan, 
 		pl.Argv = p.claude(ctx, &pl, s, opts, []string{"claude", "--resume", id})
 	case CodexCLI, CodexApp:
 		pl.Argv = p.codex(ctx, &pl, s, opts, []string{"codex", "resume", id}, true)
-	case GeminiCLI:
-		pl.Argv = []string{"gemini", "--resume", id}
-	case QwenCode:
-		pl.Argv = []string{"qwen", "--resume", id}
+	case GeminiCLI, QwenCode:
+		if _, _, ok := geminiLogsSession(s); ok {
+			// Listed from logs.json: the app kept the prompts but no chat.
+			return pl, fmt.Errorf("%w: %s kept only the prompts of this session", ErrNotResumable, s.App.Name())
+		}
+		if s.App == QwenCode {
+			pl.Argv = []string{"qwen", "--resume", id}
+		} else {
+			pl.Argv = []string{"gemini", "--resume", id}
+		}
 	case CopilotCLI:
 		pl.Argv = []string{"copilot", "--resume", id}
 	case OpenCode:

@@ -1,0 +1,65 @@
+package inventory
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"path/filepath"
+	"testing"
+)
+
+// Gemini CLI stores shaped the way older and newer versions wrote them.
+
+func sha(p string) string { s := sha256.Sum256([]byte(p)); return hex.EncodeToString(s[:]) }
+
+// TestGeminiStoreVariants: GEMINI_CLI_HOME moves the store; versions before
+// projects.json name a project folder only by the SHA-256 of its path (the
+// folder is found from the absolute paths the chat's tools used); some
+// versions record the session-context preamble as the first user message;
+// versions before chat recording (mid 2025) kept only logs.json, the user's
+// prompts.
+func TestGeminiStoreVariants(t *testing.T) {
+	home := t.TempDir()
+	folder := filepath.Join(t.TempDir(), "shop")
+	custom := t.TempDir()
+	g := filepath.Join(custom, ".gemini")
+	hash := sha(folder)
+	write(t, filepath.Join(g, "tmp", hash, "chats", "session-2025-08-20T09-00-a1b2c3d4.json"), `{"sessionId":"a1b2c3d4-0000-4000-8000-000000000001","projectHash":"`+hash+`","startTime":"2025-08-20T09:00:00.000Z","lastUpdated":"2025-08-20T09:05:00.000Z","messages":[
+{"id":"m0","timestamp":"2025-08-20T09:00:00.000Z","type":"user","content":"This is the Gemini CLI. We are setting up the context for our chat.\nToday's date is Wednesday, August 20, 2025.\nMy operating system is: linux\nI'm currently working in the directory: `+folder+`"},
+{"id":"m1","timestamp":"2025-08-20T09:00:01.000Z","type":"user","content":"Why is the cart total off?"},
+{"id":"m2","timestamp":"2025-08-20T09:00:02.000Z","type":"gemini","content":"Let me look.","model":"gemini-2.5-pro","thoughts":[{"subject":"Reading","description":"the cart","timestamp":"2025-08-20T09:00:02.000Z"}],"toolCalls":[{"id":"read_file-1","name":"read_file","args":{"absolute_path":"`+folder+`/src/cart.go"},"status":"success","timestamp":"2025-08-20T09:00:02.000Z","result":[{"functionResponse":{"id":"read_file-1","name":"read_file","response":{"output":"package cart"}}}]}],"tokens":{"input":10,"output":5,"cached":0,"thoughts":0,"tool":0,"total":15}}]}`)
+	// Logs only, in a project folder named by hash with no chats.
+	old := filepath.Join(t.TempDir(), "old")
+	write(t, filepath.Join(old, "README.md"), "# old\n")
+	write(t, filepath.Join(g, "tmp", sha(old), "logs.json"), `[
+  {"sessionId": "0ld5e551-0000-4000-8000-000000000002", "messageId": 0, "type": "user", "message": "Summarise `+old+`/README.md", "timestamp": "2025-07-01T10:00:00.000Z"},
+  {"sessionId": "0ld5e551-0000-4000-8000-000000000002", "messageId": 1, "type": "user", "message": "Now the tests", "timestamp": "2025-07-01T10:02:00.000Z"}
+]`)
+	// A logs.json beside a chat file: the chat's session is listed once.
+	write(t, filepath.Join(g, "tmp", hash, "logs.json"), `[{"sessionId":"a1b2c3d4-0000-4000-8000-000000000001","messageId":0,"type":"user","message":"Why is the cart total off?","timestamp":"2025-08-20T09:00:01.000Z"}]`)
+	svc := newEnvService(t, home, map[string]string{"GEMINI_CLI_HOME": custom})
+	refresh(t, svc)
+	s := find(t, svc, "gemini-cli:a1b2c3d4-0000-4000-8000-000000000001")
+	if s.Title != "Why is the cart total off?" || s.Folder != folder || s.Model != "gemini-2.5-pro" {
+		t.Fatalf("chat: %+v", s)
+	}
+	if s.Path == "" || filepath.Ext(s.Path) != ".json" {
+		t.Fatalf("the chat file is the session's transcript, got %s", s.Path)
+	}
+	o := find(t, svc, "gemini-cli:0ld5e551-0000-4000-8000-000000000002")
+	if o.Title != "Summarise "+old+"/README.md" || o.Folder != old {
+		t.Fatalf("logs-only: %+v", o)
+	}
+	p, err := svc.Transcript(context.Background(), o.Key, 0, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRows(t, p.Rows, []Row{{Kind: RowUser, Text: "Summarise " + old + "/README.md"}, {Kind: RowUser, Text: "Now the tests"}})
+	if _, err := svc.PlanResume(context.Background(), o.Key, PlanOptions{}); !errors.Is(err, ErrNotResumable) {
+		t.Fatalf("a session with no chat file cannot be resumed by id: %v", err)
+	}
+	if n := len(svc.List("", GeminiCLI)); n != 2 {
+		t.Fatalf("%d Gemini sessions, want 2", n)
+	}
+}
