@@ -50,18 +50,21 @@ func hashedFolder(name string, data []byte, home string) string {
 	if home != "" && match(home) {
 		return home
 	}
-	const maxPaths = 256
-	n := 0
-	for rest := data; n < maxPaths; n++ {
-		i := bytes.Index(rest, []byte(`/`))
+	// Bounded work on a large chat: at most this many candidate paths (each
+	// hashed with its ancestors) and this many slashes looked at.
+	const maxPaths, maxSlashes = 256, 1 << 14
+	paths := 0
+	for rest, slashes := data, 0; paths < maxPaths && slashes < maxSlashes; slashes++ {
+		i := bytes.IndexByte(rest, '/')
 		if i < 0 {
 			break
 		}
-		// A path starts a JSON string or follows a space, "@" or "=".
+		// A path starts a JSON string or follows a space, "@", "=", ":" or "(".
 		if i > 0 && !bytes.ContainsAny(rest[i-1:i], "\" @=:(") {
 			rest = rest[i+1:]
 			continue
 		}
+		paths++
 		end := bytes.IndexAny(rest[i:], "\"\\ \n\t`'),;")
 		if end < 0 {
 			end = len(rest) - i

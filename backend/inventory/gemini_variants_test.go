@@ -63,3 +63,20 @@ func TestGeminiStoreVariants(t *testing.T) {
 		t.Fatalf("%d Gemini sessions, want 2", n)
 	}
 }
+
+func TestHashedFolder(t *testing.T) {
+	home := "/home/ana"
+	for _, c := range []struct {
+		name, data, want string
+	}{
+		{sha(home), ``, home},
+		{sha("/srv/app"), `{"args":{"absolute_path":"/srv/app/cmd/main.go"}}`, "/srv/app"},
+		{sha("/srv/app"), `see https://example.com/srv/app then @/srv/app/README.md`, "/srv/app"},
+		{sha("/srv/other"), `{"args":{"absolute_path":"/srv/app/cmd/main.go"}}`, ""},
+		{"not-a-hash", `"/srv/app"`, ""},
+	} {
+		if got := hashedFolder(c.name, []byte(c.data), home); got != c.want {
+			t.Errorf("hashedFolder(%.8s…, %q) = %q, want %q", c.name, c.data, got, c.want)
+		}
+	}
+}
