@@ -47,12 +47,12 @@ func isGeminiChat(n string) bool {
 }
 
 // chatUnits lists <root>/<project>/chats/ files that keep says are chats,
-// and each project's logs.json.
+// and each project's logs.json and saved chats.
 func chatUnits(root string, keep func(string) bool) []Unit {
 	var out []Unit
 	for _, p := range listDirs(root) {
 		out = append(out, listFiles(filepath.Join(p, "chats"), keep)...)
-		out = append(out, listFiles(p, func(n string) bool { return n == "logs.json" })...)
+		out = append(out, listFiles(p, func(n string) bool { return n == "logs.json" || isGeminiSaved(n) })...)
 	}
 	return out
 }
@@ -71,6 +71,9 @@ func (geminiCLI) Merge(in []Session) []Session { return dedupe(in) }
 func readGeminiUnit(u Unit, base, home string) ([]Session, error) {
 	if filepath.Base(u.Path) == "logs.json" {
 		return readGeminiLogs(u, base, home), nil
+	}
+	if isGeminiSaved(filepath.Base(u.Path)) {
+		return readGeminiSaved(u, base, home), nil
 	}
 	s, ok, err := readGeminiChat(u, base, home)
 	if err != nil || !ok {
@@ -223,6 +226,9 @@ func (geminiCLI) Transcript(ctx context.Context, env Env, s Session, cursor int6
 func geminiTranscript(ctx context.Context, s Session, cursor int64, limit int) (Page, error) {
 	if path, id, ok := geminiLogsSession(s); ok {
 		return geminiLogsTranscript(path, id, cursor, limit)
+	}
+	if isGeminiSaved(filepath.Base(s.Path)) {
+		return geminiSavedTranscript(s, cursor, limit)
 	}
 	if strings.HasSuffix(s.Path, ".jsonl") {
 		return readJSONLPage(ctx, s.Path, cursor, limit, func(line []byte) []Row {

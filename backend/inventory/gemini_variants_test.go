@@ -80,3 +80,42 @@ func TestHashedFolder(t *testing.T) {
 		}
 	}
 }
+
+// TestGeminiSavedChats lists "/chat save" checkpoints: a bare Content list
+// (older versions) and {"history": …} with a URL-encoded tag (newer).
+func TestGeminiSavedChats(t *testing.T) {
+	home := t.TempDir()
+	folder := filepath.Join(t.TempDir(), "shop")
+	write(t, filepath.Join(folder, "go.mod"), "module shop\n")
+	g := filepath.Join(home, ".gemini", "tmp", sha(folder))
+	preamble := `{"role":"user","parts":[{"text":"This is the Gemini CLI. We are setting up the context for our chat.\nToday's date is Tuesday, July 1, 2025.\nMy operating system is: darwin\nI'm currently working in the directory: ` + folder + `\nHere is the folder structure of the current working directories:\n"}]},{"role":"model","parts":[{"text":"Got it. Thanks for the context!"}]}`
+	write(t, filepath.Join(g, "checkpoint-cart.json"), `[`+preamble+`,
+{"role":"user","parts":[{"text":"Why is the cart total off?"}]},
+{"role":"model","parts":[{"functionCall":{"name":"read_file","args":{"absolute_path":"/x/cart.go"}}}]},
+{"role":"user","parts":[{"functionResponse":{"name":"read_file","response":{"output":"package cart"}}}]},
+{"role":"model","parts":[{"text":"Rounding."}]}]`)
+	write(t, filepath.Join(g, "checkpoint-before%20refactor.json"), `{"history":[`+preamble+`,{"role":"user","parts":[{"text":"Plan the refactor"}]}],"authType":"oauth-personal"}`)
+	svc := newTestService(t, home, nil, &fakeRunner{branch: "main"})
+	refresh(t, svc)
+	titles := map[string]Session{}
+	for _, s := range svc.List("", GeminiCLI) {
+		titles[s.Title] = s
+	}
+	s, ok := titles["Saved chat “cart”: Why is the cart total off?"]
+	if !ok || s.Folder != folder {
+		t.Fatalf("saved chats %+v", titles)
+	}
+	if r, ok := titles["Saved chat “before refactor”: Plan the refactor"]; !ok || r.Folder != folder {
+		t.Fatalf("saved chats %+v", titles)
+	}
+	p, err := svc.Transcript(context.Background(), s.Key, 0, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(p.Rows); n != 6 || p.Rows[3].Kind != RowToolCall || p.Rows[3].Name != "read_file" || p.Rows[4].Text == "" || p.Rows[5].Text != "Rounding." {
+		t.Fatalf("rows %+v", p.Rows)
+	}
+	if _, err := svc.PlanResume(context.Background(), s.Key, PlanOptions{}); !errors.Is(err, ErrNotResumable) {
+		t.Fatalf("a saved chat is resumed inside the CLI, not by id: %v", err)
+	}
+}

@@ -57,10 +57,11 @@ func (q qwenCode) Units(ctx context.Context, env Env) ([]Unit, error) {
 func (qwenCode) Merge(in []Session) []Session { return dedupe(in) }
 
 // qwenGeminiStyle reports a file of the Gemini-style tmp/<hash>/ store:
-// tmp/<hash>/logs.json or tmp/<hash>/chats/<file>.
+// tmp/<hash>/logs.json, tmp/<hash>/checkpoint-<tag>.json or
+// tmp/<hash>/chats/<file>.
 func qwenGeminiStyle(p string) bool {
 	d := filepath.Dir(p)
-	if filepath.Base(p) != "logs.json" {
+	if n := filepath.Base(p); n != "logs.json" && !isGeminiSaved(n) {
 		d = filepath.Dir(d)
 	}
 	return filepath.Base(filepath.Dir(d)) == "tmp"
@@ -69,7 +70,7 @@ func qwenGeminiStyle(p string) bool {
 func (qwenCode) Read(ctx context.Context, env Env, u Unit) ([]Session, error) {
 	if qwenGeminiStyle(u.Path) {
 		base := filepath.Dir(filepath.Dir(filepath.Dir(u.Path)))
-		if filepath.Base(u.Path) != "logs.json" {
+		if n := filepath.Base(u.Path); n != "logs.json" && !isGeminiSaved(n) {
 			base = filepath.Dir(base)
 		}
 		ss, err := readGeminiUnit(u, base, env.Home)

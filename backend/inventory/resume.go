@@ -110,9 +110,8 @@ func (p *planner) plan(ctx context.Context, s Session, opts PlanOptions) (Plan, 
 	case CodexCLI, CodexApp:
 		pl.Argv = p.codex(ctx, &pl, s, opts, []string{"codex", "resume", id}, true)
 	case GeminiCLI, QwenCode:
-		if _, _, ok := geminiLogsSession(s); ok {
-			// Listed from logs.json: the app kept the prompts but no chat.
-			return pl, fmt.Errorf("%w: %s kept only the prompts of this session", ErrNotResumable, s.App.Name())
+		if err := geminiNotResumable(s); err != nil {
+			return pl, err // prompts only (logs.json), or a chat saved under a tag
 		}
 		if s.App == QwenCode {
 			pl.Argv = []string{"qwen", "--resume", id}
