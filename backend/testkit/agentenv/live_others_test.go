@@ -46,7 +46,10 @@ func TestLiveGeminiLineageHeadlessTools(t *testing.T) {
 	}{
 		// Gemini refuses command substitution; a pipe computes the marker instead.
 		{"gemini", Gemini, "seq 41 42 | tail -n 1 | sed s/^/osf-marker-/"},
-		{"qwen", Qwen, "echo osf-marker-$((6*7))"},
+		// Qwen Code's headless shell can lose the output of a command that
+		// exits at once (about one run in three here: "Output: (empty)");
+		// a short pause after the echo lets its reader catch up.
+		{"qwen", Qwen, "echo osf-marker-$((6*7)); sleep 0.5"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.agent, func(t *testing.T) {
