@@ -65,6 +65,17 @@ export default async function ({ page, base, tmp, env, shot }) {
     await until('the paused bar to go', async () => (await page.$(`[data-paused="${p.id}"]`)) === null);
     assert(procState(p.pid) !== 'T', 'the pane should run again after Resume');
 
+    // The rail's own Pause (⏸) and Resume (▶) buttons.
+    await page.hover(`[data-pane="${p.id}"]`);
+    await page.click(`[data-pause="${p.id}"]`);
+    await bar.waitFor();
+    await until('rail label Paused · shop-pause (rail button)', async () => (await rail.textContent()).trim() === 'Paused · shop-pause');
+    assert(procState(p.pid) === 'T', `paused from the rail, the shell is in state ${procState(p.pid)}`);
+    await shot('pause-terminal-rail');
+    await page.click(`[data-resume="${p.id}"]`);
+    await until('the paused bar to go (rail button)', async () => (await page.$(`[data-paused="${p.id}"]`)) === null);
+    assert(procState(p.pid) !== 'T', 'the pane should run again after the rail Resume');
+
     // Back on the board: Running; pause again, then end it through Done.
     await page.goto(base + '/#/sessions');
     await page.waitForSelector(inColumn('running'), { timeout: 5000 });

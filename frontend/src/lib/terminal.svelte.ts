@@ -57,10 +57,19 @@ export class TerminalState {
     }
   }
 
-  /** resume continues a paused pane (the Terminal screen's paused bar). */
-  async resume(id: string) {
+  /** pause freezes everything running in a pane (the rail's ⏸ button). */
+  pause(id: string) {
+    return this.setPaused(id, true);
+  }
+
+  /** resume continues a paused pane (the rail's ▶ button, the paused bar). */
+  resume(id: string) {
+    return this.setPaused(id, false);
+  }
+
+  private async setPaused(id: string, pause: boolean) {
     try {
-      await terminalApi.resume(id);
+      await (pause ? terminalApi.pause(id) : terminalApi.resume(id));
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);
     }
