@@ -5,17 +5,10 @@ package board
 import (
 	"errors"
 	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/osfoundry/desktop/backend/detect"
-	"github.com/osfoundry/desktop/backend/panestate"
-	"github.com/osfoundry/desktop/backend/terminal"
-	"github.com/osfoundry/desktop/backend/testkit/fakeprompt"
-	"github.com/osfoundry/desktop/rules"
 )
 
 // A real pane working in prompt.sh: Pause moves it to Paused with its why
@@ -23,28 +16,9 @@ import (
 // again it ends through Done with the pause in its summary and no process
 // left behind.
 func TestTerminalPauseResumeAndEnd(t *testing.T) {
-	reg, _, err := detect.Load(rules.Files, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	mgr := terminal.NewManager(nil)
-	w, err := panestate.New(mgr, panestate.Config{Registry: reg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Start()
-	t.Cleanup(func() { mgr.CloseAll(); w.Close() })
-	em := &cardsEmitter{}
-	b := New(t.TempDir(), em)
-	b.Add("terminal", NewTerminal(mgr, w, b.Changed))
-	dir := filepath.Join(t.TempDir(), "shop-web")
-	os.Mkdir(dir, 0o700)
-	info, err := mgr.Create(terminal.Options{Dir: dir, Argv: []string{"bash", fakeprompt.Script()}, Env: append(os.Environ(), "OSF_WORK=60"), Cols: 100, Rows: 30})
-	if err != nil {
-		t.Fatal(err)
-	}
-	key := "terminal/" + info.ID
-	p, _ := mgr.Get(info.ID)
+	r := newTerminalRig(t)
+	mgr, w, em, b := r.mgr, r.w, r.em, r.b
+	info, p, key := r.promptPane(t, "shop-web", "60")
 	em.waitColumn(t, key, Idle, time.Time{})
 	t0 := time.Now()
 	p.Write([]byte("t"))

@@ -61,36 +61,54 @@ func (e *cardsEmitter) waitColumn(t *testing.T, key, column string, since time.T
 	return time.Time{}
 }
 
+// terminalRig is a board over real panes, detection wired as in the app.
+type terminalRig struct {
+	mgr *terminal.Manager
+	w   *panestate.Watcher
+	em  *cardsEmitter
+	b   *Board
+}
+
+func newTerminalRig(t *testing.T) *terminalRig {
+	t.Helper()
+	reg, _, err := detect.Load(rules.Files, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &terminalRig{mgr: terminal.NewManager(nil), em: &cardsEmitter{}}
+	if r.w, err = panestate.New(r.mgr, panestate.Config{Registry: reg}); err != nil {
+		t.Fatal(err)
+	}
+	r.w.Start()
+	t.Cleanup(func() { r.mgr.CloseAll(); r.w.Close() })
+	r.b = New(t.TempDir(), r.em)
+	r.b.Add("terminal", NewTerminal(r.mgr, r.w, r.b.Changed))
+	return r
+}
+
+// promptPane starts prompt.sh (the Claude Code stand-in) in a folder named
+// folder; a task works for work seconds before it asks.
+func (r *terminalRig) promptPane(t *testing.T, folder, work string) (terminal.Info, *terminal.Pane, string) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), folder)
+	os.Mkdir(dir, 0o700)
+	info, err := r.mgr.Create(terminal.Options{Dir: dir, Argv: []string{"bash", fakeprompt.Script()}, Env: append(os.Environ(), "OSF_WORK="+work), Cols: 100, Rows: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := r.mgr.Get(info.ID)
+	return info, p, "terminal/" + info.ID
+}
+
 // The real thing: a pane running prompt.sh, detection wired as in the app,
 // the board over it. The prompt moves the card to Needs you (timed from the
 // prompt on the pane's screen to the event carrying the card), the answer
 // moves it back, a running card cannot be ended, an idle one is summarised
 // and its pane closed.
 func TestTerminalCardsFollowThePane(t *testing.T) {
-	reg, _, err := detect.Load(rules.Files, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	mgr := terminal.NewManager(nil)
-	w, err := panestate.New(mgr, panestate.Config{Registry: reg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Start()
-	t.Cleanup(func() { mgr.CloseAll(); w.Close() })
-	em := &cardsEmitter{}
-	kn := t.TempDir()
-	b := New(kn, em)
-	b.Add("terminal", NewTerminal(mgr, w, b.Changed))
-
-	dir := filepath.Join(t.TempDir(), "shop-api")
-	os.Mkdir(dir, 0o700)
-	info, err := mgr.Create(terminal.Options{Dir: dir, Argv: []string{"bash", fakeprompt.Script()}, Env: append(os.Environ(), "OSF_WORK=0.2"), Cols: 100, Rows: 30})
-	if err != nil {
-		t.Fatal(err)
-	}
-	key := "terminal/" + info.ID
-	p, _ := mgr.Get(info.ID)
+	r := newTerminalRig(t)
+	b, em := r.b, r.em
+	info, p, key := r.promptPane(t, "shop-api", "0.2")
 	em.waitColumn(t, key, Idle, time.Time{})
 
 	var worst time.Duration
@@ -124,12 +142,12 @@ func TestTerminalCardsFollowThePane(t *testing.T) {
 		t.Fatal(err)
 	}
 	md, _ := os.ReadFile(path)
-	for _, want := range []string{"- Kind: Terminal", "- Agent: Claude Code", "- Where: " + dir, "Claude Code asked for a decision", "Removed build/.", "? for shortcuts"} {
+	for _, want := range []string{"- Kind: Terminal", "- Agent: Claude Code", "- Where: " + info.Dir, "Claude Code asked for a decision", "Removed build/.", "? for shortcuts"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("summary lacks %q:\n%s", want, md)
 		}
 	}
-	if _, err := mgr.Get(info.ID); err == nil {
+	if _, err := r.mgr.Get(info.ID); err == nil {
 		t.Error("the ended pane is still open")
 	}
 	if len(b.Cards()) != 0 {
