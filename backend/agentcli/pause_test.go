@@ -12,17 +12,18 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/osfoundry/desktop/backend/testkit/procs"
 )
 
 // procState is the one-letter state of pid in /proc/<pid>/stat ("T" stopped).
 func procState(t *testing.T, pid int) string {
 	t.Helper()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		t.Fatalf("reading the state of %d: %v", pid, err)
+	s := procs.State(pid)
+	if s == "" {
+		t.Fatalf("reading the state of %d: no /proc entry", pid)
 	}
-	_, after, _ := strings.Cut(string(b), ") ")
-	return after[:1]
+	return s
 }
 
 // waitFor polls cond for up to 15 s.

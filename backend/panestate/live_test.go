@@ -3,7 +3,6 @@ package panestate
 import (
 	"os"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/osfoundry/desktop/backend/terminal"
 	"github.com/osfoundry/desktop/backend/testkit/agentenv"
 	"github.com/osfoundry/desktop/backend/testkit/fakemodel"
+	"github.com/osfoundry/desktop/backend/testkit/procs"
 )
 
 // Live: the real pinned CLIs in real panes of a terminal.Manager with
@@ -121,7 +121,7 @@ func livePause(t *testing.T, r *rig, p *terminal.Pane, id string, prompt *regexp
 	if st, _ := r.w.State(id); !st.Paused {
 		t.Errorf("state after Pause = %+v, want paused", st)
 	}
-	if s := procState(p.Pid()); s != "T" {
+	if s := procs.State(p.Pid()); s != "T" {
 		t.Errorf("the pane's program is in state %q while paused, want T (stopped)", s)
 	}
 	time.Sleep(200 * time.Millisecond) // output written before the stop may still arrive
@@ -137,20 +137,6 @@ func livePause(t *testing.T, r *rig, p *terminal.Pane, id string, prompt *regexp
 		t.Errorf("still paused after Resume: %+v", st)
 	}
 	waitScreen(t, p, prompt)
-}
-
-// procState is the one-letter state of pid from /proc (Linux).
-func procState(pid int) string {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return ""
-	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	if len(f) == 0 {
-		return ""
-	}
-	return f[0]
 }
 
 func TestLiveClaudeNeedsYou(t *testing.T) {

@@ -4,7 +4,6 @@ package pipeline
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/osfoundry/desktop/backend/testkit/procs"
 )
 
 // fakePID is the fake CLI's pid ("slow" mode writes it when it starts).
@@ -26,13 +27,13 @@ func (r *rig) fakePID(t *testing.T) int {
 	return pid
 }
 
+// procState is pid's state letter ("T" stopped), "gone" when it has no
+// /proc entry.
 func procState(pid int) string {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return "gone"
+	if s := procs.State(pid); s != "" {
+		return s
 	}
-	_, after, _ := strings.Cut(string(b), ") ")
-	return after[:1]
+	return "gone"
 }
 
 func waitUntil(t *testing.T, what string, cond func() bool) {

@@ -5,8 +5,6 @@ package procs
 import (
 	"errors"
 	"os"
-	"strconv"
-	"strings"
 	"syscall"
 )
 
@@ -16,18 +14,9 @@ func Alive(pid int) bool {
 	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
 		return false
 	}
-	if procMissing() {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		return true // no /proc (macOS): kill 0 decided
 	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	_, after, _ := strings.Cut(string(b), ") ")
-	return !strings.HasPrefix(after, "Z")
-}
-
-func procMissing() bool {
-	_, err := os.Stat("/proc/self/stat")
-	return err != nil
+	st := State(pid)
+	return st != "" && st != "Z"
 }
