@@ -43,16 +43,10 @@ func (s *Service) pausable(id string) (*activeRun, error) {
 	if !agentcli.PauseSupported() {
 		return nil, agentcli.ErrPauseUnavailable
 	}
-	s.mu.Lock()
-	ar := s.active[id]
-	if ar == nil && id != "" {
-		for _, a := range s.active {
-			if a.chatID == id {
-				ar = a
-			}
-		}
+	ar := s.activeRunOf(id)
+	if ar == nil {
+		ar = s.activeRunOf(s.activeFor(id)) // a chat id: its run in progress
 	}
-	s.mu.Unlock()
 	if ar == nil {
 		return nil, fmt.Errorf("%s has no run in progress: only a running chat or agent run can be paused or resumed", id)
 	}
@@ -61,9 +55,7 @@ func (s *Service) pausable(id string) (*activeRun, error) {
 
 // paused reports whether the run in progress runID is frozen.
 func (s *Service) paused(runID string) bool {
-	s.mu.Lock()
-	ar := s.active[runID]
-	s.mu.Unlock()
+	ar := s.activeRunOf(runID)
 	return ar != nil && ar.ctl.Paused()
 }
 
