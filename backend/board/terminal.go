@@ -34,7 +34,7 @@ func (t *Terminal) Cards() []Card {
 	out := make([]Card, 0, len(infos))
 	for _, in := range infos {
 		st, _ := t.watch.State(in.ID)
-		out = append(out, terminalCard(in, st))
+		out = append(out, t.card(in, st))
 	}
 	return out
 }
@@ -58,26 +58,26 @@ func column(in terminal.Info, st panestate.PaneState) string {
 	return Idle
 }
 
-func terminalCard(in terminal.Info, st panestate.PaneState) Card {
-	c := Card{ID: in.ID, Kind: KindTerminal, Title: paneTitle(in, st), Folder: in.Folder, Dir: in.Dir,
+func (t *Terminal) card(in terminal.Info, st panestate.PaneState) Card {
+	c := Card{ID: in.ID, Kind: KindTerminal, Title: t.paneTitle(in, st), Folder: in.Folder, Dir: in.Dir,
 		State: column(in, st), Reason: st.Reason, StartedAt: in.StartedAt, UpdatedAt: st.Since,
 		Link: "/terminal?pane=" + in.ID, CanPause: in.CanPause && !in.Exited}
 	if c.UpdatedAt == 0 {
 		c.UpdatedAt = in.StartedAt
 	}
-	c.Why = why(c.State, st, in)
+	c.Why = t.why(c.State, st, in)
 	return c
 }
 
 // paneTitle is the window title the program set (spinner glyphs and
 // markers dropped), else the agent's name, else the command.
-func paneTitle(in terminal.Info, st panestate.PaneState) string {
+func (t *Terminal) paneTitle(in terminal.Info, st panestate.PaneState) string {
 	title := strings.TrimSpace(strings.TrimLeft(in.Title, "✳✱⠀⠁⠂⠃⠄⠅⠆⠇⠈⠉⠊⠋⠌⠍⠎⠏⠐⠑⠒⠓⠔⠕⠖⠗⠘⠙⠚⠛⠜⠝⠞⠟⠠⠡⠢⠣⠤⠥⠦⠧⠨⠩⠪⠫⠬⠭⠮⠯⠰⠱⠲⠳⠴⠵⠶⠷⠸⠹⠺⠻⠼⠽⠾⠿◐◑◒◓ "))
 	if title != "" {
 		return title
 	}
 	if st.Agent != "" {
-		return agentName(st.Agent)
+		return t.agentName(st.Agent)
 	}
 	if len(in.Argv) > 0 {
 		return strings.Join(in.Argv, " ")
@@ -90,8 +90,8 @@ func paneTitle(in terminal.Info, st panestate.PaneState) string {
 
 // why is the card's one line: the prompt's own summary when the agent sent
 // one, else what the state means for this pane.
-func why(col string, st panestate.PaneState, in terminal.Info) string {
-	agent := agentName(st.Agent)
+func (t *Terminal) why(col string, st panestate.PaneState, in terminal.Info) string {
+	agent := t.agentName(st.Agent)
 	switch col {
 	case NeedsYou:
 		if st.Message != "" {
@@ -119,20 +119,13 @@ func why(col string, st panestate.PaneState, in terminal.Info) string {
 	return agent + " is waiting for its next task"
 }
 
-func agentName(a string) string {
-	switch a {
-	case "claude":
-		return "Claude Code"
-	case "codex":
-		return "Codex"
-	case "gemini":
-		return "Gemini CLI"
-	case "qwen":
-		return "Qwen Code"
-	case "":
+// agentName is what the user calls the pane's agent: its rules file's display
+// name ("Claude Code", "Codex CLI"), or "The program" when none is known.
+func (t *Terminal) agentName(a string) string {
+	if a == "" {
 		return "The program"
 	}
-	return a
+	return t.watch.Registry().DisplayName(a)
 }
 
 // Summary reads the pane now: a fresh evaluation of its screen and
@@ -149,8 +142,8 @@ func (t *Terminal) Summary(id string) (Summary, error) {
 			info = in
 		}
 	}
-	s := Summary{Title: paneTitle(info, st), State: column(info, st), Command: strings.Join(p.Argv(), " "),
-		Dir: p.Dir(), Agent: agentName(st.Agent), Started: p.Started()}
+	s := Summary{Title: t.paneTitle(info, st), State: column(info, st), Command: strings.Join(p.Argv(), " "),
+		Dir: p.Dir(), Agent: t.agentName(st.Agent), Started: p.Started()}
 	if s.Command == "" {
 		s.Command = terminal.DefaultShell()
 	}
@@ -158,7 +151,7 @@ func (t *Terminal) Summary(id string) (Summary, error) {
 		s.Agent = ""
 	}
 	for _, h := range t.watch.History(id) {
-		s.Events = append(s.Events, Event{At: h.At, Text: historyText(h)})
+		s.Events = append(s.Events, Event{At: h.At, Text: t.historyText(h)})
 	}
 	lines := p.Screen().Lines
 	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
@@ -168,8 +161,8 @@ func (t *Terminal) Summary(id string) (Summary, error) {
 	return s, nil
 }
 
-func historyText(h panestate.Change) string {
-	who := agentName(h.Agent)
+func (t *Terminal) historyText(h panestate.Change) string {
+	who := t.agentName(h.Agent)
 	switch h.State {
 	case "blocked":
 		if h.Message != "" {

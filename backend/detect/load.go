@@ -142,6 +142,17 @@ func (r *Registry) Get(agent string) *RuleSet {
 	return r.sets[agent]
 }
 
+// DisplayName is what the user calls agent ("Claude Code" for "claude"),
+// from its rules file; an unknown agent keeps its id.
+func (r *Registry) DisplayName(agent string) string {
+	if r != nil {
+		if rs := r.sets[agent]; rs != nil {
+			return rs.Display
+		}
+	}
+	return agent
+}
+
 // Agents lists known agent names in a stable order.
 func (r *Registry) Agents() []string {
 	return append([]string(nil), r.order...)

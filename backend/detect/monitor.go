@@ -39,6 +39,7 @@ func NewMonitor(cfg MonitorConfig) *Monitor {
 	}
 	m := &Monitor{cfg: cfg, sched: NewScheduler(cfg.Clock, cfg.Sweep), panes: map[string]*Tracker{}, labels: map[string]string{}}
 	m.notifier = NewNotifier(cfg.Clock, cfg.Notify)
+	m.notifier.names = cfg.Registry.DisplayName
 	return m
 }
 

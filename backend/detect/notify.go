@@ -26,6 +26,9 @@ type Notifier struct {
 	cooldown time.Duration
 	states   map[State]bool
 	send     func(Notification)
+	// names turns an agent id into the name the user knows (the rules'
+	// display names); nil leaves ids as they are.
+	names func(agent string) string
 
 	mu   sync.Mutex
 	last map[notifyKey]time.Time
@@ -70,7 +73,7 @@ func (n *Notifier) Observe(session, label string, u Update) bool {
 	n.last[k] = now
 	n.mu.Unlock()
 	if n.send != nil {
-		n.send(notificationFor(session, label, u.Decision, now))
+		n.send(notificationFor(session, label, u.Decision, now, n.names))
 	}
 	return true
 }
@@ -86,8 +89,13 @@ func (n *Notifier) Forget(session string) {
 	}
 }
 
-func notificationFor(session, label string, d Decision, at time.Time) Notification {
+// notificationFor words a notification; names turns an agent id into the
+// name the user knows (nil: the id as is).
+func notificationFor(session, label string, d Decision, at time.Time, names func(string) string) Notification {
 	who := d.Agent
+	if names != nil && who != "" {
+		who = names(who)
+	}
 	if who == "" {
 		who = "The agent"
 	}

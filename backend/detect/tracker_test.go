@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/osfoundry/desktop/rules"
 )
 
 // pane is a fake pane: a screen the test edits and the updates it received.
@@ -309,6 +311,20 @@ func TestNotifierCooldown(t *testing.T) {
 		}
 	}
 	if len(sent) != 3 || sent[0].Title != "Needs you · shop-api" || sent[0].Body != "Run npm test?" {
+		t.Fatalf("sent = %+v", sent)
+	}
+}
+
+// Notifications name the agent as its rules file does, not by its id.
+func TestNotificationNamesTheAgent(t *testing.T) {
+	reg, _, err := Load(rules.Files, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sent []Notification
+	m := NewMonitor(MonitorConfig{Registry: reg, Clock: NewManualClock(time.Unix(0, 0)), Notify: func(nt Notification) { sent = append(sent, nt) }})
+	m.notifier.Observe("p-1", "shop-api", Update{Prev: Decision{State: Working}, Decision: Decision{State: Blocked, Agent: "claude"}})
+	if len(sent) != 1 || sent[0].Body != "Claude Code is waiting for your decision." {
 		t.Fatalf("sent = %+v", sent)
 	}
 }
