@@ -139,16 +139,17 @@ func validAgentName(s string) bool {
 
 // Get returns an agent's rule set, or nil.
 func (r *Registry) Get(agent string) *RuleSet {
+	if r == nil {
+		return nil
+	}
 	return r.sets[agent]
 }
 
 // DisplayName is what the user calls agent ("Claude Code" for "claude"),
 // from its rules file; an unknown agent keeps its id.
 func (r *Registry) DisplayName(agent string) string {
-	if r != nil {
-		if rs := r.sets[agent]; rs != nil {
-			return rs.Display
-		}
+	if rs := r.Get(agent); rs != nil {
+		return rs.Display
 	}
 	return agent
 }

@@ -65,6 +65,9 @@ type RuleSet struct {
 	TitleWorking  []*regexp.Regexp
 	TitleIdle     []*regexp.Regexp
 	Rules         []Rule
+	// RedrawsOnResume: continued after a pause (SIGCONT), the agent draws
+	// its whole UI again from the cursor, so its screen is cleared first.
+	RedrawsOnResume bool
 }
 
 // fileFormat is the only shape a rules file may have. Decoding is strict:
@@ -77,6 +80,8 @@ type fileFormat struct {
 		ProcessNames  []string `toml:"process_names"`
 		Argv          []string `toml:"argv"`
 		ScreenMarkers []string `toml:"screen_markers"`
+		// RedrawsOnResume: see RuleSet.
+		RedrawsOnResume bool `toml:"redraws_on_resume"`
 	} `toml:"agent"`
 	Title struct {
 		Blocked []string `toml:"blocked"`
@@ -112,7 +117,7 @@ func ParseRules(agent, source string, data []byte) (*RuleSet, error) {
 	if f.Agent.Name != "" && f.Agent.Name != agent {
 		return nil, fmt.Errorf("[agent] name is %q but the file is %s.toml; make them match", f.Agent.Name, agent)
 	}
-	rs := &RuleSet{Agent: agent, Display: f.Agent.Display, Source: source}
+	rs := &RuleSet{Agent: agent, Display: f.Agent.Display, Source: source, RedrawsOnResume: f.Agent.RedrawsOnResume}
 	if rs.Display == "" {
 		rs.Display = agent
 	}

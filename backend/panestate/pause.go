@@ -46,13 +46,15 @@ func (w *Watcher) onPause(id string, paused bool) {
 	w.publish(st)
 }
 
-// redrawsOnResume: Claude Code, when continued, forgets its last frame and
-// draws its whole UI again from the cursor (its inline renderer resets on
-// SIGCONT), so its pane is cleared first; other programs keep their screen.
+// redrawsOnResume: whether the pane's agent draws its whole UI again when
+// continued (its rules file says so: Claude Code does), so the pane is
+// cleared before it resumes; other programs keep their screen.
 func (w *Watcher) redrawsOnResume(id string) bool {
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.states[id].Agent == "claude"
+	agent := w.states[id].Agent
+	w.mu.Unlock()
+	rs := w.cfg.Registry.Get(agent)
+	return rs != nil && rs.RedrawsOnResume
 }
 
 // History entries for a pause and a resume (Change.State).
