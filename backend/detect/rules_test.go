@@ -151,3 +151,16 @@ func TestBrokenBundledIsAnError(t *testing.T) {
 		t.Fatal("a broken bundled file must fail loading")
 	}
 }
+
+// Claude Code redraws its whole UI when continued (measured on 2.1.328),
+// so its rules say so; Codex repaints in place and keeps its screen.
+func TestRedrawsOnResumeIsRuleData(t *testing.T) {
+	reg := bundled(t)
+	if !reg.Get("claude").RedrawsOnResume || reg.Get("codex").RedrawsOnResume {
+		t.Fatalf("redraws_on_resume: claude %v, codex %v", reg.Get("claude").RedrawsOnResume, reg.Get("codex").RedrawsOnResume)
+	}
+	rs, err := ParseRules("x", "test", []byte("[agent]\nredraws_on_resume = true\n[[rules]]\nstate = \"idle\"\nany = ['x']\n"))
+	if err != nil || !rs.RedrawsOnResume {
+		t.Fatalf("ParseRules = %+v, %v", rs, err)
+	}
+}
