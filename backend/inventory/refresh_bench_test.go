@@ -5,10 +5,9 @@ import (
 	"testing"
 )
 
-// BenchmarkWarmRefresh1k is the warm refresh of the 1,000-session scale
-// corpus with nothing changed (target ≤ 3 ms; `osfoundry bench sessions`
-// reports it beside the other measures).
-func BenchmarkWarmRefresh1k(b *testing.B) {
+// indexedScaleCorpus generates the 1,000-session corpus and indexes it once.
+func indexedScaleCorpus(b *testing.B) (Corpus, *Service) {
+	b.Helper()
 	c, err := GenerateScaleCorpus(b.TempDir(), 1000)
 	if err != nil {
 		b.Fatal(err)
@@ -20,6 +19,14 @@ func BenchmarkWarmRefresh1k(b *testing.B) {
 	if _, err := svc.Refresh(context.Background()); err != nil {
 		b.Fatal(err)
 	}
+	return c, svc
+}
+
+// BenchmarkWarmRefresh1k is the warm refresh of the 1,000-session scale
+// corpus with nothing changed (target ≤ 3 ms; `osfoundry bench sessions`
+// reports it beside the other measures).
+func BenchmarkWarmRefresh1k(b *testing.B) {
+	_, svc := indexedScaleCorpus(b)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if changed, err := svc.Refresh(context.Background()); err != nil || changed {
@@ -31,17 +38,7 @@ func BenchmarkWarmRefresh1k(b *testing.B) {
 // BenchmarkNarrowRefresh1k is the watcher's refresh after a change in one
 // project folder of the same corpus: only that folder is listed.
 func BenchmarkNarrowRefresh1k(b *testing.B) {
-	c, err := GenerateScaleCorpus(b.TempDir(), 1000)
-	if err != nil {
-		b.Fatal(err)
-	}
-	svc, err := New(context.Background(), nil, Options{Env: Env{Home: c.Home, GOOS: "linux"}, Runner: &fakeRunner{}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := svc.Refresh(context.Background()); err != nil {
-		b.Fatal(err)
-	}
+	c, svc := indexedScaleCorpus(b)
 	dirs := claudeProjectDirs(Env{Home: c.Home})
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
