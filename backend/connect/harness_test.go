@@ -3,19 +3,18 @@ package connect
 import (
 	"context"
 	"fmt"
-	"html"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/osfoundry/desktop/backend/store"
+	"github.com/osfoundry/desktop/backend/testkit/consentpage"
 )
 
 // env is a running endpoint over real loopback HTTP with a fake clock.
@@ -106,39 +105,7 @@ func (b *browser) get(u string) (int, string, http.Header) {
 }
 
 // consentForm is what the consent page offered.
-type consentForm struct {
-	Request, CSRF string
-	Workspaces    []string // values
-	Connections   map[string]string
-	Page          string
-}
-
-var (
-	hiddenRE = regexp.MustCompile(`name="(request|csrf)" value="([^"]*)"`)
-	wsRE     = regexp.MustCompile(`name="workspace" value="([^"]*)"`)
-	connRE   = regexp.MustCompile(`name="connection" value="([^"]*)"[^>]*> ([^<]*)<`)
-)
-
-func parseConsent(page string) (*consentForm, error) {
-	f := &consentForm{Connections: map[string]string{}, Page: page}
-	for _, m := range hiddenRE.FindAllStringSubmatch(page, -1) {
-		if m[1] == "request" {
-			f.Request = m[2]
-		} else {
-			f.CSRF = m[2]
-		}
-	}
-	for _, m := range wsRE.FindAllStringSubmatch(page, -1) {
-		f.Workspaces = append(f.Workspaces, m[1])
-	}
-	for _, m := range connRE.FindAllStringSubmatch(page, -1) {
-		f.Connections[html.UnescapeString(m[2])] = m[1]
-	}
-	if f.Request == "" || f.CSRF == "" {
-		return nil, fmt.Errorf("no consent form in page:\n%s", page)
-	}
-	return f, nil
-}
+type consentForm = consentpage.Form
 
 // openConsent GETs an authorization URL and parses the consent page.
 func (b *browser) openConsent(authURL string) (*consentForm, error) {
@@ -146,7 +113,7 @@ func (b *browser) openConsent(authURL string) (*consentForm, error) {
 	if status != http.StatusOK {
 		return nil, fmt.Errorf("authorize: status %d: %s", status, page)
 	}
-	return parseConsent(page)
+	return consentpage.Parse(page)
 }
 
 // submit POSTs the consent form and returns the status and Location.

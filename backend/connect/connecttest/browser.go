@@ -7,14 +7,14 @@ package connecttest
 
 import (
 	"fmt"
-	"html"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
-	"regexp"
 	"strings"
 	"time"
+
+	"github.com/osfoundry/desktop/backend/testkit/consentpage"
 )
 
 // Browser is the owner's browser: a cookie jar that never follows a
@@ -46,18 +46,7 @@ func (b *Browser) SignIn(link string) error {
 }
 
 // Consent is the form the consent page offered.
-type Consent struct {
-	Request, CSRF string
-	Workspaces    []string          // values, first is preselected
-	Connections   map[string]string // label → value
-	Page          string
-}
-
-var (
-	hiddenRE = regexp.MustCompile(`name="(request|csrf)" value="([^"]*)"`)
-	wsRE     = regexp.MustCompile(`name="workspace" value="([^"]*)"`)
-	connRE   = regexp.MustCompile(`name="connection" value="([^"]*)"[^>]*> ([^<]*)<`)
-)
+type Consent = consentpage.Form
 
 // OpenConsent GETs an authorization URL and reads the consent form.
 func (b *Browser) OpenConsent(authURL string) (*Consent, error) {
@@ -71,24 +60,7 @@ func (b *Browser) OpenConsent(authURL string) (*Consent, error) {
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("opening consent: %s (Location %q): %s", resp.Status, resp.Header.Get("Location"), page)
 	}
-	c := &Consent{Connections: map[string]string{}, Page: page}
-	for _, m := range hiddenRE.FindAllStringSubmatch(page, -1) {
-		if m[1] == "request" {
-			c.Request = m[2]
-		} else {
-			c.CSRF = m[2]
-		}
-	}
-	for _, m := range wsRE.FindAllStringSubmatch(page, -1) {
-		c.Workspaces = append(c.Workspaces, html.UnescapeString(m[1]))
-	}
-	for _, m := range connRE.FindAllStringSubmatch(page, -1) {
-		c.Connections[html.UnescapeString(m[2])] = html.UnescapeString(m[1])
-	}
-	if c.Request == "" || c.CSRF == "" {
-		return nil, fmt.Errorf("no consent form in page:\n%s", page)
-	}
-	return c, nil
+	return consentpage.Parse(page)
 }
 
 // Submit POSTs the consent form; it returns the status and Location.
