@@ -5,13 +5,20 @@ SHELL := /bin/bash
 GO_TAGS_LINUX := $(if $(filter Linux,$(shell uname -s)),webkit2_41,)
 APP_TAGS := production,$(GO_TAGS_LINUX)
 DEV_TAGS := dev,$(GO_TAGS_LINUX)
-BIN := build/bin/osfoundry
+# The window app and the headless command line (CGO-free, no Wails): the
+# user types `osfoundry`; with no arguments it opens the window beside it.
+GUI := build/bin/osfoundry-desktop
+CLI := build/bin/osfoundry
+VERSION := $(shell build/scripts/version.sh)
+LDFLAGS := -X github.com/osfoundry/desktop/backend/cli.Version=$(VERSION)
 export PATH := /usr/local/go/bin:$(PATH)
+export VERSION
 
-.PHONY: run app dev-app frontend deps deps-test test vet unit frontend-test e2e window cross agents node-mcp fixtures bench
+.PHONY: run app cli dev-app frontend deps deps-test test vet unit frontend-test e2e window cross agents node-mcp fixtures bench \
+	icons package package-linux package-windows package-macos sums package-test
 
-run: deps app
-	@build/scripts/run.sh $(BIN)
+run: deps app cli
+	@build/scripts/run.sh $(GUI)
 
 deps:
 	@build/scripts/deps.sh app
@@ -23,13 +30,16 @@ frontend:
 	cd frontend && npm run build
 
 app: frontend
-	go build -tags $(APP_TAGS) -o $(BIN) .
+	go build -tags $(APP_TAGS) -ldflags "$(LDFLAGS)" -o $(GUI) .
 
-dev-app: frontend
-	go build -tags $(DEV_TAGS) -o $(BIN)-dev .
+cli:
+	CGO_ENABLED=0 go build -trimpath -ldflags "$(LDFLAGS) -s -w" -o $(CLI) ./cmd/osfoundry
+
+dev-app: frontend cli
+	go build -tags $(DEV_TAGS) -ldflags "$(LDFLAGS)" -o build/bin/osfoundry-dev .
 
 # Every test, in order: vet, Go unit and live tests, frontend unit tests,
-# browser end-to-end, the real window, and cross-builds.
+# browser end-to-end, the real window, cross-builds, and the packages.
 test: deps-test vet unit frontend-test e2e window cross
 	@echo "make test: all checks passed"
 
@@ -46,15 +56,41 @@ frontend-test:
 	cd frontend && npx vitest run
 
 e2e: dev-app
-	cd frontend && node e2e/run.mjs ../$(BIN)-dev
+	cd frontend && node e2e/run.mjs ../build/bin/osfoundry-dev
 
-window: app
-	build/scripts/window-check.sh $(BIN)
+window: app cli
+	build/scripts/window-check.sh $(GUI)
 
 cross:
-	GOOS=darwin GOARCH=arm64 go vet ./backend/...
+	GOOS=darwin GOARCH=arm64 go vet ./backend/... ./cmd/...
 	GOOS=windows GOARCH=amd64 go vet ./...
-	GOOS=windows GOARCH=amd64 go build -tags production -o build/bin/osfoundry.exe .
+	GOOS=windows GOARCH=amd64 go build -tags production -o build/bin/osfoundry-desktop.exe .
+
+# Icons for every platform from the one source, build/icon.svg.
+icons:
+	go run ./build/icongen -src build/icon.svg -out build/gen/icons
+
+# Installable packages into build/dist/: .deb and .rpm, the Windows
+# installer, and SHA256SUMS. macOS packages are built by package-macos on
+# a macOS runner (.github/workflows/release.yml).
+package: package-linux package-windows sums
+
+package-linux: app cli icons
+	build/scripts/package-linux.sh
+
+package-windows: icons frontend
+	build/scripts/package-windows.sh
+
+package-macos: icons frontend
+	build/scripts/package-macos.sh
+
+sums:
+	cd build/dist && rm -f SHA256SUMS && sha256sum -- * > SHA256SUMS.tmp && mv SHA256SUMS.tmp SHA256SUMS
+
+package-test: package
+	build/scripts/check-linux-package.sh
+	build/scripts/check-windows-package.sh
+	go test -count=1 ./build/...
 
 agents:
 	build/scripts/agents.sh
@@ -65,6 +101,7 @@ node-mcp:
 fixtures: agents
 	build/scripts/fixtures.sh
 
-bench: app
-	$(BIN) bench pty
-	build/scripts/bench-startup.sh $(BIN)
+bench: app cli
+	$(CLI) bench pty
+	build/scripts/bench-startup.sh $(GUI)
+	build/scripts/bench-package.sh

@@ -16,7 +16,9 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 
 	"github.com/osfoundry/desktop/backend/appdir"
+	"github.com/osfoundry/desktop/backend/applog"
 	"github.com/osfoundry/desktop/backend/board"
+	"github.com/osfoundry/desktop/backend/cli"
 	"github.com/osfoundry/desktop/backend/connect"
 	"github.com/osfoundry/desktop/backend/connect/notesres"
 	"github.com/osfoundry/desktop/backend/desktopnotify"
@@ -224,10 +226,17 @@ func (a *App) shutdown(context.Context) {
 	a.inst.Close()
 }
 
-func runWindow() error {
+func runWindow(toFile bool) error {
 	dir, err := appdir.Dir()
 	if err != nil {
 		return err
+	}
+	about := &About{info: AboutInfo{Version: cli.Version, DataDir: dir, LogFile: applog.Path(dir), LogToFile: toFile}}
+	if toFile {
+		if _, err := applog.Redirect(dir); err != nil {
+			fmt.Fprintln(os.Stderr, "osfoundry:", err)
+			about.info.LogToFile = false
+		}
 	}
 	// One window per data folder: a later launch (the user starting the
 	// app again, or Windows opening a clicked notification's link) hands
@@ -265,7 +274,7 @@ func runWindow() error {
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup:        a.startup,
 		OnShutdown:       a.shutdown,
-		Bind:             []any{a.Terminal, a.Inventory, a.Connect, a.Picker, a.Notes, a.work.PipelineBinding, a.work.ApprovalsBinding, a.Board},
+		Bind:             []any{about, a.Terminal, a.Inventory, a.Connect, a.Picker, a.Notes, a.work.PipelineBinding, a.work.ApprovalsBinding, a.Board},
 	})
 	if err != nil {
 		return fmt.Errorf("running the window: %w", err)

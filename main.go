@@ -1,5 +1,6 @@
-// Command osfoundry is the osFoundry desktop app. With no arguments it
-// opens the window; with a subcommand it runs headless (see `osfoundry help`).
+// Command osfoundry-desktop is the osFoundry desktop window app. With no
+// arguments (or an osfoundry:// link) it opens the window; with a
+// subcommand it runs headless like the `osfoundry` command line beside it.
 package main
 
 import (
@@ -8,7 +9,10 @@ import (
 	"os"
 	"runtime/debug"
 
+	"github.com/osfoundry/desktop/backend/applog"
 	"github.com/osfoundry/desktop/backend/cli"
+	"github.com/osfoundry/desktop/backend/launch"
+	"github.com/osfoundry/desktop/backend/msgbox"
 )
 
 //go:embed all:frontend/dist
@@ -25,8 +29,14 @@ func main() {
 	if len(os.Args) > 1 && cli.Has(os.Args[1]) {
 		os.Exit(cli.Main(os.Args[1:]))
 	}
-	if err := runWindow(); err != nil {
+	toFile := applog.Wanted()
+	if err := runWindow(toFile); err != nil {
 		fmt.Fprintln(os.Stderr, "osfoundry:", err)
+		// Opened from a desktop entry, Finder or Explorer there is no
+		// terminal: the error must reach the user some other way.
+		if toFile && msgbox.Show("osFoundry could not start", err.Error()) == nil {
+			os.Exit(launch.ExitShown)
+		}
 		os.Exit(1)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/osfoundry/desktop/backend/detect"
+	"github.com/osfoundry/desktop/backend/launch"
 	"github.com/osfoundry/desktop/backend/panehook"
 	"github.com/osfoundry/desktop/backend/terminal"
 	"github.com/osfoundry/desktop/rules"
@@ -322,18 +323,18 @@ func (w *Watcher) publish(st PaneState) {
 func (w *Watcher) Registry() *detect.Registry { return w.cfg.Registry }
 
 // Open is New for the app: the bundled rules with the user's overrides from
-// their home (broken overrides are returned, not fatal), this binary as the
-// hook helper, and desktop notifications through show.
+// their home (broken overrides are returned, not fatal), the command line
+// beside this program as the hook helper, and desktop notifications
+// through show.
 func Open(mgr *terminal.Manager, em Emitter, show func(detect.Notification)) (*Watcher, []error, error) {
 	home, _ := os.UserHomeDir()
 	reg, problems, err := detect.Load(rules.Files, home)
 	if err != nil {
 		return nil, nil, fmt.Errorf("loading the agent detection rules: %w", err)
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		exe = "" // no hooks; the screen and status reports still work
-	}
+	// "" when this program cannot find itself: no hooks; the screen and
+	// status reports still work.
+	exe := launch.HookCommand()
 	w, err := New(mgr, Config{Registry: reg, Emitter: em, Notify: show, Exe: exe})
 	return w, problems, err
 }

@@ -11,7 +11,7 @@ shift
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="$root/build/window.png"
 # The bare reference window of the start-up bench keeps its own screenshot.
-[ "$(basename "$bin")" = osfoundry ] || out="$root/build/window-$(basename "$bin").png"
+[ "$(basename "$bin")" = osfoundry-desktop ] || out="$root/build/window-$(basename "$bin").png"
 home="$(mktemp -d)"
 trap 'rm -rf "$home"' EXIT
 panes=4
