@@ -15,7 +15,7 @@ need npm "install npm (Debian: apt-get install npm)"
 
 apt_pkgs=(libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config gcc xvfb xauth fonts-dejavu-core)
 if [ "$mode" = test ]; then
-  apt_pkgs+=(chromium tmux imagemagick git)
+  apt_pkgs+=(chromium tmux imagemagick git nsis icoutils p7zip-full file)
 fi
 
 if [ "$(uname -s)" = Linux ] && command -v apt-get >/dev/null 2>&1; then
