@@ -9,6 +9,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/osfoundry/desktop/backend/shellenv"
 )
 
 // Command is one headless subcommand.
@@ -45,6 +47,12 @@ func Has(name string) bool {
 
 // Main runs the command named by args[0] and returns the exit code.
 func Main(args []string) int {
+	// Started with no usable PATH (`env -i`, a launchd job): read the login
+	// shell's first, so `verify claude` finds what a terminal would. With a
+	// PATH set (every hook call from a pane) no shell is started.
+	if r := shellenv.Ensure(shellenv.Options{}); r.Error != "" {
+		fmt.Fprintln(os.Stderr, "osfoundry:", r.Error)
+	}
 	env := &Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
 	return Run(env, args)
 }

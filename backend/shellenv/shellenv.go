@@ -1,0 +1,198 @@
+// Package shellenv gives an app started from a desktop entry, Finder or
+// Explorer the PATH its user has in a terminal. Such an app gets a bare
+// PATH (/usr/bin:/bin:/usr/sbin:/sbin on macOS), so `claude`, `codex` and
+// `node` installed through npm, nvm, volta, asdf or Homebrew are not found,
+// or are found and then fail with `env: node: No such file or directory`.
+//
+// On Unix it starts the user's login shell once, interactive and in its own
+// session with no terminal, and reads `env -0` between two random markers;
+// on Windows it reads the user and system PATH from the registry. The PATH
+// found goes first, the process's own entries after it, and a short
+// allowlist of variables CLIs need is copied when absent.
+//
+// It never copies anything outside that allowlist: API keys and tokens the
+// rc files export stay in the shell. It never waits on the shell longer
+// than the timeout, and never leaves the shell's processes running.
+package shellenv
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// DefaultTimeout bounds reading the login shell. A zsh with oh-my-zsh and
+// nvm takes 0.3–1 s; five seconds leaves room for a slow disk at login.
+const DefaultTimeout = 5 * time.Second
+
+// ErrTimeout is returned (wrapped) when the login shell did not print its
+// environment within the timeout; its whole process group was killed and
+// nothing was merged.
+var ErrTimeout = errors.New("timed out")
+
+// Options configure Resolve. Zero values mean this machine and this process.
+type Options struct {
+	// Shell is the shell to start; "" is the user's login shell (the passwd
+	// entry, then $SHELL, then /bin/sh). Ignored on Windows.
+	Shell string
+	// Home is HOME for the shell; "" keeps the process's.
+	Home string
+	// Timeout bounds the whole read; 0 is DefaultTimeout.
+	Timeout time.Duration
+}
+
+// Result says what a resolution did, for the log line and the External AI
+// tab. Only names of variables are reported, never values (other than PATH).
+type Result struct {
+	// Shell is the login shell read ("registry" on Windows); "" when
+	// nothing was read.
+	Shell string `json:"shell"`
+	// Reason is why the environment was read: "no terminal" (started from
+	// a desktop entry, Finder or Explorer) or "PATH unusable"; "" when the
+	// process's own environment was used as it was.
+	Reason string `json:"reason"`
+	// Pending: the read is still running.
+	Pending bool `json:"pending"`
+	// OK: the environment was read and merged.
+	OK bool `json:"ok"`
+	// TimedOut: the shell was killed at the timeout (Error says so too).
+	TimedOut bool `json:"timedOut"`
+	// Error says what went wrong when OK is false and Reason is set.
+	Error    string        `json:"error,omitempty"`
+	Duration time.Duration `json:"duration"` // ns
+	// Path is the PATH in use now.
+	Path string `json:"path"`
+	// Added are the PATH entries the shell added; Dropped the entries
+	// left out because they are not existing folders.
+	Added   []string `json:"added"`
+	Dropped []string `json:"dropped"`
+	// Set names the allowlisted variables copied from the shell.
+	Set []string `json:"set"`
+}
+
+// Resolve reads the login shell's environment (the registry on Windows)
+// and merges it into the process's own: PATH gets the shell's entries
+// first, then the current ones not already present; allowlisted variables
+// absent here are copied. On error nothing is merged and the Result says
+// what happened. Call it once per process (Start/Wait do that).
+func Resolve(ctx context.Context, o Options) (Result, error) {
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	start := time.Now()
+	login, shell, err := readLogin(ctx, o)
+	res := Result{Shell: shell, Duration: time.Since(start)}
+	if err != nil {
+		res.Error, res.TimedOut = err.Error(), errors.Is(err, ErrTimeout)
+		res.Path = os.Getenv("PATH")
+		return res, err
+	}
+	p := plan(os.LookupEnv, login)
+	for _, kv := range p.set {
+		os.Setenv(kv[0], kv[1])
+	}
+	res.OK, res.Path, res.Added, res.Dropped, res.Set = true, os.Getenv("PATH"), p.added, p.dropped, p.names()
+	return res, nil
+}
+
+// Usable reports whether path can find anything: it is set and at least
+// one entry is an existing folder.
+func Usable(path string) bool {
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" || !filepath.IsAbs(dir) {
+			continue
+		}
+		if st, err := os.Stat(dir); err == nil && st.IsDir() {
+			return true
+		}
+	}
+	return false
+}
+
+// Reason says why a process should read the login shell's environment:
+// "PATH unusable", "no terminal" (only when the caller asks about the
+// terminal: the window does, the command line does not), or "".
+func Reason(checkTerminal, stdinTerminal bool, path string) string {
+	switch {
+	case !Usable(path):
+		return "PATH unusable"
+	case checkTerminal && !stdinTerminal:
+		return "no terminal"
+	}
+	return ""
+}
+
+// The process has one environment, so it is read at most once: the window
+// starts the read early and every place that finds or starts a CLI waits.
+var proc struct {
+	once    sync.Once
+	mu      sync.Mutex
+	started bool
+	done    chan struct{}
+	res     Result
+}
+
+// Start begins Resolve in the background, once per process; reason is
+// reported in the Result. Later calls do nothing.
+func Start(o Options, reason string) {
+	proc.once.Do(func() {
+		proc.mu.Lock()
+		proc.started, proc.done = true, make(chan struct{})
+		proc.res = Result{Reason: reason, Pending: true}
+		proc.mu.Unlock()
+		go func() {
+			res, _ := Resolve(context.Background(), o)
+			res.Reason = reason
+			proc.mu.Lock()
+			proc.res = res
+			proc.mu.Unlock()
+			close(proc.done)
+		}()
+	})
+}
+
+// Wait blocks until the read Start began has ended and returns its Result.
+// Without Start it returns at once (the process's environment is used as
+// it is). Every place that discovers or starts a CLI, worker or pane calls
+// it before reading PATH.
+func Wait() Result {
+	proc.mu.Lock()
+	started, done := proc.started, proc.done
+	proc.mu.Unlock()
+	if started {
+		<-done
+	}
+	return Status()
+}
+
+// Status returns the Result so far without waiting; Path is the PATH in
+// use now.
+func Status() Result {
+	proc.mu.Lock()
+	r := proc.res
+	proc.mu.Unlock()
+	r.Path = os.Getenv("PATH")
+	if r.Added == nil {
+		r.Added = []string{}
+	}
+	if r.Dropped == nil {
+		r.Dropped = []string{}
+	}
+	if r.Set == nil {
+		r.Set = []string{}
+	}
+	return r
+}
+
+// Ensure reads the login shell's environment now, and waits for it, when
+// the process's PATH is unusable (`env -i HOME=… osfoundry verify claude`).
+// A process started with a usable PATH pays nothing: no shell is started.
+func Ensure(o Options) Result {
+	if r := Reason(false, false, os.Getenv("PATH")); r != "" {
+		Start(o, r)
+	}
+	return Wait()
+}
