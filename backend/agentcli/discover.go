@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/osfoundry/desktop/backend/shellenv"
 )
 
 // Env is what discovery and runs read from the machine, injected so tests
@@ -22,8 +24,12 @@ type Env struct {
 	Root string
 }
 
-// SystemEnv is the app's real environment.
+// SystemEnv is the app's real environment. While the app is still reading
+// the login shell's PATH (started from a desktop entry, Finder or
+// Explorer: backend/shellenv) it waits for it, so no CLI is looked up in
+// the bare PATH such a start gets.
 func SystemEnv() Env {
+	shellenv.Wait()
 	home, _ := os.UserHomeDir()
 	return Env{Home: home, Path: os.Getenv("PATH"), Environ: os.Environ()}
 }

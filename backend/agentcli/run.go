@@ -59,6 +59,11 @@ type Job struct {
 // RunnerOptions configure a Runner.
 type RunnerOptions struct {
 	Env Env
+	// LiveEnv, when set, is read at every use instead of Env: the app's
+	// own environment changes once after start, when the login shell's
+	// PATH arrives (backend/shellenv), and a Runner built before that must
+	// not keep the bare PATH it started with.
+	LiveEnv func() Env
 	// WorktreeDir holds the per-run worktrees (under the app data folder).
 	WorktreeDir string
 	// Bins overrides discovery per agent (a path set in settings; tests).
@@ -85,11 +90,16 @@ func NewRunner(o RunnerOptions) *Runner {
 }
 
 // Env is the environment the runner discovers and starts CLIs with.
-func (r *Runner) Env() Env { return r.o.Env }
+func (r *Runner) Env() Env {
+	if r.o.LiveEnv != nil {
+		return r.o.LiveEnv()
+	}
+	return r.o.Env
+}
 
 // Discover is Discover with the runner's environment and overrides.
 func (r *Runner) Discover(a Agent) Install {
-	in := Discover(a, r.o.Env)
+	in := Discover(a, r.Env())
 	if p := r.o.Bins[a]; p != "" {
 		in.Installed, in.Path, in.Source = isExecutable(p), p, "settings"
 	}
@@ -140,12 +150,12 @@ func (r *Runner) Run(ctx context.Context, job Job) (res Result, err error) {
 	if err != nil {
 		return res, err
 	}
-	folder, err := runFolder(job.Folder, m.Chat, r.o.Env.Home)
+	folder, err := runFolder(job.Folder, m.Chat, r.Env().Home)
 	if err != nil {
 		return res, err
 	}
 	s := &sink{res: &res, emit: job.OnEvent}
-	env := ScrubEnv(m.Agent, r.o.Env.Environ)
+	env := ScrubEnv(m.Agent, r.Env().Environ)
 	if m.Agent == Codex && job.Resume != "" && job.Worktree {
 		// `codex exec resume` continues in the session's own folder and
 		// takes no -C: a worktree (and the bypass it allows) cannot apply.

@@ -40,8 +40,9 @@ func (r *Runner) Verify(ctx context.Context, a Agent, limit time.Duration) (Veri
 	if err != nil {
 		return v, err
 	}
-	env := ScrubEnv(a, r.o.Env.Environ)
-	dir, err := runFolder("", true, r.o.Env.Home)
+	sys := r.Env()
+	env := ScrubEnv(a, sys.Environ)
+	dir, err := runFolder("", true, sys.Home)
 	if err != nil {
 		return v, err
 	}
@@ -97,4 +98,4 @@ func (r *Runner) SignInCommand(a Agent) ([]string, error) {
 
 // ChildEnv is the scrubbed environment CLI children (and the Sign in
 // terminal) start with.
-func (r *Runner) ChildEnv(a Agent) []string { return ScrubEnv(a, r.o.Env.Environ) }
+func (r *Runner) ChildEnv(a Agent) []string { return ScrubEnv(a, r.Env().Environ) }

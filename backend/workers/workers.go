@@ -10,6 +10,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -45,7 +46,8 @@ type Options struct {
 	// DataDir is the app data folder (run worktrees live under it).
 	DataDir string
 	// Env is the machine the CLIs are found and started in; the zero value
-	// is the app's own (agentcli.SystemEnv).
+	// is the app's own, read at every use (agentcli.SystemEnv: it changes
+	// once when the login shell's PATH arrives).
 	Env agentcli.Env
 }
 
@@ -84,8 +86,11 @@ func Open(ctx context.Context, o Options) (*Workers, error) {
 	if o.DB == nil {
 		return nil, errors.New("starting the workers: the app database is required")
 	}
+	runnerOpts := agentcli.RunnerOptions{Env: o.Env, WorktreeDir: filepath.Join(o.DataDir, "worktrees")}
+	home := o.Env.Home
 	if o.Env.Home == "" && o.Env.Path == "" && o.Env.Environ == nil {
-		o.Env = agentcli.SystemEnv()
+		runnerOpts.LiveEnv = agentcli.SystemEnv
+		home, _ = os.UserHomeDir()
 	}
 	w := &Workers{}
 	var err error
@@ -110,7 +115,7 @@ func Open(ctx context.Context, o Options) (*Workers, error) {
 		reg := o.Rules
 		if reg == nil {
 			var err error
-			if reg, _, err = detect.Load(rules.Files, o.Env.Home); err != nil { // broken user overrides are skipped, as in the panes
+			if reg, _, err = detect.Load(rules.Files, home); err != nil { // broken user overrides are skipped, as in the panes
 				return nil, fmt.Errorf("starting the workers: loading the detection rules: %w", err)
 			}
 		}
@@ -124,7 +129,7 @@ func Open(ctx context.Context, o Options) (*Workers, error) {
 	if err := tools.RegisterBuiltins(w.Executor, deps); err != nil {
 		return nil, fmt.Errorf("starting the workers: %w", err)
 	}
-	w.Runner = agentcli.NewRunner(agentcli.RunnerOptions{Env: o.Env, WorktreeDir: filepath.Join(o.DataDir, "worktrees")})
+	w.Runner = agentcli.NewRunner(runnerOpts)
 	svc, err = pipeline.New(ctx, pipeline.Options{
 		DB: o.DB, Runner: w.Runner, Emitter: o.Emitter, Pending: w.Approvals.Pending,
 		// Runs started in the window are watched: a tool that needs the
