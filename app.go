@@ -28,6 +28,7 @@ import (
 	"github.com/osfoundry/desktop/backend/notes"
 	"github.com/osfoundry/desktop/backend/panestate"
 	"github.com/osfoundry/desktop/backend/panestore"
+	"github.com/osfoundry/desktop/backend/shellenv"
 	"github.com/osfoundry/desktop/backend/store"
 	"github.com/osfoundry/desktop/backend/terminal"
 	"github.com/osfoundry/desktop/backend/wailsui"
@@ -73,13 +74,13 @@ func newApp(dir string, inst *instance.Instance) (*App, error) {
 	}
 	a.panes.SetStore(ps)
 	a.panes.ExpectRestore() // the window calls Terminal.RestoreSaved after its first frame
-	a.Terminal = terminal.NewService(a.panes, nil)
-	if a.inv, err = inventory.New(context.Background(), db, inventory.Options{}); err != nil {
+	a.Terminal = terminal.NewService(a.panes, resolvedEnviron)
+	if a.inv, err = inventory.New(context.Background(), db, inventory.Options{Runner: shellReadyRunner{}}); err != nil {
 		return nil, err
 	}
 	a.inv.OnChange(func() { a.emit.Emit(inventory.EventChanged, nil) })
 	a.Inventory = inventory.NewBinding(a.inv, func(dir string, argv []string) (string, error) {
-		info, err := a.panes.Create(terminal.Options{Dir: dir, Argv: argv})
+		info, err := a.panes.Create(terminal.Options{Dir: dir, Argv: argv, Env: resolvedEnviron()})
 		return info.ID, err
 	})
 	if a.notes, err = notes.Open(db, appdir.Knowledge(dir)); err != nil {
@@ -174,7 +175,7 @@ func (a *App) startup(ctx context.Context) {
 	// ~0.4 s of first paint on two cores. The timer covers a page that
 	// never calls; the restore runs once either way.
 	time.AfterFunc(5*time.Second, func() {
-		if err := a.panes.RestoreExpected(nil); err != nil {
+		if err := a.panes.RestoreExpected(resolvedEnviron()); err != nil {
 			fmt.Fprintln(os.Stderr, "osfoundry:", err)
 		}
 	})
@@ -250,6 +251,7 @@ func runWindow(toFile bool) error {
 	if err != nil {
 		return err
 	}
+	startShellEnv() // the login shell's PATH, when started from a desktop entry, Finder or Explorer
 	a, err := newApp(dir, inst)
 	if err != nil {
 		inst.Close()
@@ -274,7 +276,7 @@ func runWindow(toFile bool) error {
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup:        a.startup,
 		OnShutdown:       a.shutdown,
-		Bind:             []any{about, a.Terminal, a.Inventory, a.Connect, a.Picker, a.Notes, a.work.PipelineBinding, a.work.ApprovalsBinding, a.Board},
+		Bind:             []any{about, a.Terminal, a.Inventory, a.Connect, a.Picker, a.Notes, a.work.PipelineBinding, a.work.ApprovalsBinding, a.Board, shellenv.NewBinding()},
 	})
 	if err != nil {
 		return fmt.Errorf("running the window: %w", err)
