@@ -37,7 +37,7 @@ min_macos="12.0"
 # (build/pkgcheck checks that both agree): 0.1.0-dev.230+g74350e0 →
 # 0.1.0.230, 1.2.3-4-gabc → 1.2.3.4, 1.2.3 → 1.2.3.0.
 numeric_version() {
-  local v="$1" core rest d=0 part
+  local v="$1" core rest d=0 part out=()
   core="${v%%[-+]*}"
   [[ "$core" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "VERSION '$v' does not start with MAJOR.MINOR.PATCH (see build/scripts/version.sh)"
   rest="${v#"$core"}"
@@ -46,8 +46,9 @@ numeric_version() {
   fi
   for part in ${core//./ } "$d"; do
     ((10#$part <= 65535)) || die "VERSION '$v': $part is larger than 65535"
+    out+=("$((10#$part))")
   done
-  echo "$core.$((10#$d))"
+  (IFS=.; echo "${out[*]}")
 }
 
 write_plist() {

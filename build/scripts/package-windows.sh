@@ -24,7 +24,7 @@ VERSION="${VERSION:-$(build/scripts/version.sh)}"
 # the start), 1.2.3-4-gabc → 1.2.3.4 (commits after the tag), 1.2.3 → 1.2.3.0.
 # build/scripts/package-macos.sh uses the same rule for CFBundleVersion.
 numeric_version() {
-  local v="$1" core rest d=0 part
+  local v="$1" core rest d=0 part out=()
   core="${v%%[-+]*}"
   [[ "$core" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "VERSION '$v' does not start with MAJOR.MINOR.PATCH (see build/scripts/version.sh)"
   rest="${v#"$core"}"
@@ -33,8 +33,9 @@ numeric_version() {
   fi
   for part in ${core//./ } "$d"; do
     ((10#$part <= 65535)) || die "VERSION '$v': $part does not fit a Windows version field (at most 65535)"
+    out+=("$((10#$part))")
   done
-  echo "$core.$((10#$d))"
+  (IFS=.; echo "${out[*]}")
 }
 
 # fill_winres writes the resource configs with the version filled in; paths
