@@ -79,8 +79,11 @@ if grep -q "^Type = Nsis" <<<"$listing"; then
 else
   fail "$installer is not an NSIS archive according to 7z; build it with makensis (package-windows.sh)"
 fi
+# One "Path = NAME" line per file in the archive (the header lines above
+# also name files, e.g. a PE's original file name).
+paths="$(7z l -slt -ba "$installer" 2>/dev/null | sed -n 's/^Path = //p')"
 for want in osfoundry-desktop.exe osfoundry.exe; do
-  if grep -qE "(^|[[:space:]/\\])${want//./\\.}\$" <<<"$listing"; then
+  if grep -qxF -- "$want" <<<"$paths"; then
     ok "installer contains $want"
   else
     fail "installer does not contain $want; see the File lines in build/windows/installer.nsi"
