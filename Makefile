@@ -9,12 +9,12 @@ DEV_TAGS := dev,$(GO_TAGS_LINUX)
 # user types `osfoundry`; with no arguments it opens the window beside it.
 GUI := build/bin/osfoundry-desktop
 CLI := build/bin/osfoundry
-VERSION := $(shell build/scripts/version.sh)
+VERSION ?= $(shell build/scripts/version.sh)
 LDFLAGS := -X github.com/osfoundry/desktop/backend/cli.Version=$(VERSION)
 export PATH := /usr/local/go/bin:$(PATH)
 export VERSION
 
-.PHONY: run app cli dev-app frontend deps deps-test test vet unit frontend-test e2e window cross agents node-mcp fixtures bench \
+.PHONY: run app cli dev-app frontend deps deps-package deps-test test vet unit frontend-test e2e window cross agents node-mcp fixtures bench \
 	icons package package-linux package-windows package-macos sums package-test
 
 run: deps app cli
@@ -22,6 +22,9 @@ run: deps app cli
 
 deps:
 	@build/scripts/deps.sh app
+
+deps-package:
+	@build/scripts/deps.sh package
 
 deps-test:
 	@build/scripts/deps.sh test
@@ -40,7 +43,7 @@ dev-app: frontend cli
 
 # Every test, in order: vet, Go unit and live tests, frontend unit tests,
 # browser end-to-end, the real window, cross-builds, and the packages.
-test: deps-test vet unit frontend-test e2e window cross
+test: deps-test vet unit frontend-test e2e window cross package-test
 	@echo "make test: all checks passed"
 
 vet:
@@ -64,7 +67,7 @@ window: app cli
 cross:
 	GOOS=darwin GOARCH=arm64 go vet ./backend/... ./cmd/...
 	GOOS=windows GOARCH=amd64 go vet ./...
-	GOOS=windows GOARCH=amd64 go build -tags production -o build/bin/osfoundry-desktop.exe .
+	GOOS=windows GOARCH=amd64 go build -tags production -o /dev/null .
 
 # Icons for every platform from the one source, build/icon.svg.
 icons:
@@ -73,7 +76,7 @@ icons:
 # Installable packages into build/dist/: .deb and .rpm, the Windows
 # installer, and SHA256SUMS. macOS packages are built by package-macos on
 # a macOS runner (.github/workflows/release.yml).
-package: package-linux package-windows sums
+package: deps-package package-linux package-windows sums
 
 package-linux: app cli icons
 	build/scripts/package-linux.sh

@@ -153,8 +153,28 @@ func (a *App) launched(l instance.Launch) {
 			a.focusPane(id)
 		case err != nil && !errors.Is(err, instance.ErrNotLink):
 			fmt.Fprintln(os.Stderr, "osfoundry:", err)
+			a.emit.Emit(eventNotice, linkNotice(err))
 		}
 	}
+}
+
+// eventNotice carries a message for a notice over any screen (the
+// frontend's 'app:notice' in src/lib/events.ts).
+const eventNotice = "app:notice"
+
+type notice struct {
+	Title string `json:"title"`
+	Text  string `json:"text"`
+}
+
+// linkNotice says why an osfoundry:// link the OS handed over opened
+// nothing: a web page or another program can start the app with one.
+func linkNotice(err error) notice {
+	text := "This osfoundry:// link is damaged (expected osfoundry://pane/<id>?t=<token>), so it opens nothing."
+	if errors.Is(err, instance.ErrStaleLink) {
+		text = "This osfoundry:// link was made by an earlier run of osFoundry, or not by osFoundry, so it opens nothing. Notifications from now on open their pane."
+	}
+	return notice{Title: "Link not opened", Text: text}
 }
 
 // openBoard builds the Sessions board over the panes and the pipeline.

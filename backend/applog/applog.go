@@ -27,6 +27,9 @@ const MaxSize = 4 << 20
 // checkEvery is how often a long-running app looks at the log's size.
 const checkEvery = time.Minute
 
+// StartMarker begins the line each start writes to the log.
+const StartMarker = "=== osFoundry started"
+
 // Path is the log file of the app data folder dir.
 func Path(dir string) string { return filepath.Join(dir, "logs", "osfoundry.log") }
 
@@ -76,7 +79,7 @@ func Redirect(dir string) (string, error) {
 		f.Close()
 		return "", fmt.Errorf("sending output to %s: %w", path, err)
 	}
-	fmt.Fprintf(f, "\n=== osFoundry started %s (pid %d) ===\n", time.Now().Format(time.RFC3339), os.Getpid())
+	fmt.Fprintf(f, "\n%s %s (pid %d) ===\n", StartMarker, time.Now().Format(time.RFC3339), os.Getpid())
 	go keepSmall(f, path, MaxSize, checkEvery)
 	return path, nil
 }

@@ -131,3 +131,24 @@ func TestSiblingsInABuildFolderAndAMacBundle(t *testing.T) {
 		t.Fatalf("a non-executable file was taken for the window app: %q", got)
 	}
 }
+
+// A window that moved its output to its log and then crashed: the box
+// shows what this start wrote there, not the starts before it.
+func TestACrashAfterTheLogTookOverShowsTheLog(t *testing.T) {
+	data := t.TempDir()
+	t.Setenv("OSFOUNDRY_HOME", data)
+	log := filepath.Join(data, "logs", "osfoundry.log")
+	os.MkdirAll(filepath.Dir(log), 0o700)
+	os.WriteFile(log, []byte("=== osFoundry started yesterday ===\nold trouble\n"), 0o600)
+	r := newRig(t, `printf '\n=== osFoundry started now (pid 1) ===\npanic: failed to init GTK\n' >>"`+log+`"; exec 2>&-; exit 2`)
+	if code := openBeside(r.me, nil, &bytes.Buffer{}); code != 1 {
+		t.Fatalf("exit code %d, want 1", code)
+	}
+	box := r.box()
+	if !strings.Contains(box, "could not open a window on this display") || !strings.Contains(box, "panic: failed to init GTK") {
+		t.Fatalf("message box = %q", box)
+	}
+	if strings.Contains(box, "old trouble") {
+		t.Fatalf("the box shows an earlier start's log: %q", box)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/osfoundry/desktop/backend/appdir"
 	"github.com/osfoundry/desktop/backend/applog"
 	"github.com/osfoundry/desktop/backend/msgbox"
 )
@@ -52,7 +53,41 @@ func openBeside(me string, args []string, stderr io.Writer) int {
 	case ExitShown:
 		return code
 	}
+	if strings.TrimSpace(out) == "" {
+		// The window had moved its output to its log before it stopped.
+		out = lastStart(logTail())
+	}
 	return fail(stderr, Explain(code, out))
+}
+
+// logTail is the end of the window app's log file, or "".
+func logTail() string {
+	dir, err := appdir.Dir()
+	if err != nil {
+		return ""
+	}
+	f, err := os.Open(applog.Path(dir))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	const tail = 16 << 10
+	if st, err := f.Stat(); err == nil && st.Size() > tail {
+		_, _ = f.Seek(-tail, io.SeekEnd)
+	}
+	b, _ := io.ReadAll(f)
+	return string(b)
+}
+
+// lastStart keeps what the last start wrote to the log.
+func lastStart(log string) string {
+	if i := strings.LastIndex(log, applog.StartMarker); i >= 0 {
+		log = log[i:]
+		if j := strings.IndexByte(log, '\n'); j >= 0 {
+			log = log[j+1:]
+		}
+	}
+	return log
 }
 
 // start runs the window app detached from this program's terminal, its
@@ -104,10 +139,12 @@ func Explain(code int, stderr string) string {
 	case strings.Contains(out, "libgtk-3"):
 		return "osFoundry needs GTK 3, and this system does not have it.\n\n" +
 			"Install it, then start osFoundry again:\n  Debian/Ubuntu: sudo apt install libgtk-3-0\n  Fedora: sudo dnf install gtk3\n\n" + out
+	case strings.Contains(out, "failed to init GTK"):
+		return "osFoundry could not open a window on this display. Start it from your desktop session (DISPLAY or WAYLAND_DISPLAY must be set and usable).\n\n" + out
 	case strings.Contains(out, "error while loading shared libraries"):
 		return "osFoundry could not start: a library it needs is missing.\n\n" + out
 	case out == "":
-		return fmt.Sprintf("osFoundry stopped as it started (exit code %d) without saying why. Its log file is in the app data folder (osfoundry/logs).", code)
+		return fmt.Sprintf("osFoundry stopped as it started (exit code %d) without saying why. Its log file is osfoundry/logs/osfoundry.log in your config folder.", code)
 	}
 	return fmt.Sprintf("osFoundry could not start (exit code %d):\n\n%s", code, out)
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what building and testing osFoundry needs on a fresh machine.
 #   deps.sh app    — system libraries for the window + frontend packages
-#   deps.sh test   — the above + Xvfb, Chromium, tmux and the pinned agent CLIs
+#   deps.sh package — the above + what `make package` builds with (NSIS)
+#   deps.sh test   — the above + Xvfb, Chromium, tmux, the package checkers
+#                    and the pinned agent CLIs
 # Debian/Ubuntu: apt packages (needs root or sudo). macOS/Windows: prints
 # what to install (see README) and checks it is there.
 set -euo pipefail
@@ -14,8 +16,11 @@ need node "install Node.js 20+ (Debian: apt-get install nodejs npm)"
 need npm "install npm (Debian: apt-get install npm)"
 
 apt_pkgs=(libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config gcc xvfb xauth fonts-dejavu-core)
+if [ "$mode" = package ] || [ "$mode" = test ]; then
+  apt_pkgs+=(nsis file)
+fi
 if [ "$mode" = test ]; then
-  apt_pkgs+=(chromium tmux imagemagick git nsis icoutils p7zip-full file)
+  apt_pkgs+=(chromium tmux imagemagick git icoutils p7zip-full desktop-file-utils)
 fi
 
 if [ "$(uname -s)" = Linux ] && command -v apt-get >/dev/null 2>&1; then

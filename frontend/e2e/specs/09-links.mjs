@@ -47,6 +47,10 @@ export default async function ({ page, base, tmp, env, bin, shot }) {
     // time to act on them, then check nothing moved.
     await new Promise((r) => setTimeout(r, 1500));
     assert(page.url().endsWith('#/sessions'), `a link the window did not make moved the page to ${page.url()}`);
+    // …and the person is told why nothing opened.
+    const body = await page.locator('body').innerText();
+    assert(/Link not opened/.test(body) && /it opens nothing/.test(body), `a link that opened nothing should say so in a notice: ${body.slice(0, 400)}`);
+    await shot('link-not-opened');
   } finally {
     for (const p of [one, two]) await goCall(page, 'terminal.Service.Close', p.id).catch(() => {});
   }

@@ -43,6 +43,8 @@ export interface EventMap {
   'panes:state': PaneState;
   /** A desktop notification for this pane id was clicked. */
   'panes:focus': string;
+  /** A message for a notice over any screen (app.go eventNotice), e.g. a link that opened nothing. */
+  'app:notice': { title: string; text: string };
 }
 
 export function on<K extends keyof EventMap>(name: K, cb: (payload: EventMap[K]) => void): () => void {
