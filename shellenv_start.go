@@ -27,7 +27,8 @@ import (
 // resume look-ups).
 func startShellEnv() {
 	fd := os.Stdin.Fd()
-	term := isatty.IsTerminal(fd) || isatty.IsCygwinTerminal(fd)
+	term := isatty.IsTerminal(fd) || isatty.IsCygwinTerminal(fd) || os.Getenv(shellenv.EnvFromTerminal) == "1"
+	os.Unsetenv(shellenv.EnvFromTerminal) // not for the panes and workers
 	if reason := shellenv.Reason(true, term, os.Getenv("PATH")); reason != "" {
 		shellenv.Start(shellenv.Options{}, reason)
 	}

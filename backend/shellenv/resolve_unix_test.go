@@ -176,9 +176,12 @@ func TestResolveErrors(t *testing.T) {
 				t.Fatalf("Resolve = %+v, %v; want an error", res, err)
 			}
 			for _, w := range tt.want {
-				if !strings.Contains(err.Error(), w) || !strings.Contains(res.Error, w) {
+				if !strings.Contains(err.Error(), w) {
 					t.Errorf("error %q does not say %q", err, w)
 				}
+			}
+			if res.Shell != tt.shell || res.Error == "" || !strings.Contains(err.Error(), res.Error) {
+				t.Errorf("Result = %+v for error %q", res, err)
 			}
 			if strings.Contains(err.Error(), "job control") {
 				t.Errorf("error %q carries the shell's job-control noise", err)

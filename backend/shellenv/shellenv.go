@@ -28,6 +28,12 @@ import (
 // nvm takes 0.3–1 s; five seconds leaves room for a slow disk at login.
 const DefaultTimeout = 5 * time.Second
 
+// EnvFromTerminal, set to "1" by a launcher that was itself started from a
+// terminal (the osfoundry command line opening the window), says the PATH
+// the window got is already the one the user's terminal has: the window
+// then reads no login shell.
+const EnvFromTerminal = "OSF_FROM_TERMINAL"
+
 // ErrTimeout is returned (wrapped) when the login shell did not print its
 // environment within the timeout; its whole process group was killed and
 // nothing was merged.
@@ -60,7 +66,8 @@ type Result struct {
 	OK bool `json:"ok"`
 	// TimedOut: the shell was killed at the timeout (Error says so too).
 	TimedOut bool `json:"timedOut"`
-	// Error says what went wrong when OK is false and Reason is set.
+	// Error says what went wrong when OK is false and Reason is set (the
+	// returned error's words without the "reading … (shell)" prefix).
 	Error    string        `json:"error,omitempty"`
 	Duration time.Duration `json:"duration"` // ns
 	// Path is the PATH in use now.
@@ -86,7 +93,12 @@ func Resolve(ctx context.Context, o Options) (Result, error) {
 	login, shell, err := readLogin(ctx, o)
 	res := Result{Shell: shell, Duration: time.Since(start)}
 	if err != nil {
-		res.Error, res.TimedOut = err.Error(), errors.Is(err, ErrTimeout)
+		// The Result names the shell already: keep the error's own words.
+		detail := err
+		if inner := errors.Unwrap(err); inner != nil {
+			detail = inner
+		}
+		res.Error, res.TimedOut = detail.Error(), errors.Is(err, ErrTimeout)
 		res.Path = os.Getenv("PATH")
 		return res, err
 	}
