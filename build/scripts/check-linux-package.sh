@@ -158,4 +158,29 @@ for rc in 'sleep 100' 'exit 3'; do
   stop_window
   ok "a login shell running '$rc': window after ${ms} ms"
 done
+# Install, upgrade while the window runs, and remove with dpkg itself, into
+# a root folder of its own: the running window goes on, and the user's data
+# folder is never touched.
+d="$work/dpkg"
+mkdir -p "$d/var/lib/dpkg/info" "$d/var/lib/dpkg/updates"
+touch "$d/var/lib/dpkg/status"
+dpkg_root() { dpkg --root="$d" --force-script-chrootless --force-depends --force-not-root "$@" >"$work/dpkg.log" 2>&1 || fail "dpkg $*: $(tail -5 "$work/dpkg.log")"; }
+dpkg_root -i "$deb"
+lib="$d/usr/lib/osfoundry" launcher="$d/usr/bin/osfoundry"
+h=$(new_home upgrade 'export PATH="$HOME/tools/bin:$PATH"')
+start_window "$h" "installed with dpkg" >/dev/null
+data="$h/.config/osfoundry"
+[ -f "$data/osfoundry.db" ] || fail "the window made no database in $data"
+echo "a person's file" >"$data/keep-me.txt"
+before=$(cd "$data" && find . -type f ! -path './logs/*' ! -name '*-wal' ! -name '*-shm' ! -name 'instance.*' | sort)
+pid=$(pgrep -f "$lib/osfoundry-desktop")
+dpkg_root -i "$deb"
+kill -0 "$pid" 2>/dev/null || fail "upgrading the package ended the running window"
+"$launcher" version >/dev/null || fail "the command line does not run after the upgrade"
+stop_window
+dpkg_root --purge osfoundry
+[ ! -e "$lib" ] && [ ! -e "$d/usr/bin/osfoundry" ] || fail "purging left $lib or /usr/bin/osfoundry behind"
+after=$(cd "$data" && find . -type f ! -path './logs/*' ! -name '*-wal' ! -name '*-shm' ! -name 'instance.*' | sort)
+[ "$before" = "$after" ] && grep -q "a person's file" "$data/keep-me.txt" || fail "install/upgrade/purge changed the data folder: before: $before after: $after"
+ok "dpkg install, upgrade while the window runs (it runs on) and purge keep the data folder"
 echo "check-linux-package: all checks passed"
