@@ -2,6 +2,7 @@
 // backend, built frontend) on loopback under Xvfb, then drives Debian's
 // Chromium with playwright-core through every spec in e2e/specs.
 //   node e2e/run.mjs PATH/TO/osfoundry-dev [spec-name-filter]
+//   (OSF_E2E_DIST=folder serves a frontend built with vite build --outDir folder)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,8 @@ import { chromium } from 'playwright-core';
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = resolve(process.argv[2] ?? '../build/bin/osfoundry-dev');
 const filter = process.argv[3] ?? '';
-const dist = resolve(here, '../dist');
+// OSF_E2E_DIST: a built frontend elsewhere than dist/ (two builds side by side).
+const dist = resolve(process.env.OSF_E2E_DIST ?? resolve(here, '../dist'));
 
 function freePort() {
   return new Promise((ok, fail) => {
