@@ -14,6 +14,7 @@ import (
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/mac"
 
 	"github.com/osfoundry/desktop/backend/appdir"
 	"github.com/osfoundry/desktop/backend/applog"
@@ -296,7 +297,10 @@ func runWindow(toFile bool) error {
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup:        a.startup,
 		OnShutdown:       a.shutdown,
-		Bind:             []any{about, a.Terminal, a.Inventory, a.Connect, a.Picker, a.Notes, a.work.PipelineBinding, a.work.ApprovalsBinding, a.Board, shellenv.NewBinding()},
+		// macOS hands a clicked osfoundry:// link to the running app as an
+		// Apple Event, not as an argument of a second process.
+		Mac:  &mac.Options{OnUrlOpen: func(u string) { a.launched(instance.Launch{Args: []string{u}}) }},
+		Bind: []any{about, a.Terminal, a.Inventory, a.Connect, a.Picker, a.Notes, a.work.PipelineBinding, a.work.ApprovalsBinding, a.Board, shellenv.NewBinding()},
 	})
 	if err != nil {
 		return fmt.Errorf("running the window: %w", err)

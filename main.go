@@ -27,6 +27,7 @@ func main() {
 		debug.SetGCPercent(400)
 	}
 	if len(os.Args) > 1 && cli.Has(os.Args[1]) {
+		launch.AttachParentConsole()
 		os.Exit(cli.Main(os.Args[1:]))
 	}
 	toFile := applog.Wanted()
