@@ -71,7 +71,10 @@ func (c cliCaps) accepts(value string, flags ...string) (yes, listed bool) {
 }
 
 var (
-	flagLine   = regexp.MustCompile(`^\s*(-[A-Za-z0-9]|--[A-Za-z0-9][A-Za-z0-9-]*)\b`)
+	// An option line starts at most six columns in (commander: 2; clap: 2
+	// for "-c, --config", 6 for "    --last"); a wrapped description line
+	// sits further right, even when it begins with a flag it mentions.
+	flagLine   = regexp.MustCompile(`^ {0,6}(-[A-Za-z0-9]|--[A-Za-z0-9][A-Za-z0-9-]*)\b`)
 	flagToken  = regexp.MustCompile(`(?:^|[\s,])(--?[A-Za-z0-9][A-Za-z0-9-]*)`)
 	choicesRe  = regexp.MustCompile(`choices:\s*((?:"[^"]*"(?:,\s*)?)+)`)
 	quotedRe   = regexp.MustCompile(`"([^"]*)"`)
@@ -81,39 +84,58 @@ var (
 
 // parseHelp reads flags and their accepted values from commander.js style
 // (`(choices: "a", "b")`) and clap style (`[possible values: a, b]` or a
-// "Possible values:" list of "- a: …" lines) help text.
+// "Possible values:" list of "- a: …" lines) help text. Each option's whole
+// description is read as one text: both CLIs wrap long lists over several
+// lines when printing to a pipe.
 func parseHelp(text string) cliCaps {
 	c := cliCaps{known: true, flags: map[string]bool{}, values: map[string][]string{}}
 	var cur []string
+	var desc []string
 	add := func(v string) {
 		for _, f := range cur {
 			c.values[f] = append(c.values[f], v)
 		}
 	}
-	for _, line := range strings.Split(text, "\n") {
-		if flagLine.MatchString(line) && !listItemRe.MatchString(line) {
-			cur = nil
-			for _, m := range flagToken.FindAllStringSubmatch(strings.SplitN(strings.TrimSpace(line), "  ", 2)[0], -1) {
-				cur = append(cur, m[1])
-				c.flags[m[1]] = true
-			}
-		}
-		if m := choicesRe.FindStringSubmatch(line); m != nil {
+	flush := func() {
+		d := strings.Join(desc, " ")
+		desc = desc[:0]
+		if m := choicesRe.FindStringSubmatch(d); m != nil {
 			for _, q := range quotedRe.FindAllStringSubmatch(m[1], -1) {
 				add(q[1])
 			}
 		}
-		if m := possibleRe.FindStringSubmatch(line); m != nil {
+		if m := possibleRe.FindStringSubmatch(d); m != nil {
 			for _, v := range strings.Split(m[1], ",") {
 				if v = strings.TrimSpace(v); v != "" {
 					add(v)
 				}
 			}
 		}
-		if m := listItemRe.FindStringSubmatch(line); m != nil && len(cur) > 0 {
-			add(m[1])
+	}
+	for _, line := range strings.Split(text, "\n") {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case flagLine.MatchString(line) && !listItemRe.MatchString(line):
+			flush()
+			cur = nil
+			for _, m := range flagToken.FindAllStringSubmatch(strings.SplitN(trimmed, "  ", 2)[0], -1) {
+				cur = append(cur, m[1])
+				c.flags[m[1]] = true
+			}
+			desc = append(desc, trimmed)
+		case trimmed != "" && trimmed == line:
+			// A section heading ("Options:", "Commands:") ends the option.
+			flush()
+			cur = nil
+		case len(cur) > 0:
+			if m := listItemRe.FindStringSubmatch(line); m != nil {
+				add(m[1])
+				continue
+			}
+			desc = append(desc, trimmed)
 		}
 	}
+	flush()
 	return c
 }
 
