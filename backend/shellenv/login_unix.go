@@ -79,15 +79,40 @@ func isExec(p string) bool {
 // common), its stdout out of the way; its stderr is kept for the error
 // message. An rc that ends with a failing command is fine: the markers
 // decide, not the exit status.
-func script(shell, marker string) string {
+// When the login file bash reads already sources ~/.bashrc (Debian's and
+// Ubuntu's default ~/.profile does), it is not sourced twice: a pyenv or
+// nvm set-up there costs a few hundred ms each time.
+func script(shell, marker, home string) string {
 	body := fmt.Sprintf("printf '%%s' '%s'; command env -0 2>/dev/null || command env; printf '%%s' '%s'", marker, marker)
 	switch filepath.Base(shell) {
 	case "bash":
+		if profileSourcesBashrc(home) {
+			return body
+		}
 		return `[ -r "$HOME/.bashrc" ] && . "$HOME/.bashrc" </dev/null >/dev/null; ` + body
 	case "fish":
 		return fmt.Sprintf("printf '%%s' '%s'; command env -0; printf '%%s' '%s'", marker, marker)
 	}
 	return body
+}
+
+// profileSourcesBashrc reports whether the file a bash login shell reads
+// in home (the first of ~/.bash_profile, ~/.bash_login, ~/.profile) names
+// .bashrc on a line that is not a comment.
+func profileSourcesBashrc(home string) bool {
+	for _, name := range []string{".bash_profile", ".bash_login", ".profile"} {
+		b, err := os.ReadFile(filepath.Join(home, name))
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if line = strings.TrimSpace(line); !strings.HasPrefix(line, "#") && strings.Contains(line, ".bashrc") {
+				return true
+			}
+		}
+		return false
+	}
+	return false
 }
 
 // args are the flags for an interactive login shell; csh-family shells
@@ -113,15 +138,15 @@ func runShell(ctx context.Context, shell, home string, timeout time.Duration) (m
 	rand.Read(rb[:]) //nolint:errcheck // never fails on supported platforms
 	marker := "_OSF_ENV_" + hex.EncodeToString(rb[:]) + "_"
 
-	cmd := exec.Command(shell, args(shell, script(shell, marker))...)
+	cmd := exec.Command(shell)
 	cmd.Env = os.Environ()
 	if home != "" {
 		cmd.Env = append(cmd.Env, "HOME="+home)
+	} else {
+		home, _ = os.UserHomeDir()
 	}
+	cmd.Args = append(cmd.Args, args(shell, script(shell, marker, home))...)
 	cmd.Dir = home
-	if cmd.Dir == "" {
-		cmd.Dir, _ = os.UserHomeDir()
-	}
 	if st, err := os.Stat(cmd.Dir); err != nil || !st.IsDir() {
 		cmd.Dir = "/"
 	}

@@ -193,6 +193,41 @@ func TestResolveErrors(t *testing.T) {
 	}
 }
 
+// A ~/.profile that sources ~/.bashrc (Debian's default) gets it sourced
+// once, not twice; one that does not gets it sourced by the resolver.
+func TestBashrcSourcedOnce(t *testing.T) {
+	sh := bash(t)
+	tests := []struct {
+		name    string
+		profile string
+		want    string
+	}{
+		{"profile sources bashrc", "if [ -f ~/.bashrc ]; then\n  . ~/.bashrc\nfi\n", "x"},
+		{"profile without bashrc", "export FOO=1\n", "x"},
+		{"commented-out mention", "# . ~/.bashrc\n", "x"},
+		{"no profile", "", "x"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			isolate(t)
+			files := claudeFiles(addBin + `export LC_CTYPE="${LC_CTYPE}x"` + "\n")
+			if tt.profile != "" {
+				files[".profile"] = tt.profile
+			}
+			h := home(t, files)
+			if _, err := Resolve(context.Background(), Options{Shell: sh, Home: h}); err != nil {
+				t.Fatal(err)
+			}
+			if got := os.Getenv("LC_CTYPE"); got != tt.want {
+				t.Fatalf("~/.bashrc ran %d times, want once", len(got))
+			}
+			if _, err := exec.LookPath("claude"); err != nil {
+				t.Fatalf("claude not found: %v", err)
+			}
+		})
+	}
+}
+
 func TestResolveDropsEntriesThatAreNotFolders(t *testing.T) {
 	sh := bash(t)
 	isolate(t)
@@ -310,12 +345,18 @@ func procsWith(tag string) []string {
 	return out
 }
 
-// BenchmarkReadLogin reads this machine's user's login shell (nothing is
-// merged): what the window pays once at start when it has no terminal.
+// BenchmarkReadLogin reads the user's login shell (nothing is merged):
+// what the window pays once at start when it has no terminal. "this home"
+// runs this machine's real rc files; "empty home" only the system's
+// (/etc/profile), which is the resolver's own cost.
 func BenchmarkReadLogin(b *testing.B) {
-	for b.Loop() {
-		if _, _, err := readLogin(context.Background(), Options{Timeout: DefaultTimeout}); err != nil {
-			b.Fatal(err)
-		}
+	for _, bc := range []struct{ name, home string }{{"this home", ""}, {"empty home", b.TempDir()}} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, _, err := readLogin(context.Background(), Options{Home: bc.home, Timeout: DefaultTimeout}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
