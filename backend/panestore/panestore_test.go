@@ -60,3 +60,73 @@ func TestRestoreAfterRestart(t *testing.T) {
 		t.Fatalf("the lost pane should be forgotten, store has %+v", specs)
 	}
 }
+
+// A pane's place in the rail and the conversation its agent reported
+// survive a restart; the latest report wins.
+func TestPositionAndSessionSurviveARestart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "app.db")
+	db, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	claude := terminal.Spec{ID: "p-b", Dir: "/w", Argv: []string{"claude"}, Cols: 80, Rows: 24, Position: 1,
+		Session: terminal.Session{ID: "old", File: "/h/.claude/projects/-w/old.jsonl"}}
+	st.SavePane(terminal.Spec{ID: "p-a", Dir: "/w", Argv: []string{"bash"}, Cols: 80, Rows: 24, Position: 2})
+	st.SavePane(claude)
+	claude.Session = terminal.Session{ID: "3f2a", File: "/h/.claude/projects/-w/3f2a.jsonl"}
+	st.SavePane(claude)
+	db.Close()
+
+	db, err = store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	st, _ = Open(context.Background(), db)
+	got, err := st.LoadPanes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || !reflect.DeepEqual(got[0], claude) || got[1].ID != "p-a" || got[1].Position != 2 {
+		t.Fatalf("loaded %+v, want %+v first (position 1) then p-a", got, claude)
+	}
+}
+
+// The New pane form offers the folder the last pane was started in first,
+// also after a restart; folders that were removed are not offered.
+func TestNewPaneRemembersTheLastFolder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "app.db")
+	db, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	st, err := Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b, gone := t.TempDir(), t.TempDir(), filepath.Join(t.TempDir(), "gone")
+	m := terminal.NewManager(nil)
+	m.SetStore(st)
+	defer m.CloseAll()
+	svc := terminal.NewService(m, nil)
+	st.UseFolder(gone)
+	for _, dir := range []string{a, b, a} {
+		if _, err := svc.Create(terminal.CreateRequest{Dir: dir, Command: "/bin/sh"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := svc.Create(terminal.CreateRequest{Dir: filepath.Join(b, "missing"), Command: "/bin/sh"}); err == nil {
+		t.Fatal("a pane in a missing folder should not start")
+	}
+	m2 := terminal.NewManager(nil)
+	m2.SetStore(st)
+	again := terminal.NewService(m2, nil)
+	if got := again.Folders(); !reflect.DeepEqual(got, []string{a, b}) {
+		t.Fatalf("folders offered = %v, want the last one first: %v", got, []string{a, b})
+	}
+}

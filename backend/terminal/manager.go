@@ -53,6 +53,13 @@ type Info struct {
 	Paused     bool     `json:"paused"`    // frozen by Pause until Resume
 	CanPause   bool     `json:"canPause"`  // Pause works for this pane here
 	StartedAt  int64    `json:"startedAt"` // unix ms
+	// Command is the command line of the program holding the terminal
+	// ("npm run dev"), what tells twenty panes in one folder apart.
+	Command string `json:"command"`
+	// Session is the id of the conversation the pane's agent reported
+	// ("" when none); Resumed says how a restore brought it back.
+	Session string `json:"session,omitempty"`
+	Resumed string `json:"resumed,omitempty"`
 }
 
 // Manager owns the app's panes.
@@ -71,6 +78,9 @@ type Manager struct {
 	onClose  []func(id string)
 	onPause  []func(id string, paused bool)
 	redraws  func(id string) bool // see RedrawsOnResume
+	resume   Resume               // see SetResume
+	// nextPos is the rail position the next new pane gets.
+	nextPos int
 	// restoring is open from ExpectRestore until Restore returns;
 	// restoreDue says RestoreExpected has not run it yet.
 	restoring  chan struct{}
@@ -137,10 +147,20 @@ func (m *Manager) Create(o Options) (Info, error) {
 func (m *Manager) create(o Options) (Info, error) {
 	id := o.ID
 	m.mu.Lock()
+	if o.Position == 0 {
+		m.nextPos++
+		o.Position = m.nextPos
+	} else if o.Position > m.nextPos {
+		m.nextPos = o.Position
+	}
 	onChange, onOSC, onExit, onCreate, specs, launch := m.onChange, m.onOSC, m.onExit, m.onCreate, m.specs, m.launch
 	m.mu.Unlock()
 	if launch != nil {
-		env, args := launch(id, o.Argv, o.Env)
+		argv := o.Argv
+		if len(o.RunArgv) > 0 {
+			argv = o.RunArgv
+		}
+		env, args := launch(id, argv, o.Env)
 		if len(env) > 0 {
 			if o.Env == nil {
 				o.Env = os.Environ()
@@ -175,8 +195,7 @@ func (m *Manager) create(o Options) (Info, error) {
 	m.pan[id] = p
 	m.mu.Unlock()
 	if specs != nil {
-		sc, sr := p.emu.Size()
-		specs.SavePane(Spec{ID: id, Dir: p.Dir(), Argv: p.Argv(), Cols: sc, Rows: sr})
+		m.save(p)
 	}
 	for _, f := range onCreate {
 		f(p)
@@ -202,7 +221,7 @@ func (m *Manager) Get(id string) (*Pane, error) {
 	return p, nil
 }
 
-// List returns every pane, oldest first.
+// List returns every pane in rail order: as saved, new ones last.
 func (m *Manager) List() []Info {
 	m.mu.Lock()
 	ps := make([]*Pane, 0, len(m.pan))
@@ -210,7 +229,12 @@ func (m *Manager) List() []Info {
 		ps = append(ps, p)
 	}
 	m.mu.Unlock()
-	sort.Slice(ps, func(i, j int) bool { return ps[i].started.Before(ps[j].started) })
+	sort.Slice(ps, func(i, j int) bool {
+		if ps[i].position != ps[j].position {
+			return ps[i].position < ps[j].position
+		}
+		return ps[i].started.Before(ps[j].started)
+	})
 	out := make([]Info, len(ps))
 	for i, p := range ps {
 		out[i] = infoOf(p)
@@ -225,7 +249,7 @@ func infoOf(p *Pane) Info {
 		ID: p.ID(), Pid: p.Pid(), Dir: p.Dir(), Folder: ShortName(p.Dir()), Argv: p.Argv(), Foreground: fg,
 		Title: s.Title, Cols: s.Cols, Rows: s.Rows, Exited: p.Exited(), ExitCode: p.ExitCode(),
 		Paused: p.Paused(), CanPause: p.CanPause() && !p.Exited(),
-		StartedAt: p.Started().UnixMilli(),
+		StartedAt: p.Started().UnixMilli(), Command: p.ForegroundCommand(), Session: p.Session().ID, Resumed: p.opts.Resumed,
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -19,8 +20,18 @@ type Options struct {
 	// ExtraArgs are appended to Argv for this run only: they are neither
 	// shown (Argv, Info) nor remembered across restarts (per-run hooks).
 	ExtraArgs []string
-	Cols      int
-	Rows      int
+	// RunArgv, when set, runs instead of Argv, which stays what is shown
+	// and remembered: a restore resuming an agent's conversation runs
+	// `claude --resume <id>` for a pane the user started as `claude`.
+	RunArgv []string
+	// Resumed says why RunArgv was chosen (shown with the pane).
+	Resumed string
+	// Position is the pane's place in the rail (set by the Manager).
+	Position int
+	// Session is the agent conversation the pane resumes, if any.
+	Session Session
+	Cols    int
+	Rows    int
 	// Tap, when set, receives every raw byte read from the PTY (recorders).
 	Tap io.Writer
 	// OnOutput receives batched UI bytes (at most one call per frame),
@@ -71,6 +82,10 @@ type Pane struct {
 	emu   *Emulator
 	batch *batcher
 
+	// position orders the rail; session is what the agent last reported.
+	position int
+	session  Session
+
 	mu       sync.Mutex
 	closed   bool
 	exited   bool
@@ -83,6 +98,14 @@ type Pane struct {
 
 	writeMu sync.Mutex
 	done    chan struct{}
+
+	// lastIn and lastOut are unix ns of the last keystroke and of the last
+	// output that was not the echo of one (see LastOutput).
+	lastIn, lastOut atomic.Int64
+	cmdMu           sync.Mutex
+	cmdPgrp         int
+	cmdLine         string
+	cmdAt           time.Time
 }
 
 // Start runs a program in a new pane.
@@ -104,18 +127,25 @@ func Start(o Options) (*Pane, error) {
 		o.Env = os.Environ()
 	}
 	o.Env = withTerm(o.Env)
+	if len(o.RunArgv) > 0 && o.RunArgv[0] != o.Argv[0] {
+		o.RunArgv = nil // a resume always runs the pane's own program
+	}
 	if _, err := lookPath(o.Argv[0], o.Env); err != nil {
 		return nil, fmt.Errorf("starting pane: %q was not found — check the command or install it: %w", o.Argv[0], err)
 	}
 	run := o
+	if len(o.RunArgv) > 0 {
+		run.Argv = o.RunArgv
+	}
 	if len(o.ExtraArgs) > 0 {
-		run.Argv = append(append([]string(nil), o.Argv...), o.ExtraArgs...)
+		run.Argv = append(append([]string(nil), run.Argv...), o.ExtraArgs...)
 	}
 	proc, err := startPTY(run)
 	if err != nil {
 		return nil, fmt.Errorf("starting pane: %w", err)
 	}
-	p := &Pane{opts: o, proc: proc, emu: NewEmulator(o.Cols, o.Rows), done: make(chan struct{}), started: time.Now()}
+	p := &Pane{opts: o, proc: proc, emu: NewEmulator(o.Cols, o.Rows), done: make(chan struct{}), started: time.Now(),
+		position: o.Position, session: o.Session}
 	p.emu.OnReply(func(b []byte) { go p.Write(b) })
 	p.emu.OnOSC(o.OnOSC)
 	p.batch = newBatcher(frameInterval, func(seq uint64, b []byte) {
@@ -139,6 +169,9 @@ func (p *Pane) readLoop() {
 	for {
 		n, err := p.proc.Read(buf)
 		if n > 0 {
+			if now := time.Now().UnixNano(); now-p.lastIn.Load() > int64(echoWindow) {
+				p.lastOut.Store(now)
+			}
 			if p.opts.Tap != nil {
 				p.opts.Tap.Write(buf[:n])
 			}
@@ -180,6 +213,13 @@ func (p *Pane) Argv() []string { return append([]string(nil), p.opts.Argv...) }
 // Pid is the pane's session leader.
 func (p *Pane) Pid() int { return p.proc.Pid() }
 
+// Session is the conversation the pane's agent last reported.
+func (p *Pane) Session() Session {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.session
+}
+
 // Started is when the pane started.
 func (p *Pane) Started() time.Time { return p.started }
 
@@ -193,6 +233,7 @@ func (p *Pane) Write(b []byte) (int, error) {
 	}
 	p.writeMu.Lock()
 	defer p.writeMu.Unlock()
+	p.lastIn.Store(time.Now().UnixNano())
 	n, err := p.proc.Write(b)
 	if err != nil {
 		return n, fmt.Errorf("writing to pane: %w", err)
@@ -240,6 +281,43 @@ func (p *Pane) Foreground() (pgrp int, name string) {
 		return 0, ""
 	}
 	return p.proc.Foreground()
+}
+
+// echoWindow: output this soon after a keystroke is taken for its echo
+// (the shell redrawing its line), not for a program at work.
+const echoWindow = 150 * time.Millisecond
+
+// LastOutput is when the pane last printed something other than the echo
+// of what was typed into it (zero: never).
+func (p *Pane) LastOutput() time.Time {
+	if ns := p.lastOut.Load(); ns != 0 {
+		return time.Unix(0, ns)
+	}
+	return time.Time{}
+}
+
+// cmdTTL bounds how long a foreground command line is reused (reading it
+// costs a process start where there is no /proc).
+const cmdTTL = 2 * time.Second
+
+// ForegroundCommand is the command line of the program holding the
+// terminal, e.g. "npm run dev" ("" once the pane exited).
+func (p *Pane) ForegroundCommand() string {
+	pg, name := p.Foreground()
+	if pg == 0 {
+		return name
+	}
+	p.cmdMu.Lock()
+	defer p.cmdMu.Unlock()
+	if pg == p.cmdPgrp && time.Since(p.cmdAt) < cmdTTL {
+		return p.cmdLine
+	}
+	cmd := processCommand(pg)
+	if cmd == "" {
+		cmd = name
+	}
+	p.cmdPgrp, p.cmdLine, p.cmdAt = pg, cmd, time.Now()
+	return cmd
 }
 
 // ShellInFront reports whether the pane's own first program (usually the

@@ -47,3 +47,28 @@ func isExec(p string) bool {
 	}
 	return runtime.GOOS == "windows" || st.Mode()&0o111 != 0
 }
+
+// maxCommandLine bounds a command line shown in the rail.
+const maxCommandLine = 200
+
+// commandLine joins a program and its arguments for display, quoting the
+// arguments that hold spaces or quotes.
+func commandLine(name string, args []string) string {
+	var b strings.Builder
+	b.WriteString(name)
+	for _, a := range args {
+		b.WriteByte(' ')
+		if a == "" || strings.ContainsAny(a, " \t\n'\"") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		b.WriteString(a)
+		if b.Len() > maxCommandLine {
+			break
+		}
+	}
+	s := b.String()
+	if len(s) > maxCommandLine {
+		s = strings.ToValidUTF8(s[:maxCommandLine], "") + "…"
+	}
+	return s
+}

@@ -197,3 +197,32 @@ func scriptName(path string) string {
 	}
 	return name
 }
+
+// processCommand is pid's command line for the rail: the program as
+// processName names it, then its arguments (a node CLI's script path left
+// out), quoted where they hold spaces. Without /proc it asks ps.
+func processCommand(pid int) string {
+	var args []string
+	if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline"); err == nil && len(b) > 0 {
+		args = strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
+	} else if out, err := exec.Command("ps", "-o", "args=", "-p", strconv.Itoa(pid)).Output(); err == nil {
+		args = strings.Fields(strings.TrimSpace(string(out)))
+	}
+	if len(args) == 0 {
+		return ""
+	}
+	rest := args[1:]
+	if n := filepath.Base(args[0]); n == "node" || n == "bun" {
+		for i, a := range rest {
+			if !strings.HasPrefix(a, "-") {
+				rest = rest[i+1:]
+				break
+			}
+		}
+	}
+	name := processName(pid)
+	if name == "" {
+		name = filepath.Base(args[0])
+	}
+	return commandLine(strings.TrimPrefix(name, "-"), rest)
+}

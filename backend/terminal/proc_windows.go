@@ -193,3 +193,7 @@ func (c *conPTY) Close() error {
 	}
 	return nil
 }
+
+// processCommand: Windows consoles have no foreground process group; the
+// rail shows the pane's own command.
+func processCommand(int) string { return "" }

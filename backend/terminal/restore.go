@@ -3,6 +3,7 @@ package terminal
 import (
 	"fmt"
 	"os"
+	"sort"
 	"time"
 )
 
@@ -14,6 +15,61 @@ type Spec struct {
 	Argv []string
 	Cols int
 	Rows int
+	// Position is the pane's place in the rail; restored panes keep it.
+	Position int
+	// Session is the conversation the pane's agent last reported, which a
+	// restore resumes (zero: none reported).
+	Session Session
+}
+
+// Session is a conversation an agent reported from a pane: its id, and the
+// file the agent keeps it in when known (a resume needs it to exist).
+type Session struct {
+	ID   string `json:"id"`
+	File string `json:"file,omitempty"`
+}
+
+// Resume decides what a restored pane runs: the agent's own way back into
+// the conversation sp.Session names (why says so, for the rail), or sp.Argv
+// unchanged (nil argv) when there is nothing to resume. env is the
+// environment the pane will get.
+type Resume func(sp Spec, env []string) (argv []string, why string)
+
+// SetResume sets how Restore brings agent panes back (nil: as started).
+func (m *Manager) SetResume(f Resume) {
+	m.mu.Lock()
+	m.resume = f
+	m.mu.Unlock()
+}
+
+// SetSession records the conversation a pane's agent reported, so the
+// next start resumes it. Unknown panes are an error; the same session
+// again writes nothing.
+func (m *Manager) SetSession(id string, s Session) error {
+	p, err := m.Get(id)
+	if err != nil {
+		return err
+	}
+	p.mu.Lock()
+	same := p.session == s
+	p.session = s
+	p.mu.Unlock()
+	if same {
+		return nil
+	}
+	return m.save(p)
+}
+
+// save writes a pane's spec to the store, if any.
+func (m *Manager) save(p *Pane) error {
+	m.mu.Lock()
+	st := m.specs
+	m.mu.Unlock()
+	if st == nil {
+		return nil
+	}
+	c, r := p.emu.Size()
+	return st.SavePane(Spec{ID: p.ID(), Dir: p.Dir(), Argv: p.Argv(), Cols: c, Rows: r, Position: p.position, Session: p.Session()})
 }
 
 // SpecStore persists open panes (the app passes a SQLite store).
@@ -112,10 +168,23 @@ func (m *Manager) Restore(env []string) error {
 	if env == nil {
 		env = os.Environ()
 	}
+	// The panes start concurrently; their places in the rail are handed
+	// out first, in the saved order.
+	sort.SliceStable(specs, func(i, j int) bool { return specs[i].Position < specs[j].Position })
+	m.mu.Lock()
+	first := m.nextPos + 1
+	m.nextPos += len(specs)
+	resume := m.resume
+	m.mu.Unlock()
 	errs := make(chan error, len(specs))
-	for _, sp := range specs {
+	for i, sp := range specs {
 		go func() {
-			_, err := m.create(Options{ID: sp.ID, Dir: sp.Dir, Argv: sp.Argv, Env: env, Cols: sp.Cols, Rows: sp.Rows})
+			o := Options{ID: sp.ID, Dir: sp.Dir, Argv: sp.Argv, Env: env, Cols: sp.Cols, Rows: sp.Rows,
+				Position: first + i, Session: sp.Session}
+			if resume != nil && sp.Session.ID != "" {
+				o.RunArgv, o.Resumed = resume(sp, env)
+			}
+			_, err := m.create(o)
 			if err != nil {
 				st.DeletePane(sp.ID)
 				err = fmt.Errorf("pane in %s was not restored: %w", sp.Dir, err)

@@ -3,6 +3,8 @@
 package terminal
 
 import (
+	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -94,5 +96,48 @@ func TestCloseAllCancelsAPendingRestore(t *testing.T) {
 	}
 	if l := svc.List(); len(l) != 0 {
 		t.Fatalf("a restore after CloseAll started %d panes", len(l))
+	}
+}
+
+// Restored panes start concurrently; the rail must still list them in the
+// order they were saved, not in the order their programs happened to start.
+func TestRestoreKeepsTheSavedOrder(t *testing.T) {
+	dir := t.TempDir()
+	st := &memSpecs{}
+	for _, id := range []string{"p-first", "p-second", "p-third", "p-fourth"} {
+		st.specs = append(st.specs, Spec{ID: id, Dir: dir, Argv: []string{"/bin/sh"}, Cols: 80, Rows: 24})
+	}
+	m := NewManager(nil)
+	defer m.CloseAll()
+	m.SetStore(st)
+	// The first saved pane is the slowest to start (a big shell rc, a
+	// loaded disk): it starts last.
+	m.SetLaunch(func(id string, _, _ []string) ([]string, []string) {
+		if id == "p-first" {
+			time.Sleep(300 * time.Millisecond)
+		}
+		return nil, nil
+	})
+	if err := m.Restore(nil); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, in := range m.List() {
+		got = append(got, in.ID)
+	}
+	want := []string{"p-first", "p-second", "p-third", "p-fourth"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("rail order after restore = %v, want the saved order %v", got, want)
+	}
+	// A pane opened after the restore comes last, and the saved order
+	// follows what the rail shows.
+	in, err := m.Create(Options{Dir: dir, Argv: []string{"/bin/sh"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	specs, _ := st.LoadPanes()
+	sort.SliceStable(specs, func(i, j int) bool { return specs[i].Position < specs[j].Position })
+	if last := specs[len(specs)-1]; last.ID != in.ID || specs[0].ID != "p-first" {
+		t.Fatalf("saved positions = %+v, want p-first first and the new pane %s last", specs, in.ID)
 	}
 }

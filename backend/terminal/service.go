@@ -45,7 +45,51 @@ func (s *Service) Create(req CreateRequest) (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
-	return s.m.Create(Options{Dir: dir, Argv: argv, Env: s.env(), Cols: req.Cols, Rows: req.Rows})
+	info, err := s.m.Create(Options{Dir: dir, Argv: argv, Env: s.env(), Cols: req.Cols, Rows: req.Rows})
+	if err != nil {
+		return Info{}, err
+	}
+	if fs := s.m.folders(); fs != nil {
+		if err := fs.UseFolder(info.Dir); err != nil {
+			fmt.Fprintln(os.Stderr, "osfoundry:", err) // the pane runs; only the suggestion is lost
+		}
+	}
+	return info, nil
+}
+
+// FolderStore remembers the folders panes were started in (the pane store
+// does, when it has these methods).
+type FolderStore interface {
+	UseFolder(dir string) error
+	Folders() ([]string, error) // most recently used first
+}
+
+func (m *Manager) folders() FolderStore {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	fs, _ := m.specs.(FolderStore)
+	return fs
+}
+
+// Folders lists the folders the New pane form offers, the last one used
+// first; folders that no longer exist are left out.
+func (s *Service) Folders() []string {
+	fs := s.m.folders()
+	if fs == nil {
+		return []string{}
+	}
+	dirs, err := fs.Folders()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "osfoundry:", err)
+		return []string{}
+	}
+	out := make([]string, 0, len(dirs))
+	for _, d := range dirs {
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // restoreWait bounds how long the rail's first list waits for restored
