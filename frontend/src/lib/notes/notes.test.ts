@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SaveResult, SheetData } from '../api/notes';
 import { DraftStore } from './drafts';
-import { merge3, lostLines, splitLines } from './merge';
-import { render } from './markdown';
+import { diffLines, merge3, lostLines, splitLines } from './merge';
 import { TextTabState } from './text.svelte';
 import { SheetTabState, colName, parseCell } from './sheet.svelte';
 
@@ -282,19 +281,34 @@ describe('DraftStore', () => {
   });
 });
 
-describe('markdown preview', () => {
-  it('escapes HTML and allows only web links', () => {
-    const html = render('# Title <b>\n\n<script>alert(1)</script> [x](javascript:alert(1)) [ok](https://example.com)');
-    expect(html).toContain('<h1>Title &lt;b&gt;</h1>');
-    expect(html).not.toContain('<script>');
-    expect(html).not.toContain('javascript:');
-    expect(html).toContain('<a href="https://example.com"');
+describe('diffLines', () => {
+  it('finds the changed lines of two long texts changed at both ends', () => {
+    // 2,500 lines each, first and last changed: the compare view shows two
+    // changed lines, not the whole tab removed and added again.
+    const a = Array.from({ length: 2500 }, (_, i) => `line ${i}`);
+    const b = [...a];
+    b[0] = 'first, edited';
+    b[2499] = 'last, edited';
+    const ops = diffLines(a, b);
+    expect(ops.filter((d) => d.op !== 'eq')).toEqual([
+      { op: 'del', line: 'line 0' },
+      { op: 'ins', line: 'first, edited' },
+      { op: 'del', line: 'line 2499' },
+      { op: 'ins', line: 'last, edited' },
+    ]);
+    expect(ops.filter((d) => d.op === 'eq')).toHaveLength(2498);
   });
-  it('renders lists, tasks, code and emphasis', () => {
-    const html = render('- [x] done\n- **bold** and *it*\n\n```\n<a>\n```');
-    expect(html).toContain('<ul><li><input type="checkbox" disabled checked> done</li><li><strong>bold</strong> and <em>it</em></li></ul>');
-    expect(html).toContain('<pre><code>&lt;a&gt;</code></pre>');
+
+  it('keeps equal lines in order between changes', () => {
+    expect(diffLines(['a', 'b', 'c'], ['a', 'x', 'c', 'd'])).toEqual([
+      { op: 'eq', line: 'a' },
+      { op: 'del', line: 'b' },
+      { op: 'ins', line: 'x' },
+      { op: 'eq', line: 'c' },
+      { op: 'ins', line: 'd' },
+    ]);
   });
+
   it('splits lines the way the merge counts them', () => {
     expect(splitLines('')).toEqual([]);
     expect(splitLines('a\n')).toEqual(['a', '']);
