@@ -1,7 +1,7 @@
 // Package panehook is the local channel through which an agent's hooks
 // report into the pane it runs in: `osfoundry pane report working|done`
-// and `osfoundry pane notify` (hook payload on stdin) post to the running
-// app. The channel is loopback HTTP; each pane gets its own secret in its
+// and `osfoundry pane notify|session` (hook payload on stdin) post to the
+// running app; session says which conversation runs in the pane. The channel is loopback HTTP; each pane gets its own secret in its
 // environment, compared in constant time, so nothing else on the machine
 // can report into a pane — not even another pane.
 package panehook
@@ -34,7 +34,7 @@ const maxPayload = 256 << 10
 // Report is one message from a hook helper.
 type Report struct {
 	Pane    string          `json:"pane"`
-	Kind    string          `json:"kind"` // "report" or "notify"
+	Kind    string          `json:"kind"` // "report", "notify" or "session"
 	Arg     string          `json:"arg,omitempty"`
 	Payload json.RawMessage `json:"payload,omitempty"`
 }
@@ -115,8 +115,8 @@ func (s *Server) serveReport(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "unknown pane or wrong secret", http.StatusUnauthorized)
 		return
 	}
-	if rep.Kind != "report" && rep.Kind != "notify" {
-		http.Error(w, "kind must be report or notify", http.StatusBadRequest)
+	if rep.Kind != "report" && rep.Kind != "notify" && rep.Kind != "session" {
+		http.Error(w, "kind must be report, notify or session", http.StatusBadRequest)
 		return
 	}
 	s.handle(rep)

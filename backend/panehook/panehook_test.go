@@ -72,7 +72,7 @@ func TestClaudeSettingsQuotesTheBinary(t *testing.T) {
 	if err := json.Unmarshal([]byte(ClaudeSettings(exe, true)), &v); err != nil {
 		t.Fatal(err)
 	}
-	for _, ev := range []string{"UserPromptSubmit", "PreToolUse", "Notification", "Stop", "PermissionRequest"} {
+	for _, ev := range []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "Notification", "Stop", "PermissionRequest"} {
 		if len(v.Hooks[ev]) != 1 {
 			t.Fatalf("hook %s missing", ev)
 		}
@@ -90,5 +90,31 @@ func TestClaudeSettingsQuotesTheBinary(t *testing.T) {
 	}
 	if first := strings.Split(string(printed), "\n")[0]; first != exe {
 		t.Fatalf("shell saw %q, want %q", first, exe)
+	}
+}
+
+// The session hook reports which conversation runs in the pane, with the
+// hook payload Claude Code writes on stdin.
+func TestSessionReportsCarryThePayload(t *testing.T) {
+	var got []Report
+	s, err := Start(func(r Report) { got = append(got, r) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	env := s.Register("p-s")
+	payload := []byte(`{"session_id":"3f2a","transcript_path":"/h/.claude/projects/-w/3f2a.jsonl","source":"startup"}`)
+	if err := Send(envOf(env), "session", "", payload); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Kind != "session" || string(got[0].Payload) != string(payload) {
+		t.Fatalf("delivered %+v, want the session payload", got)
+	}
+	var v struct {
+		Hooks map[string][]struct{ Hooks []struct{ Command string } } `json:"hooks"`
+	}
+	json.Unmarshal([]byte(ClaudeSettings("/bin/osfoundry", false)), &v)
+	if h := v.Hooks["SessionStart"]; len(h) != 1 || !strings.Contains(h[0].Hooks[0].Command, " pane session ") {
+		t.Fatalf("SessionStart hook = %+v, want `pane session`", h)
 	}
 }

@@ -25,6 +25,9 @@ func ClaudeSettings(exe string, permissionRequest bool) string {
 		return h
 	}
 	hooks := map[string]any{
+		// Which conversation runs in the pane (at start, on /clear and on
+		// /resume): what a restore of the pane resumes.
+		"SessionStart":     cmd("session"),
 		"UserPromptSubmit": cmd("report working"),
 		"PreToolUse":       withMatcher("report working"),
 		"Notification":     cmd("notify"),
