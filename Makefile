@@ -9,7 +9,10 @@ DEV_TAGS := dev,$(GO_TAGS_LINUX)
 # user types `osfoundry`; with no arguments it opens the window beside it.
 GUI := build/bin/osfoundry-desktop
 CLI := build/bin/osfoundry
-VERSION ?= $(shell build/scripts/version.sh)
+# Computed once per make run (VERSION=… on the command line pins it).
+ifeq ($(origin VERSION),undefined)
+VERSION := $(shell build/scripts/version.sh)
+endif
 LDFLAGS := -X github.com/osfoundry/desktop/backend/cli.Version=$(VERSION)
 export PATH := /usr/local/go/bin:$(PATH)
 export VERSION
