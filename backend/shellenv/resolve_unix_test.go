@@ -88,6 +88,7 @@ func TestResolveFindsWhatBashrcAdds(t *testing.T) {
 		{"bashrc alone", addBin},
 		{"noise before and after", noise + addBin + noise + "trap '" + `printf "bye \377\000 _OSF_ENV_"` + "' EXIT\n"},
 		{"false as the last line", addBin + "false\n"},
+		{"shell exits 7 after printing", addBin + "trap 'exit 7' EXIT\n"},
 		{"background child holding stdout", addBin + "sleep 97.3101 &\n"},
 	}
 	for _, tt := range tests {
