@@ -181,7 +181,14 @@ func linkNotice(err error) notice {
 // openBoard builds the Sessions board over the panes and the pipeline.
 func (a *App) openBoard(ruleProblems []string) {
 	b := board.New(appdir.Knowledge(a.dir), a.emit)
-	b.Add("terminal", board.NewTerminal(a.panes, a.watch, b.Changed))
+	if err := b.Keep(context.Background(), a.db); err != nil {
+		fmt.Fprintln(os.Stderr, "osfoundry: ended sessions will not outlive this run:", err)
+	}
+	sessions := board.NewStoreSessions(a.inv, a.watch.Registry().DisplayName)
+	b.SetSessions(sessions)
+	term := board.NewTerminal(a.panes, a.watch, b.Changed)
+	term.SetSessions(sessions)
+	b.Add("terminal", term)
 	b.Add("pipeline", board.NewPipeline(a.work.Pipeline, b.Changed))
 	a.Board = board.NewService(b, a.watch)
 	a.Board.SetRuleProblems(ruleProblems)

@@ -45,7 +45,7 @@ const (
 var (
 	ErrStillRunning = errors.New("This session is still running. Pause it first, then end it.")
 	ErrEnded        = errors.New("This session has already ended.")
-	ErrColumn       = errors.New("A session's column follows what it is doing. Only an idle session can be moved, and only to Done.")
+	ErrColumn       = errors.New("A session's column follows what it is doing. Only an idle or paused session can be moved, and only to Done.")
 	ErrNoCard       = errors.New("This session is no longer on the board; it may have been closed.")
 )
 
@@ -58,13 +58,14 @@ type Card struct {
 	Title     string `json:"title"`
 	Folder    string `json:"folder"` // short name
 	Dir       string `json:"dir,omitempty"`
-	State     string `json:"state"`            // a column
-	Why       string `json:"why"`              // what the session is doing or asking, for the card
-	Reason    string `json:"reason,omitempty"` // what decided the state (tooltip)
-	StartedAt int64  `json:"startedAt"`        // unix ms
-	UpdatedAt int64  `json:"updatedAt"`        // unix ms of the last state change
-	Link      string `json:"link,omitempty"`   // route that opens the session, e.g. "/terminal?pane=p-1"
-	CanPause  bool   `json:"canPause"`         // Pause works for this session (its Source is a Pauser)
+	State     string `json:"state"`             // a column
+	Why       string `json:"why"`               // what the session is doing or asking, for the card
+	Reason    string `json:"reason,omitempty"`  // what decided the state (tooltip)
+	StartedAt int64  `json:"startedAt"`         // unix ms
+	UpdatedAt int64  `json:"updatedAt"`         // unix ms of the last state change
+	Link      string `json:"link,omitempty"`    // route that opens the session, e.g. "/terminal?pane=p-1"
+	CanPause  bool   `json:"canPause"`          // Pause works for this session (its Source is a Pauser)
+	Summary   string `json:"summary,omitempty"` // the Done summary's path, once the user ended it
 }
 
 // Source offers sessions to the board.
@@ -91,10 +92,12 @@ type Board struct {
 	em        Emitter
 	now       func() time.Time
 
-	mu      sync.Mutex
-	names   []string
-	sources map[string]Source
-	pending bool
+	mu       sync.Mutex
+	names    []string
+	sources  map[string]Source
+	pending  bool
+	done     doneStore
+	sessions AgentSessions
 }
 
 // coalesce bounds board:changed events: several sources changing in one
@@ -104,7 +107,7 @@ const coalesce = 30 * time.Millisecond
 // New returns a board writing Done summaries under knowledge (the app's
 // knowledge folder) and emitting to em (nil: no events).
 func New(knowledge string, em Emitter) *Board {
-	return &Board{knowledge: knowledge, em: em, now: time.Now, sources: map[string]Source{}}
+	return &Board{knowledge: knowledge, em: em, now: time.Now, sources: map[string]Source{}, done: doneStore{recs: map[string]*record{}}}
 }
 
 // Add plugs a source in under a short name ("terminal", "pipeline").
@@ -135,6 +138,8 @@ func (b *Board) Cards() []Card {
 			out = append(out, c)
 		}
 	}
+	out = applyRecords(out, b.done.all())
+	distinctTitles(out)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].StartedAt > out[j].StartedAt })
 	return out
 }
@@ -160,6 +165,8 @@ func (b *Board) Changed() {
 	})
 }
 
+// lookup finds a card as the board shows it (an ended session reads Done
+// even when its source has forgotten it; a cleared one is not found).
 func (b *Board) lookup(key string) (Source, Card, error) {
 	name, id, ok := strings.Cut(key, "/")
 	b.mu.Lock()
@@ -167,6 +174,13 @@ func (b *Board) lookup(key string) (Source, Card, error) {
 	b.mu.Unlock()
 	if !ok || s == nil {
 		return nil, Card{}, ErrNoCard
+	}
+	r, kept := b.done.get(key)
+	switch {
+	case kept && r.cleared:
+		return nil, Card{}, ErrNoCard
+	case kept && r.endedAt > 0:
+		return s, endedCard(r), nil
 	}
 	for _, c := range s.Cards() {
 		if c.ID == id {
@@ -230,6 +244,7 @@ func (b *Board) End(key string) (path string, err error) {
 	if sum.Title == "" {
 		sum.Title = c.Title
 	}
+	b.agentSession(&sum)
 	if path, err = writeSummary(b.knowledge, sum); err != nil {
 		return "", err
 	}
@@ -237,6 +252,41 @@ func (b *Board) End(key string) (path string, err error) {
 		removeSummary(path)
 		return "", fmt.Errorf("ending the session: %w", err)
 	}
+	if sum.Title != "" {
+		c.Title = sum.Title
+	}
+	b.completeSummary(src, c.ID, sum, path)
+	err = b.ended(c, path)
 	b.Changed()
+	if err != nil {
+		// The session has ended and its summary is saved; only the card
+		// will not outlive a restart. Say so rather than hide it.
+		return path, err
+	}
 	return path, nil
+}
+
+// distinctTitles makes every card's title its own: cards sharing one get
+// their folder added, and those still alike a number in start order.
+func distinctTitles(cards []Card) {
+	for pass := 0; pass < 2; pass++ {
+		groups := map[string][]int{}
+		for i, c := range cards {
+			groups[c.Title] = append(groups[c.Title], i)
+		}
+		for title, idx := range groups {
+			if len(idx) < 2 {
+				continue
+			}
+			sort.SliceStable(idx, func(a, b int) bool { return cards[idx[a]].StartedAt < cards[idx[b]].StartedAt })
+			for n, i := range idx {
+				switch f := cards[i].Folder; {
+				case pass == 0 && f != "" && !strings.Contains(title, f):
+					cards[i].Title = title + " · " + f
+				case pass == 1:
+					cards[i].Title = fmt.Sprintf("%s (%d)", title, n+1)
+				}
+			}
+		}
+	}
 }

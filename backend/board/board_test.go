@@ -49,6 +49,8 @@ type fakeSource struct {
 	state  string // what Summary reads fresh
 	ended  []string
 	endErr error
+	dir    string // what Summary says (default /src/shop-api)
+	agent  string // the agent's CLI name in Summary ("" = unknown)
 }
 
 func (f *fakeSource) Cards() []Card {
@@ -60,8 +62,12 @@ func (f *fakeSource) Cards() []Card {
 func (f *fakeSource) Summary(id string) (Summary, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return Summary{Title: "fix the login bug", State: f.state, Command: "claude --model opus", Dir: "/src/shop-api",
-		Agent: "Claude Code", Started: time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC),
+	dir := f.dir
+	if dir == "" {
+		dir = "/src/shop-api"
+	}
+	return Summary{Title: "fix the login bug", State: f.state, Command: "claude --model opus", Dir: dir,
+		Agent: "Claude Code", AgentCLI: f.agent, Started: time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC),
 		Events:     []Event{{At: time.Date(2026, 5, 1, 10, 1, 0, 0, time.UTC), Text: "Claude Code asked: Bash(rm -rf build)"}},
 		LastScreen: []string{"✻ Done.", "", "> ", "? for shortcuts"}}, nil
 }

@@ -72,7 +72,8 @@ func TestTerminalPauseResumeAndEnd(t *testing.T) {
 	if err := syscall.Kill(leader, 0); !errors.Is(err, syscall.ESRCH) {
 		t.Errorf("the paused pane's program %d survived End: %v", leader, err)
 	}
-	if err := b.Pause(key); !errors.Is(err, ErrNoCard) {
+	// Its card stays in Done: pausing it says it has ended.
+	if err := b.Pause(key); !errors.Is(err, ErrEnded) {
 		t.Errorf("pausing an ended session: %v", err)
 	}
 }

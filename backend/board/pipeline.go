@@ -33,11 +33,33 @@ func (p *Pipeline) Cards() []Card {
 		if c.Kind == pipeline.KindAgent {
 			kind, link = KindAgent, "/agents"
 		}
+		why := c.Detail
+		if why != "" && !isProse(why) && c.State != Running && c.State != Paused {
+			why = p.prose(c.ID, kind)
+		}
 		out = append(out, Card{ID: c.ID, Kind: kind, Title: c.Title, Folder: shortFolder(c.Folder), Dir: c.Folder,
-			State: c.State, Why: c.Detail, StartedAt: c.UpdatedAt.UnixMilli(), UpdatedAt: c.UpdatedAt.UnixMilli(), Link: link,
+			State: c.State, Why: why, StartedAt: c.UpdatedAt.UnixMilli(), UpdatedAt: c.UpdatedAt.UnixMilli(), Link: link,
 			CanPause: c.CanPause})
 	}
 	return out
+}
+
+// prose reads the whole last answer of a chat or run for its last line of
+// prose: the stored line ended a code block or JSON ("}").
+func (p *Pipeline) prose(id, kind string) string {
+	ctx := context.Background()
+	if kind == KindChat {
+		d, err := p.svc.GetChat(ctx, id)
+		if err != nil || len(d.Messages) == 0 {
+			return ""
+		}
+		return prosePreview(d.Messages[len(d.Messages)-1].Text)
+	}
+	r, err := p.svc.GetRun(ctx, id)
+	if err != nil {
+		return ""
+	}
+	return prosePreview(r.Text)
 }
 
 func shortFolder(dir string) string {
@@ -58,12 +80,15 @@ func (p *Pipeline) Summary(id string) (Summary, error) {
 		}
 	}
 	if d, err := p.svc.GetChat(ctx, id); err == nil {
-		s := Summary{Title: d.Chat.Title, State: state, Dir: d.Chat.Folder, Agent: d.Chat.CLIAgent, Started: d.Chat.CreatedAt}
+		s := Summary{Title: d.Chat.Title, State: state, Dir: d.Chat.Folder, AgentCLI: d.Chat.CLIAgent, SessionID: d.Chat.CLISession, Started: d.Chat.CreatedAt}
 		for _, r := range d.Runs {
 			if r.Model != "" && s.Command == "" {
 				s.Command = r.Model
 			}
+			// The newest run's session is the one to resume.
+			s.agentOfRun(r)
 		}
+		s.Agent = agentTitle(s.AgentCLI)
 		for _, m := range d.Messages {
 			s.Events = append(s.Events, Event{At: m.CreatedAt, Text: m.Role + ": " + firstLine(m.Text)})
 		}
@@ -79,6 +104,8 @@ func (p *Pipeline) Summary(id string) (Summary, error) {
 		return Summary{}, err
 	}
 	s := Summary{Title: r.Title, State: state, Command: r.Model, Dir: r.Folder, Started: r.StartedAt}
+	s.agentOfRun(r)
+	s.Agent = agentTitle(s.AgentCLI)
 	for _, line := range r.Progress {
 		s.Events = append(s.Events, Event{Text: line})
 	}
@@ -108,12 +135,37 @@ func (p *Pipeline) pauseErr(err error) error {
 	return err
 }
 
-// End ends a chat. Agent runs end on their own; one on the board is
-// either still running or already ended, which the drop rules refuse.
+// End ends a chat, or stops an agent run (the drop rules let only a paused
+// one get here; the board then shows it in Done, not as failed).
 func (p *Pipeline) End(id string) error {
 	err := p.svc.EndChat(context.Background(), id)
-	if errors.Is(err, pipeline.ErrNoChat) {
+	if !errors.Is(err, pipeline.ErrNoChat) {
+		return err
+	}
+	if _, rerr := p.svc.GetRun(context.Background(), id); rerr != nil {
 		return ErrEnded
 	}
-	return err
+	if err := p.svc.Cancel(id); err != nil {
+		return ErrEnded // it finished on its own meanwhile
+	}
+	return nil
+}
+
+// agentOfRun takes the agent and its session from a run (a later run's
+// session replaces an earlier one's: it is the one to resume).
+func (s *Summary) agentOfRun(r pipeline.Run) {
+	if m, err := agentcli.ParseModel(r.Model); err == nil && s.AgentCLI == "" {
+		s.AgentCLI = string(m.Agent)
+	}
+	if r.SessionID != "" {
+		s.SessionID = r.SessionID
+	}
+}
+
+// agentTitle is the product name of a pipeline CLI ("Claude Code").
+func agentTitle(cli string) string {
+	if cli == "" {
+		return ""
+	}
+	return agentcli.Agent(cli).Title()
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -93,4 +94,144 @@ func TestPipelineChatPausesOnTheBoard(t *testing.T) {
 		t.Fatal(err)
 	}
 	em.waitColumn(t, key, Done, since)
+}
+
+// An agent run paused from the board ends through the Done flow like a
+// chat: its card lands in Done (not Failed, though the run is stopped) and
+// stays there; the summary names Claude Code's own session and how to
+// resume it.
+func TestPausedAgentRunEndsInDone(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	folder := filepath.Join(dir, "shop-web")
+	for _, d := range []string{bin, folder} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(bin, "claude"), []byte(hangingClaude), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(filepath.Join(dir, "app.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	runner := agentcli.NewRunner(agentcli.RunnerOptions{Env: agentcli.Env{Home: dir, Path: bin,
+		Environ: []string{"PATH=" + bin + ":/usr/bin:/bin"}}})
+	sessionSeen := make(chan struct{})
+	var seen sync.Once
+	svc, err := pipeline.New(ctx, pipeline.Options{DB: db, Runner: runner, Emitter: emitFunc(func(name string, payload any) {
+		if ev, ok := payload.(pipeline.RunEvent); ok && ev.Kind == agentcli.KindSession {
+			seen.Do(func() { close(sessionSeen) })
+		}
+	})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	if _, err := svc.AddFolder(ctx, folder); err != nil {
+		t.Fatal(err)
+	}
+	agent, err := svc.SaveAgent(ctx, pipeline.Agent{Name: "Release helper", ModelPreference: "cli:claude:agent", RuntimeRole: "Worker"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	em := &cardsEmitter{}
+	b := New(t.TempDir(), em)
+	b.SetSessions(&fakeSessions{plans: map[string]ResumePlan{"claude|s-1": {Folder: folder, Argv: []string{"claude", "--resume", "s-1"}}}})
+	b.Add("pipeline", NewPipeline(svc, b.Changed))
+	run, err := svc.RunAgent(ctx, agent.ID, "write the release notes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := "pipeline/" + run.ID
+	// Paused once Claude Code has said which session it is (its first line).
+	select {
+	case <-sessionSeen:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the run never reported its session")
+	}
+	since := time.Now()
+	if err := b.Pause(key); err != nil {
+		t.Fatal(err)
+	}
+	em.waitColumn(t, key, Paused, since)
+	if err := b.Drop(key, Done); err != nil {
+		t.Fatalf("paused agent run on Done: %v", err)
+	}
+	path, err := b.End(key)
+	if err != nil {
+		t.Fatalf("ending a paused agent run: %v", err)
+	}
+	em.waitColumn(t, key, Done, since)
+	time.Sleep(3 * coalesce)
+	for _, c := range b.Cards() {
+		if c.Key == key && (c.State != Done || c.Summary != path) {
+			t.Errorf("the ended run's card = %+v, want Done with its summary", c)
+		}
+	}
+	md, _ := os.ReadFile(path)
+	for _, want := range []string{"- Kind: Agent", "- Agent: Claude Code", "- Agent session: `s-1`", "- Resume: `cd " + folder + " && claude --resume s-1`"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("summary lacks %q:\n%s", want, md)
+		}
+	}
+}
+
+type emitFunc func(name string, payload any)
+
+func (f emitFunc) Emit(name string, payload any) { f(name, payload) }
+
+// A chat whose answer ends in a JSON block shows the answer's prose on its
+// card, not the block's closing brace.
+func TestChatCardShowsProseNotTrailingJSON(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	folder := filepath.Join(dir, "shop-web")
+	for _, d := range []string{bin, folder} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	answer := `{"type":"result","subtype":"success","is_error":false,"session_id":"s-2","result":"I set the retry policy; the file now reads:\n{\n  \"retries\": 3\n}"}`
+	script := "#!/bin/sh\necho '{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"s-2\"}'\ncat <<'EOF'\n" + answer + "\nEOF\n"
+	if err := os.WriteFile(filepath.Join(bin, "claude"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(filepath.Join(dir, "app.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	runner := agentcli.NewRunner(agentcli.RunnerOptions{Env: agentcli.Env{Home: dir, Path: bin,
+		Environ: []string{"PATH=" + bin + ":/usr/bin:/bin"}}})
+	svc, err := pipeline.New(ctx, pipeline.Options{DB: db, Runner: runner})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	if _, err := svc.SetRoleModel(ctx, "Worker", "cli:claude:agent"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.AddFolder(ctx, folder); err != nil {
+		t.Fatal(err)
+	}
+	chat, err := svc.CreateChat(ctx, pipeline.NewChat{Title: "Retry policy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := svc.Send(ctx, chat.ID, "set the retry policy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc.Wait(run.ID)
+	b := New(t.TempDir(), nil)
+	b.Add("pipeline", NewPipeline(svc, nil))
+	c := b.Cards()[0]
+	if c.Why != "I set the retry policy; the file now reads:" {
+		t.Errorf("chat card line = %q, want the answer's prose", c.Why)
+	}
 }

@@ -66,3 +66,10 @@ func (s *Service) PaneStates() []panestate.PaneState {
 	}
 	return s.panes.States()
 }
+
+// Clear takes a finished card (Done or Failed) off the board.
+func (s *Service) Clear(key string) error { return s.b.Clear(key) }
+
+// ReadSummary returns the Markdown of a Done summary (for the viewer).
+// Only files in the knowledge folder's sessions/ can be read.
+func (s *Service) ReadSummary(path string) (string, error) { return s.b.ReadSummary(path) }

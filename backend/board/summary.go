@@ -1,7 +1,9 @@
 package board
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,16 +13,24 @@ import (
 
 // Summary is what the Done summary says about a session.
 type Summary struct {
-	Title      string
-	Kind       string // set by the Board
-	State      string // read fresh at the moment of ending
-	Command    string // what ran (argv, model, agent)
-	Dir        string // where
-	Agent      string
-	Started    time.Time
-	Ended      time.Time // set by the Board
-	Events     []Event   // what it did, oldest first
-	LastScreen []string  // the pane's last visible screen, or the last message
+	Title    string
+	Kind     string // set by the Board
+	State    string // read fresh at the moment of ending
+	Command  string // what ran (argv, model, agent)
+	Dir      string // where
+	Agent    string // the agent's display name ("Claude Code")
+	AgentCLI string // its CLI's rules name ("claude"): how its own sessions are found
+	// SessionID is the agent's own session id; Resume the command line that
+	// continues it (set by the Board from its AgentSessions when the source
+	// does not know them). The notes say why one is missing.
+	SessionID   string
+	Resume      string
+	SessionNote string
+	ResumeNote  string
+	Started     time.Time
+	Ended       time.Time // set by the Board
+	Events      []Event   // what it did, oldest first
+	LastScreen  []string  // the pane's last visible screen, or the last message
 }
 
 // Event is one line of "what it did".
@@ -48,10 +58,22 @@ func (s Summary) Markdown() string {
 		fmt.Fprintf(&b, "- Agent: %s\n", s.Agent)
 	}
 	if s.Command != "" {
-		fmt.Fprintf(&b, "- Ran: `%s`\n", strings.ReplaceAll(oneLine(s.Command), "`", "'"))
+		fmt.Fprintf(&b, "- Ran: `%s`\n", code(s.Command))
 	}
 	if s.Dir != "" {
 		fmt.Fprintf(&b, "- Where: %s\n", s.Dir)
+	}
+	switch {
+	case s.SessionID != "":
+		fmt.Fprintf(&b, "- Agent session: `%s`\n", code(s.SessionID))
+	case s.SessionNote != "":
+		fmt.Fprintf(&b, "- Agent session: %s\n", oneLine(s.SessionNote))
+	}
+	switch {
+	case s.Resume != "":
+		fmt.Fprintf(&b, "- Resume: `%s`\n", code(s.Resume))
+	case s.ResumeNote != "":
+		fmt.Fprintf(&b, "- Resume: %s\n", oneLine(s.ResumeNote))
 	}
 	if !s.Started.IsZero() {
 		fmt.Fprintf(&b, "- Started: %s\n", s.Started.Format("2006-01-02 15:04:05"))
@@ -82,6 +104,17 @@ func (s Summary) Markdown() string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// code fits s into an inline code span: one line, no backtick to end it.
+func code(s string) string { return strings.ReplaceAll(oneLine(s), "`", "'") }
+
+// agentName is the agent's display name, else its CLI name.
+func (s Summary) agentName() string {
+	if s.Agent != "" {
+		return s.Agent
+	}
+	return s.AgentCLI
+}
 
 func humanDuration(d time.Duration) string {
 	switch {
@@ -151,3 +184,63 @@ func writeSummary(knowledge string, s Summary) (string, error) {
 }
 
 func removeSummary(path string) { os.Remove(path) }
+
+// rewriteSummary replaces a summary this board wrote with a completed one
+// (atomically: a temp file renamed over it).
+func rewriteSummary(path string, s Summary) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".summary-*")
+	if err != nil {
+		return fmt.Errorf("completing the session summary: %w", err)
+	}
+	_, werr := tmp.WriteString(s.Markdown())
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), path)
+	}
+	if werr != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("completing the session summary: %w", werr)
+	}
+	return nil
+}
+
+// ErrNotSummary: the viewer asked for a file that is not a session summary.
+var ErrNotSummary = errors.New("This is not a session summary; only the summaries in your knowledge folder's sessions/ can be opened here.")
+
+// ErrSummaryGone: the summary file was moved or deleted since.
+var ErrSummaryGone = errors.New("This summary is no longer in your knowledge folder (moved or deleted)")
+
+// maxSummary bounds what the viewer reads (summaries are a few KB).
+const maxSummary = 4 << 20
+
+// ReadSummary reads a summary file under <knowledge>/sessions: a .md file
+// that is itself there (a link out of the folder is refused).
+func (b *Board) ReadSummary(path string) (string, error) {
+	dir, err := filepath.EvalSymlinks(filepath.Join(b.knowledge, SummaryDir))
+	if err != nil || !filepath.IsAbs(path) || filepath.Ext(path) != ".md" {
+		return "", ErrNotSummary
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if errors.Is(err, os.ErrNotExist) && filepath.Dir(filepath.Clean(path)) == filepath.Join(b.knowledge, SummaryDir) {
+		return "", fmt.Errorf("%w: %s", ErrSummaryGone, path)
+	}
+	if err != nil || filepath.Dir(real) != dir || filepath.Dir(filepath.Clean(path)) != filepath.Join(b.knowledge, SummaryDir) {
+		return "", fmt.Errorf("%w (%s)", ErrNotSummary, filepath.Base(path))
+	}
+	f, err := os.Open(real)
+	if err != nil {
+		return "", fmt.Errorf("opening the summary: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return "", ErrNotSummary
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxSummary))
+	if err != nil {
+		return "", fmt.Errorf("reading the summary: %w", err)
+	}
+	return string(data), nil
+}

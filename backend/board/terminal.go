@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/osfoundry/desktop/backend/panestate"
 	"github.com/osfoundry/desktop/backend/terminal"
@@ -12,8 +13,9 @@ import (
 // Terminal is the board's source for terminal panes: one card per pane, in
 // the column its detected state gives.
 type Terminal struct {
-	mgr   *terminal.Manager
-	watch *panestate.Watcher
+	mgr      *terminal.Manager
+	watch    *panestate.Watcher
+	sessions AgentSessions // nil: cards keep the agent's bare name
 }
 
 // NewTerminal offers mgr's panes, with w's detected states; changed (the
@@ -59,7 +61,7 @@ func column(in terminal.Info, st panestate.PaneState) string {
 }
 
 func (t *Terminal) card(in terminal.Info, st panestate.PaneState) Card {
-	c := Card{ID: in.ID, Kind: KindTerminal, Title: t.paneTitle(in, st), Folder: in.Folder, Dir: in.Dir,
+	c := Card{ID: in.ID, Kind: KindTerminal, Title: t.cardTitle(in, st), Folder: in.Folder, Dir: in.Dir,
 		State: column(in, st), Reason: st.Reason, StartedAt: in.StartedAt, UpdatedAt: st.Since,
 		Link: "/terminal?pane=" + in.ID, CanPause: in.CanPause && !in.Exited}
 	if c.UpdatedAt == 0 {
@@ -86,6 +88,28 @@ func (t *Terminal) paneTitle(in terminal.Info, st panestate.PaneState) string {
 		return in.Foreground
 	}
 	return "Shell"
+}
+
+// cardTitle names the card. An agent's bare name ("Claude Code", the
+// window title Claude Code sets before its first prompt) tells two panes
+// apart no better than nothing: the first prompt from the agent's own
+// session store names it, else the folder it runs in.
+func (t *Terminal) cardTitle(in terminal.Info, st panestate.PaneState) string {
+	title := t.paneTitle(in, st)
+	if st.Agent == "" || title != t.agentName(st.Agent) {
+		return title
+	}
+	if t.sessions != nil {
+		if found, ok := t.sessions.Latest(st.Agent, in.Dir, time.UnixMilli(in.StartedAt)); ok {
+			if p := oneLine(found.Title); p != "" {
+				return p
+			}
+		}
+	}
+	if in.Folder != "" {
+		return title + " in " + in.Folder
+	}
+	return title
 }
 
 // why is the card's one line: the prompt's own summary when the agent sent
@@ -150,6 +174,7 @@ func (t *Terminal) Summary(id string) (Summary, error) {
 	if st.Agent == "" {
 		s.Agent = ""
 	}
+	s.AgentCLI = st.Agent
 	for _, h := range t.watch.History(id) {
 		s.Events = append(s.Events, Event{At: h.At, Text: t.historyText(h)})
 	}
@@ -200,3 +225,7 @@ func paneErr(err error) error {
 
 // End closes the pane and everything it started.
 func (t *Terminal) End(id string) error { return t.mgr.Close(id) }
+
+// SetSessions lets cards titled only by their agent's name ("Claude Code")
+// be named by their first prompt, found in the agent's own session store.
+func (t *Terminal) SetSessions(s AgentSessions) { t.sessions = s }

@@ -134,7 +134,7 @@ func TestTerminalCardsFollowThePane(t *testing.T) {
 	t.Logf("prompt on screen → board:changed with the card in Needs you: worst %v over 5 prompts", worst)
 
 	c := b.Cards()[0]
-	if c.Title != "Claude Code" || c.Folder != "shop-api" || c.Kind != KindTerminal || c.Link != "/terminal?pane="+info.ID {
+	if c.Title != "Claude Code in shop-api" || c.Folder != "shop-api" || c.Kind != KindTerminal || c.Link != "/terminal?pane="+info.ID {
 		t.Errorf("card = %+v", c)
 	}
 	path, err := b.End(key)
@@ -150,8 +150,9 @@ func TestTerminalCardsFollowThePane(t *testing.T) {
 	if _, err := r.mgr.Get(info.ID); err == nil {
 		t.Error("the ended pane is still open")
 	}
-	if len(b.Cards()) != 0 {
-		t.Errorf("cards after ending = %+v", b.Cards())
+	// The pane is gone, its card stays in Done with the summary.
+	if cards := b.Cards(); len(cards) != 1 || cards[0].Key != key || cards[0].State != Done || cards[0].Summary != path {
+		t.Errorf("cards after ending = %+v", cards)
 	}
 }
 

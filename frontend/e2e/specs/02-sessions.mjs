@@ -12,7 +12,7 @@ import { until, assert, xtermText, goCall } from '../lib.mjs';
 // click-through to the pane with the prompt showing, Ctrl+. jumping,
 // answering moving the card back, the refusal of a running card dropped on
 // Done with SPEC's exact words, and Idle → Done asking first and writing
-// the summary file to the knowledge folder.
+// the summary file to the knowledge folder, the card staying in Done.
 const here = dirname(fileURLToPath(import.meta.url));
 const script = resolve(here, '../../../backend/testkit/fakeprompt/prompt.sh');
 const REFUSAL = 'This session is still running. Pause it first, then end it.';
@@ -114,7 +114,8 @@ export default async function ({ page, base, tmp, env, shot }) {
     for (const want of ['- Kind: Terminal', `- Where: ${api}`, '- Ran for:', '## What it did', 'asked for a decision', '## Last screen', 'Removed build/.', '? for shortcuts']) {
       assert(md.includes(want), `summary lacks ${JSON.stringify(want)}:\n${md}`);
     }
-    await until('the ended pane to leave the board', async () => (await page.$(card(a.id))) === null);
+    // The pane is closed; its card stays in Done until cleared.
+    await page.waitForSelector(inColumn('done', a.id));
     const panes = await goCall(page, 'terminal.Service.List');
     assert(!panes.some((p) => p.id === a.id), 'the ended pane should be closed');
   } finally {

@@ -1,0 +1,100 @@
+package board
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fakeSessions is the agents' own session stores, scripted.
+type fakeSessions struct {
+	latest map[string]AgentSession // agent+"|"+dir
+	plans  map[string]ResumePlan   // agent+"|"+id
+	since  time.Time               // what Latest was asked
+}
+
+func (f *fakeSessions) Latest(agent, dir string, since time.Time) (AgentSession, bool) {
+	f.since = since
+	s, ok := f.latest[agent+"|"+dir]
+	return s, ok
+}
+
+func (f *fakeSessions) Plan(agent, id string) (ResumePlan, error) {
+	if p, ok := f.plans[agent+"|"+id]; ok {
+		return p, nil
+	}
+	return ResumePlan{}, errors.New("no such session")
+}
+
+// The summary of an ended terminal session names the agent's own session
+// (found in its store by folder and time) and the exact command that
+// resumes it there.
+func TestSummaryNamesTheAgentSessionAndItsResumeCommand(t *testing.T) {
+	kn := t.TempDir()
+	b := New(kn, nil)
+	sessions := &fakeSessions{
+		latest: map[string]AgentSession{"claude|/src/shop api": {ID: "4f1c9a2e-7d7b-4c1e-9f3a-0b6a1d2c3e4f", Title: "fix the login bug"}},
+		plans: map[string]ResumePlan{"claude|4f1c9a2e-7d7b-4c1e-9f3a-0b6a1d2c3e4f": {Folder: "/src/shop api",
+			Argv: []string{"claude", "--resume", "4f1c9a2e-7d7b-4c1e-9f3a-0b6a1d2c3e4f"}}},
+	}
+	b.SetSessions(sessions)
+	src := newFake(Idle)
+	src.dir, src.agent = "/src/shop api", "claude"
+	b.Add("terminal", src)
+	path, err := b.End("terminal/p-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, _ := os.ReadFile(path)
+	for _, want := range []string{
+		"- Agent session: `4f1c9a2e-7d7b-4c1e-9f3a-0b6a1d2c3e4f`",
+		"- Resume: `cd '/src/shop api' && claude --resume 4f1c9a2e-7d7b-4c1e-9f3a-0b6a1d2c3e4f`",
+	} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("summary lacks %q:\n%s", want, md)
+		}
+	}
+	if !sessions.since.Equal(time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)) {
+		t.Errorf("looked for sessions since %v, want the session's start", sessions.since)
+	}
+}
+
+// When the agent's session cannot be found the summary says so instead of
+// leaving the reader to guess.
+func TestSummarySaysWhenNoAgentSessionIsKnown(t *testing.T) {
+	b := New(t.TempDir(), nil)
+	b.SetSessions(&fakeSessions{})
+	src := newFake(Idle)
+	src.dir, src.agent = "/src/shop-api", "claude"
+	b.Add("terminal", src)
+	path, err := b.End("terminal/p-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, _ := os.ReadFile(path)
+	if !strings.Contains(string(md), "- Agent session: not found in Claude Code's own session files") {
+		t.Errorf("summary:\n%s", md)
+	}
+}
+
+func TestResumeCommandQuotesWhatTheShellWouldSplit(t *testing.T) {
+	tests := []struct {
+		name string
+		plan ResumePlan
+		want string
+	}{
+		{"plain", ResumePlan{Folder: "/src/shop-api", Argv: []string{"codex", "resume", "0199a"}}, "cd /src/shop-api && codex resume 0199a"},
+		{"space and quote", ResumePlan{Folder: "/src/it's mine", Argv: []string{"claude", "--resume", "x"}}, `cd '/src/it'\''s mine' && claude --resume x`},
+		{"strict mode value", ResumePlan{Folder: "/a", Argv: []string{"codex", "resume", "id", "-c", "approval_policy=\"on-request\""}}, `cd /a && codex resume id -c 'approval_policy="on-request"'`},
+		{"no folder", ResumePlan{Argv: []string{"claude", "--resume", "x"}}, "claude --resume x"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.plan.Command(); got != tt.want {
+				t.Errorf("Command() = %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
