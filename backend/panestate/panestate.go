@@ -118,6 +118,7 @@ func New(mgr *terminal.Manager, cfg Config) (*Watcher, error) {
 	mgr.OnClose(w.onClose)
 	mgr.OnPause(w.onPause)
 	mgr.RedrawsOnResume(w.redrawsOnResume)
+	mgr.SetResume(w.resumePlan)
 	return w, nil
 }
 
@@ -267,6 +268,9 @@ func (w *Watcher) onHook(r panehook.Report) {
 		s, err = detect.HookReport(r.Arg)
 	case "notify":
 		s, err = detect.HookNotification(r.Payload)
+	case "session":
+		w.onSession(r.Pane, r.Payload)
+		return
 	default:
 		return
 	}

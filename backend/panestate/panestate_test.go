@@ -18,14 +18,15 @@ import (
 )
 
 // TestMain lets the test binary stand in for the app binary in its pane
-// helper mode (`osfoundry pane report|notify`), as Claude's hooks call it.
+// helper mode (`osfoundry pane report|notify|session`), as Claude's hooks
+// call it.
 func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == "pane" {
 		var payload []byte
 		kind, arg := os.Args[2], ""
 		if kind == "report" && len(os.Args) > 3 {
 			arg = os.Args[3]
-		} else if kind == "notify" {
+		} else if kind == "notify" || kind == "session" {
 			payload, _ = io.ReadAll(os.Stdin)
 		}
 		if err := panehook.Send(os.Getenv, kind, arg, payload); err != nil {

@@ -1,0 +1,74 @@
+package panestate
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/osfoundry/desktop/backend/terminal"
+)
+
+func TestResumeCommands(t *testing.T) {
+	const id = "3f2a9c1e-0000-4000-8000-00000000abcd"
+	cases := []struct {
+		name string
+		argv []string
+		want []string
+	}{
+		{"claude alone", []string{"claude"}, []string{"claude", "--resume", id}},
+		{"claude keeps its options", []string{"/usr/bin/claude", "--permission-mode", "plan", "--model=opus", "--add-dir", "a", "b", "--verbose"},
+			[]string{"/usr/bin/claude", "--permission-mode", "plan", "--model=opus", "--add-dir", "a", "b", "--verbose", "--resume", id}},
+		{"claude's first prompt is not sent again", []string{"claude", "--model", "opus", "fix the bug"}, []string{"claude", "--model", "opus", "--resume", id}},
+		{"claude's own conversation choice is replaced", []string{"claude", "-r", "old", "-c", "--session-id", "x", "--fork-session"}, []string{"claude", "--resume", id}},
+		{"claude --resume picker", []string{"claude", "--resume", "--permission-mode", "plan"}, []string{"claude", "--permission-mode", "plan", "--resume", id}},
+		{"claude --print is not a conversation", []string{"claude", "-p", "hi"}, nil},
+		{"codex alone", []string{"codex"}, []string{"codex", "resume", id}},
+		{"codex keeps its options", []string{"codex", "-m", "gpt-5.5", "-s", "read-only", "--search", "-c", "model_reasoning_effort=high"},
+			[]string{"codex", "resume", id, "-m", "gpt-5.5", "-s", "read-only", "--search", "-c", "model_reasoning_effort=high"}},
+		{"codex's first prompt is not sent again", []string{"codex", "-m", "gpt-5.5", "add a test", "-i", "a.png"}, []string{"codex", "resume", id, "-m", "gpt-5.5"}},
+		{"codex resume of another session", []string{"codex", "resume", "--last", "-m", "o3"}, []string{"codex", "resume", id, "-m", "o3"}},
+		{"codex exec is not a conversation", []string{"codex", "exec", "do it"}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var got []string
+			if strings.HasSuffix(c.argv[0], "claude") {
+				got = claudeResume(c.argv, id)
+			} else {
+				got = codexResume(c.argv, id)
+			}
+			if !reflect.DeepEqual(got, c.want) {
+				t.Fatalf("resume of %q = %q, want %q", c.argv, got, c.want)
+			}
+		})
+	}
+}
+
+// Only a pane started as an agent, with a conversation whose file still
+// exists and an id that cannot read as an option, is resumed.
+func TestResumePlan(t *testing.T) {
+	r := newRig(t, Config{})
+	file := filepath.Join(t.TempDir(), "s.jsonl")
+	os.WriteFile(file, []byte("{}\n"), 0o600)
+	cases := []struct {
+		name string
+		sp   terminal.Spec
+		want []string
+	}{
+		{"claude", terminal.Spec{Argv: []string{"claude"}, Session: terminal.Session{ID: "abc-1", File: file}}, []string{"claude", "--resume", "abc-1"}},
+		{"no conversation file yet", terminal.Spec{Argv: []string{"claude"}, Session: terminal.Session{ID: "abc-1", File: file + ".gone"}}, nil},
+		{"a shell comes back as a shell", terminal.Spec{Argv: []string{"/bin/bash"}, Session: terminal.Session{ID: "abc-1"}}, nil},
+		{"an id that reads as an option", terminal.Spec{Argv: []string{"claude"}, Session: terminal.Session{ID: "--dangerously-skip-permissions"}}, nil},
+		{"an id with a space", terminal.Spec{Argv: []string{"codex"}, Session: terminal.Session{ID: "a b"}}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, why := r.w.resumePlan(c.sp, nil)
+			if !reflect.DeepEqual(got, c.want) || (got != nil) != strings.HasPrefix(why, "Resumed ") {
+				t.Fatalf("plan = %q (%q), want %q", got, why, c.want)
+			}
+		})
+	}
+}
