@@ -15,7 +15,8 @@ export default async function ({ page, base, tmp, shot }) {
 
   // Header key icon → dialog → Connected tab.
   const key = page.getByRole('button', { name: 'API Keys (BYOK)' });
-  assert((await key.getAttribute('title')) === 'API Keys (BYOK)', 'the key icon has the tooltip "API Keys (BYOK)"');
+  await key.hover();
+  await page.getByRole('tooltip').filter({ hasText: /^API Keys \(BYOK\)$/ }).waitFor({ timeout: 3000 }); // the key icon's tooltip
   await key.click();
   const dialog = page.getByRole('dialog', { name: 'API Keys (BYOK)' });
   await dialog.waitFor();

@@ -114,11 +114,19 @@ export class ConnectedState {
 }
 
 /** signIn opens a one-time sign-in link in the system browser, where the
- * "Connect an agent" page waits for the person at this machine. */
-export async function signIn(): Promise<void> {
+ * "Connect an agent" page waits for the person at this machine, and
+ * returns the link (shown to copy when no browser opens). */
+export async function signIn(): Promise<string> {
   const link = await connectApi.signInLink();
   if (window.runtime?.BrowserOpenURL) window.runtime.BrowserOpenURL(link);
   else window.open(link, '_blank', 'noopener');
+  return link;
+}
+
+/** copyText puts text on the clipboard: the window's first, a browser's (dev build) otherwise. */
+export async function copyText(text: string): Promise<void> {
+  const ok = window.runtime?.ClipboardSetText ? await window.runtime.ClipboardSetText(text).catch(() => false) : false;
+  if (!ok) await navigator.clipboard.writeText(text);
 }
 
 export function message(e: unknown): string {
