@@ -38,10 +38,10 @@ func Path(dir string) string { return filepath.Join(dir, "logs", "osfoundry.log"
 // stops reading once the window is up).
 const EnvToFile = "OSF_LOG_TO_FILE"
 
-// Wanted reports whether this process's output would otherwise be lost: no
-// error stream at all (a Windows GUI program), /dev/null or a socket (a
-// desktop entry, Finder, the journal), or the launcher asked for it. A
-// terminal, a pipe or a file someone redirected to keeps the output.
+// Wanted reports whether this process's output would otherwise be lost or
+// buried: no error stream at all (a Windows GUI program), /dev/null
+// (Finder), the journal (a desktop session), or the launcher asked for it.
+// A terminal, a pipe, a socket or a file someone reads keeps the output.
 // It clears EnvToFile so the request does not pass on to panes.
 func Wanted() bool {
 	asked := os.Getenv(EnvToFile) == "1"
@@ -57,8 +57,16 @@ func Wanted() bool {
 	if err != nil {
 		return true
 	}
-	m := st.Mode()
-	return m&os.ModeNamedPipe == 0 && !m.IsRegular()
+	switch m := st.Mode(); {
+	case m&os.ModeNamedPipe != 0, m.IsRegular():
+		return false
+	case m&os.ModeSocket != 0:
+		// systemd's journal takes a desktop session's output through a
+		// socket and says so in JOURNAL_STREAM; any other socket (Node's
+		// child pipes are socket pairs) has a reader.
+		return os.Getenv("JOURNAL_STREAM") != ""
+	}
+	return true // /dev/null
 }
 
 // Redirect sends this process's stdout and stderr to the log file of dir

@@ -11,9 +11,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mattn/go-isatty"
 	"github.com/osfoundry/desktop/backend/appdir"
 	"github.com/osfoundry/desktop/backend/applog"
 	"github.com/osfoundry/desktop/backend/msgbox"
+	"github.com/osfoundry/desktop/backend/shellenv"
 )
 
 // exitWait is how long the launcher watches a window app whose error
@@ -98,6 +100,11 @@ func lastStart(log string) string {
 func start(win string, args []string) (int, string, error) {
 	cmd := exec.Command(win, args...)
 	cmd.Env = append(os.Environ(), applog.EnvToFile+"=1")
+	if isatty.IsTerminal(os.Stdin.Fd()) {
+		// Typed in a terminal: its PATH is the user's already; the window
+		// need not read the login shell for one.
+		cmd.Env = append(cmd.Env, shellenv.EnvFromTerminal+"=1")
+	}
 	detach(cmd)
 	var errOut bytes.Buffer
 	pr, pw, err := os.Pipe()
