@@ -52,7 +52,9 @@ for (const f of (await import('node:fs')).existsSync(seedDir) ? readdirSync(seed
 }
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
-const env = { ...process.env, ...seedEnv, OSFOUNDRY_HOME: join(tmp, 'data'), HOME: home, SHELL: '/bin/bash', WEBKIT_DISABLE_DMABUF_RENDERER: '1' };
+// OSF_FROM_TERMINAL: the PATH given here (with the seeded CLIs) is the one to use; the app
+// must not put the login shell's PATH in front of it.
+const env = { ...process.env, ...seedEnv, OSFOUNDRY_HOME: join(tmp, 'data'), HOME: home, SHELL: '/bin/bash', WEBKIT_DISABLE_DMABUF_RENDERER: '1', OSF_FROM_TERMINAL: '1' };
 const app = spawn('xvfb-run', ['-a', '-s', '-screen 0 1280x820x24', bin, '-devserver', `127.0.0.1:${port}`, '-assetdir', dist], {
   env,
   detached: true,
