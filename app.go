@@ -29,6 +29,7 @@ import (
 	"github.com/osfoundry/desktop/backend/notes"
 	"github.com/osfoundry/desktop/backend/panestate"
 	"github.com/osfoundry/desktop/backend/panestore"
+	"github.com/osfoundry/desktop/backend/settings"
 	"github.com/osfoundry/desktop/backend/shellenv"
 	"github.com/osfoundry/desktop/backend/store"
 	"github.com/osfoundry/desktop/backend/terminal"
@@ -56,6 +57,7 @@ type App struct {
 	Connect  *connect.Panel
 	Picker   *notesres.Picker
 	Notes    *notes.Binding
+	Settings *settings.Binding
 
 	inv       *inventory.Service
 	invCancel context.CancelFunc
@@ -93,6 +95,7 @@ func newApp(dir string, inst *instance.Instance) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.openSettings()
 	if a.work, err = workers.Open(context.Background(), workers.Options{DB: db, Emitter: a.emit,
 		Memory: a.notes, Terminal: a.panes, Rules: a.watch.Registry(), DataDir: dir}); err != nil {
 		return nil, err
@@ -307,7 +310,7 @@ func runWindow(toFile bool) error {
 		// macOS hands a clicked osfoundry:// link to the running app as an
 		// Apple Event, not as an argument of a second process.
 		Mac:  &mac.Options{OnUrlOpen: func(u string) { a.launched(instance.Launch{Args: []string{u}}) }},
-		Bind: []any{about, a.Terminal, a.Inventory, a.Connect, a.Picker, a.Notes, a.work.PipelineBinding, a.work.ApprovalsBinding, a.Board, shellenv.NewBinding()},
+		Bind: []any{about, a.Terminal, a.Inventory, a.Connect, a.Picker, a.Notes, a.work.PipelineBinding, a.work.ApprovalsBinding, a.Board, shellenv.NewBinding(), a.Settings},
 	})
 	if err != nil {
 		return fmt.Errorf("running the window: %w", err)

@@ -22,6 +22,7 @@ type Notifier struct {
 	onAction func(key string)
 	link     atomic.Pointer[func(key string) string]
 	plat     platform
+	off      atomic.Bool // the person turned notifications off in Settings
 }
 
 // platform is the OS-specific part.
@@ -38,9 +39,23 @@ func New(app string, onAction func(key string)) *Notifier {
 	return n
 }
 
-// Show displays m. A desktop without a notification service returns an
-// error; callers log it and carry on (the rail still shows the state).
-func (n *Notifier) Show(m Message) error { return n.plat.show(m) }
+// Show displays m, unless notifications are turned off (then it shows
+// nothing and returns nil). A desktop without a notification service
+// returns an error; callers log it and carry on (the rail still shows the
+// state).
+func (n *Notifier) Show(m Message) error {
+	if n.off.Load() {
+		return nil
+	}
+	return n.plat.show(m)
+}
+
+// SetEnabled turns notifications on or off (Settings → Notifications).
+// A new Notifier is on.
+func (n *Notifier) SetEnabled(on bool) { n.off.Store(!on) }
+
+// Enabled reports whether Show reaches the desktop.
+func (n *Notifier) Enabled() bool { return !n.off.Load() }
 
 // Close releases the connection to the notification service.
 func (n *Notifier) Close() { n.plat.close() }

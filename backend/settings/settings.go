@@ -1,0 +1,120 @@
+// Package settings keeps the person's app preferences (today: desktop
+// notifications on or off) in a small JSON file in the data folder, and
+// binds the Settings screen's calls, including the native folder dialog
+// through a Dialogs interface (the Wails runtime lives in backend/wailsui;
+// this package never imports it).
+package settings
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// FileName is the settings file inside the data folder.
+const FileName = "settings.json"
+
+// Prefs are the person's preferences.
+type Prefs struct {
+	// Notifications: a desktop notification when an agent needs the person.
+	Notifications bool `json:"notifications"`
+}
+
+// Defaults are the preferences of a new install.
+func Defaults() Prefs { return Prefs{Notifications: true} }
+
+// Store reads and writes the settings file. Safe for concurrent use.
+type Store struct {
+	path string
+
+	mu       sync.Mutex
+	prefs    Prefs
+	onChange []func(Prefs)
+}
+
+// Open reads dir's settings file; a missing file gives the defaults. A
+// damaged file also gives a usable Store with the defaults, plus an error
+// that says so (the next change overwrites the file).
+func Open(dir string) (*Store, error) {
+	s := &Store{path: filepath.Join(dir, FileName), prefs: Defaults()}
+	b, err := os.ReadFile(s.path)
+	if errors.Is(err, os.ErrNotExist) {
+		return s, nil
+	}
+	if err != nil {
+		return s, fmt.Errorf("reading settings %s: %w (defaults are used)", s.path, err)
+	}
+	p := Defaults()
+	if err := json.Unmarshal(b, &p); err != nil {
+		return s, fmt.Errorf("settings file %s is damaged (%v): defaults are used until you change a setting; delete the file to start over", s.path, err)
+	}
+	s.prefs = p
+	return s, nil
+}
+
+// Get returns the current preferences.
+func (s *Store) Get() Prefs {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.prefs
+}
+
+// OnChange registers f, called with the new preferences after each saved change.
+func (s *Store) OnChange(f func(Prefs)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.onChange = append(s.onChange, f)
+}
+
+// SetNotifications turns desktop notifications on or off and saves it.
+func (s *Store) SetNotifications(on bool) (Prefs, error) {
+	return s.update(func(p *Prefs) { p.Notifications = on })
+}
+
+func (s *Store) update(change func(*Prefs)) (Prefs, error) {
+	s.mu.Lock()
+	next := s.prefs
+	change(&next)
+	if err := s.write(next); err != nil {
+		s.mu.Unlock()
+		return s.Get(), err
+	}
+	s.prefs = next
+	fns := append([]func(Prefs){}, s.onChange...)
+	s.mu.Unlock()
+	for _, f := range fns {
+		f(next)
+	}
+	return next, nil
+}
+
+// write replaces the file atomically (a crash never leaves half a file).
+func (s *Store) write(p Prefs) error {
+	b, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding settings: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(s.path), ".settings-*.json")
+	if err != nil {
+		return fmt.Errorf("saving settings: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		return fmt.Errorf("saving settings: %w", err)
+	}
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return fmt.Errorf("saving settings: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("saving settings: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), s.path); err != nil {
+		return fmt.Errorf("saving settings %s: %w", s.path, err)
+	}
+	return nil
+}

@@ -1,0 +1,21 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/osfoundry/desktop/backend/settings"
+)
+
+// openSettings reads the person's preferences and applies them: desktop
+// notifications follow the Settings switch from now on, at every start.
+func (a *App) openSettings() {
+	s, err := settings.Open(a.dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "osfoundry:", err) // s still holds the defaults
+	}
+	a.notifier.SetEnabled(s.Get().Notifications)
+	s.OnChange(func(p settings.Prefs) { a.notifier.SetEnabled(p.Notifications) })
+	home, _ := os.UserHomeDir()
+	a.Settings = settings.NewBinding(s, a.emit, home)
+}
