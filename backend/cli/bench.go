@@ -43,8 +43,17 @@ func init() {
 	register(c)
 }
 
-// Table prints rows as an aligned text table.
+// Table prints rows as an aligned text table; every cell goes through
+// safe(), as a cell may come from a file.
 func printTable(env *Env, header []string, rows [][]string) {
+	clean := make([][]string, len(rows))
+	for i, r := range rows {
+		clean[i] = make([]string, len(r))
+		for j, c := range r {
+			clean[i][j] = safe(c)
+		}
+	}
+	rows = clean
 	w := make([]int, len(header))
 	for i, h := range header {
 		w[i] = len([]rune(h))

@@ -133,6 +133,7 @@ func printSessions(env *Env, ss []inventory.Session, asJSON bool) int {
 		if len(id) > 8 {
 			id = id[:8]
 		}
+		// printTable shows every cell through safe().
 		rows = append(rows, []string{s.AppName, id, s.Title, s.FolderName, s.Branch, inventory.Ago(now, s.UpdatedMs)})
 	}
 	printTable(env, []string{"APP", "ID", "TITLE", "FOLDER", "BRANCH", "LAST USED"}, rows)
@@ -167,7 +168,7 @@ func showSession(ctx context.Context, env *Env, svc *inventory.Service, ref stri
 		}{d, page})
 	}
 	for _, fl := range d.Fields {
-		fmt.Fprintf(env.Stdout, "%-20s %s\n", fl.Label, fl.Value)
+		fmt.Fprintf(env.Stdout, "%-20s %s\n", safe(fl.Label), safe(fl.Value))
 	}
 	fmt.Fprintln(env.Stdout)
 	for _, r := range page.Rows {
@@ -175,11 +176,8 @@ func showSession(ctx context.Context, env *Env, svc *inventory.Service, ref stri
 		if r.Name != "" {
 			label += " " + r.Name
 		}
-		text := strings.ReplaceAll(r.Text, "\n", " ")
-		if len(text) > 200 {
-			text = text[:200] + "…"
-		}
-		fmt.Fprintf(env.Stdout, "%-22s %s\n", label, text)
+		text := clip(strings.ReplaceAll(r.Text, "\n", " "), 200)
+		fmt.Fprintf(env.Stdout, "%-22s %s\n", safe(label), safe(text))
 	}
 	if !page.Done {
 		fmt.Fprintf(env.Stdout, "… more (use --rows to print more)\n")
@@ -199,15 +197,15 @@ func resumeSession(ctx context.Context, env *Env, svc *inventory.Service, ref st
 	if f.json && !f.exec {
 		return printJSON(env, plan)
 	}
-	fmt.Fprintf(env.Stdout, "folder  %s\nargv    %s\n", plan.Folder, quoteArgv(plan.Argv))
+	fmt.Fprintf(env.Stdout, "folder  %s\nargv    %s\n", safe(plan.Folder), safe(quoteArgv(plan.Argv)))
 	for _, v := range plan.Values {
-		fmt.Fprintf(env.Stdout, "        %s %s: %s\n", v.Label, v.Value, v.Handling)
+		fmt.Fprintf(env.Stdout, "        %s %s: %s\n", safe(v.Label), safe(v.Value), safe(v.Handling))
 	}
 	for _, w := range plan.Warnings {
-		fmt.Fprintf(env.Stdout, "warning %s\n", w)
+		fmt.Fprintf(env.Stdout, "warning %s\n", safe(w))
 	}
 	if plan.Ask {
-		fmt.Fprintf(env.Stdout, "ask     %s\n", plan.Question)
+		fmt.Fprintf(env.Stdout, "ask     %s\n", safe(plan.Question))
 	}
 	if !f.exec {
 		return 0
