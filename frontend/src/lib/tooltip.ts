@@ -70,6 +70,8 @@ function tipElement(): HTMLDivElement {
 function show(target: HTMLElement) {
   const text = target.dataset.tip ?? '';
   if (!text || !target.isConnected) return;
+  // A tip that repeats the element's own text only helps when that text is cut off.
+  if (text === target.textContent?.trim() && target.scrollWidth <= target.clientWidth) return;
   const t = tipElement();
   owner = target;
   t.textContent = text;
