@@ -2,42 +2,110 @@ package connect
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
 // connectionChoice is one "Connection" option of the consent page.
+// Carries says what picking it hands the assistant (projects, channels,
+// tools); Checked marks the one preselected.
 type connectionChoice struct {
-	Value, Label string
+	Value, Label, Carries string
+	Checked               bool
 }
 
 // choices lists the consent page's Connection options: each pending
-// connection ("Use pending: <name>"), the connections this person approved
-// before ("Keep using: <name>", for an assistant asking again for more
-// scopes; hosts re-register on every sign-in, so the client id cannot tell
-// it is the same assistant), and a new connection.
-func (s *Service) choices(ctx context.Context, user string) ([]connectionChoice, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, display_name, status FROM connect_connections
+// connection ("Use pending: <name>"), a new connection, and the
+// connections this person approved before ("Keep using: <name>", for an
+// assistant asking again for more scopes; hosts re-register on every
+// sign-in, so the client id cannot tell it is the same assistant).
+//
+// Reusing a connected one hands its projects to whoever asks, so it is
+// never preselected: the default is a new connection, or a pending one
+// the owner set up for this kind of assistant.
+func (s *Service) choices(ctx context.Context, user, clientName string) ([]connectionChoice, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, display_name, assistant, status FROM connect_connections
 		WHERE status = 'pending' OR (status = 'connected' AND approver = ?) ORDER BY status DESC, created_at DESC`, user)
 	if err != nil {
 		return nil, fmt.Errorf("listing connections: %w", err)
 	}
-	defer rows.Close()
-	var out []connectionChoice
+	type row struct{ id, name, assistant, status string }
+	var list []row
 	for rows.Next() {
-		var id, name, status string
-		if err := rows.Scan(&id, &name, &status); err != nil {
+		var r row
+		if err := rows.Scan(&r.id, &r.name, &r.assistant, &r.status); err != nil {
+			rows.Close()
 			return nil, fmt.Errorf("listing connections: %w", err)
 		}
-		label := "Use pending: " + name
-		if status == StatusConnected {
-			label = "Keep using: " + name
-		}
-		out = append(out, connectionChoice{Value: id, Label: label})
+		list = append(list, r)
 	}
-	out = append(out, connectionChoice{Value: "new", Label: "Create a new connection"})
-	return out, rows.Err()
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("listing connections: %w", err)
+	}
+	var pending, reuse []connectionChoice
+	preselected := false
+	kind := assistantFor(clientName)
+	for _, r := range list {
+		carries, err := s.carries(ctx, r.id)
+		if err != nil {
+			return nil, err
+		}
+		if r.status == StatusConnected {
+			reuse = append(reuse, connectionChoice{Value: r.id, Label: "Keep using: " + r.name, Carries: carries})
+			continue
+		}
+		c := connectionChoice{Value: r.id, Label: "Use pending: " + r.name, Carries: carries}
+		if !preselected && r.assistant == kind {
+			c.Checked, preselected = true, true
+		}
+		pending = append(pending, c)
+	}
+	out := append(pending, connectionChoice{Value: "new", Label: "Create a new connection", Checked: !preselected})
+	return append(out, reuse...), nil
+}
+
+// carries says what an existing connection hands over when an assistant
+// takes it: "carries over 2 projects (a, b), 1 channel, 5 of 9 tools".
+func (s *Service) carries(ctx context.Context, connID string) (string, error) {
+	projects, err := s.strings(ctx, `SELECT project FROM connect_projects WHERE connection_id = ? ORDER BY added_at, project`, connID)
+	if err != nil {
+		return "", err
+	}
+	channels, err := s.strings(ctx, `SELECT channel FROM connect_channel_invites WHERE connection_id = ? ORDER BY added_at, channel`, connID)
+	if err != nil {
+		return "", err
+	}
+	off, err := s.strings(ctx, `SELECT tool FROM connect_disabled_tools WHERE connection_id = ?`, connID)
+	if err != nil {
+		return "", err
+	}
+	count := func(n int, one, many string) string {
+		if n == 1 {
+			return "1 " + one
+		}
+		return fmt.Sprintf("%d %s", n, many)
+	}
+	parts := []string{count(len(projects), "project", "projects")}
+	if len(projects) > 0 {
+		parts[0] += " (" + strings.Join(projects, ", ") + ")"
+	}
+	parts = append(parts, count(len(channels), "channel", "channels"))
+	on := 0
+	for _, n := range s.cat.order {
+		if !slices.Contains(off, n) {
+			on++
+		}
+	}
+	if on == len(s.cat.order) {
+		parts = append(parts, "all tools")
+	} else {
+		parts = append(parts, fmt.Sprintf("%d of %d tools", on, len(s.cat.order)))
+	}
+	return "carries over " + strings.Join(parts, ", "), nil
 }
 
 // assistantFor guesses the panel's assistant kind from a client's name.
@@ -82,16 +150,36 @@ func (s *Service) approve(ctx context.Context, a *authRequest, user, workspace, 
 		}
 		return id, nil
 	}
+	var oldName, status string
+	err = s.db.QueryRowContext(ctx, `SELECT display_name, status FROM connect_connections WHERE id = ?`, choice).Scan(&oldName, &status)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", errors.New("That connection can no longer be used here. Choose another option.")
+	}
+	if err != nil {
+		return "", fmt.Errorf("reading connection: %w", err)
+	}
+	// A pending connection keeps the name the owner gave it; a connected one
+	// taken over by another assistant shows who holds it now.
+	name := oldName
+	if status == StatusConnected {
+		name = c.Name
+	}
 	// Only a pending connection, or one this person approved for the same
 	// workspace, can be taken over by a consent.
-	res, err := s.db.ExecContext(ctx, `UPDATE connect_connections SET status = 'connected', workspace = ?, approver = ?, client_id = ?, scopes = ?, connected_at = ?
+	res, err := s.db.ExecContext(ctx, `UPDATE connect_connections SET status = 'connected', display_name = ?, workspace = ?, approver = ?, client_id = ?, scopes = ?, connected_at = ?
 		WHERE id = ? AND (status = 'pending' OR (status = 'connected' AND approver = ? AND workspace = ?))`,
-		workspace, user, c.ID, scopes, now, choice, user, workspace)
+		name, workspace, user, c.ID, scopes, now, choice, user, workspace)
 	if err != nil {
 		return "", fmt.Errorf("connecting: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return "", errors.New("That connection can no longer be used here. Choose another option.")
+	}
+	if status == StatusConnected {
+		detail := fmt.Sprintf("now used by %s (was %s)", c.Name, oldName)
+		if err := s.logActivity(ctx, choice, "consent", "reused", detail); err != nil {
+			return "", err
+		}
 	}
 	return choice, nil
 }

@@ -45,7 +45,7 @@ button[value=connect]{background:#0a66ff;color:#fff;border-color:#0a66ff}
 <fieldset><legend>Requested capabilities</legend><ul>
 {{range .Capabilities}}<li>{{.}}</li>{{end}}</ul></fieldset>
 <fieldset><legend>Connection</legend>
-{{range $i, $c := .Choices}}<label><input type="radio" name="connection" value="{{$c.Value}}"{{if eq $i 0}} checked{{end}}> {{$c.Label}}</label><br>{{end}}
+{{range .Choices}}<label><input type="radio" name="connection" value="{{.Value}}"{{if .Checked}} checked{{end}}> {{.Label}}{{if .Carries}}<span class="muted"> — {{.Carries}}</span>{{end}}</label><br>{{end}}
 </fieldset>
 <p><label><input type="checkbox" name="approve" value="yes"> I approve connecting this assistant to <span id="ws">{{.FirstWorkspace}}</span></label></p>
 <p><button type="submit" name="action" value="connect">Connect</button> <button type="submit" name="action" value="cancel" formnovalidate>Cancel</button></p>
@@ -118,7 +118,7 @@ func (s *Server) consentPage(w http.ResponseWriter, r *http.Request, a *authRequ
 		s.errorPage(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	choices, err := s.svc.choices(ctx, user)
+	choices, err := s.svc.choices(ctx, user, c.Name)
 	if err != nil {
 		s.errorPage(w, http.StatusInternalServerError, err.Error())
 		return

@@ -155,3 +155,19 @@ func (e *env) onlyConnection() Connection {
 	}
 	return cs[0]
 }
+
+func (e *env) registerNamed(name string, redirects ...string) string {
+	e.t.Helper()
+	body, _ := json.Marshal(map[string]any{"client_name": name, "redirect_uris": redirects})
+	resp, err := http.Post(e.srv.BaseURL()+registerPath, "application/json", bytes.NewReader(body))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	json.NewDecoder(resp.Body).Decode(&out)
+	if resp.StatusCode != http.StatusCreated {
+		e.t.Fatalf("register: %s %v", resp.Status, out)
+	}
+	return out["client_id"].(string)
+}

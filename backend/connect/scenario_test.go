@@ -193,7 +193,7 @@ func TestScenarioGoSDK(t *testing.T) {
 	}
 	wantAct := []string{"list_project_resources allowed", "list_project_resources allowed", "read_note allowed",
 		"read_note denied: not_in_project", "edit_note denied: insufficient_scope",
-		"edit_note denied: insufficient_scope", "edit_note allowed", // step 6: 403, step-up, retry
+		"edit_note denied: insufficient_scope", "consent reused", "edit_note allowed", // step 6: 403, step-up (the connection is taken again), retry
 		"read_note denied: not_in_project", "read_note allowed", "read_note denied: not_in_project", "read_note denied: connection_revoked"}
 	if !slices.Equal(decisions, wantAct) {
 		t.Fatalf("recent activity:\n got %q\nwant %q", decisions, wantAct)
