@@ -16,15 +16,19 @@ import (
 // authRequest is a validated authorization request waiting for consent.
 type authRequest struct {
 	ID, ClientID, RedirectURI, State, Challenge, Resource, SessionHash, CSRF string
-	Scopes                                                                   []string
+	// BrowserHash names the browser that started the request while nobody
+	// was signed in there (hash of its osf_browser cookie).
+	BrowserHash string
+	Scopes      []string
 }
 
 func (s *Service) saveAuthRequest(ctx context.Context, a *authRequest) error {
 	a.ID = newID("authz")
 	a.CSRF = newSecret("")
-	_, err := s.db.ExecContext(ctx, `INSERT INTO connect_auth_requests (id, client_id, redirect_uri, state, code_challenge, scopes, resource, session_hash, csrf, expires_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, a.ID, a.ClientID, a.RedirectURI, a.State, a.Challenge, strings.Join(a.Scopes, " "),
-		a.Resource, a.SessionHash, a.CSRF, s.now().Add(authRequestTTL).UnixMilli())
+	now := s.now()
+	_, err := s.db.ExecContext(ctx, `INSERT INTO connect_auth_requests (id, client_id, redirect_uri, state, code_challenge, scopes, resource, session_hash, csrf, expires_at, browser_hash, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, a.ID, a.ClientID, a.RedirectURI, a.State, a.Challenge, strings.Join(a.Scopes, " "),
+		a.Resource, a.SessionHash, a.CSRF, now.Add(authRequestTTL).UnixMilli(), a.BrowserHash, now.UnixMilli())
 	if err != nil {
 		return fmt.Errorf("saving authorization request: %w", err)
 	}
@@ -130,6 +134,9 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 	}
 	a := &authRequest{ClientID: c.ID, RedirectURI: redirect, State: q.Get("state"), Challenge: q.Get("code_challenge"),
 		Resource: resource, Scopes: scopes, SessionHash: sess}
+	if user == "" {
+		a.BrowserHash = s.markBrowser(w, r)
+	}
 	if err := s.svc.saveAuthRequest(ctx, a); err != nil {
 		s.errorPage(w, http.StatusInternalServerError, err.Error())
 		return
@@ -204,25 +211,4 @@ func (s *Server) serveConsent(w http.ResponseWriter, r *http.Request) {
 
 func (s *Service) deleteAuthRequest(ctx context.Context, id string) {
 	s.db.ExecContext(ctx, `DELETE FROM connect_auth_requests WHERE id = ?`, id)
-}
-
-// serveSignIn redeems a one-time sign-in link, sets the session cookie
-// and continues to the newest consent waiting for a sign-in.
-func (s *Server) serveSignIn(w http.ResponseWriter, r *http.Request) {
-	sess, err := s.svc.redeemSignIn(r.Context(), r.URL.Query().Get("token"))
-	if err != nil {
-		s.errorPage(w, http.StatusForbidden, err.Error())
-		return
-	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: sess, Path: "/oauth", HttpOnly: true,
-		Secure: strings.HasPrefix(s.base(r), "https://"), SameSite: http.SameSiteLaxMode, MaxAge: int(sessionTTL.Seconds())})
-	var id string
-	err = s.svc.db.QueryRowContext(r.Context(), `SELECT id FROM connect_auth_requests WHERE session_hash = '' AND expires_at > ?
-		ORDER BY expires_at DESC LIMIT 1`, s.svc.ms()).Scan(&id)
-	if err == nil {
-		w.Header().Set("Cache-Control", "no-store")
-		http.Redirect(w, r, authorizePath+"?request="+url.QueryEscape(id), http.StatusSeeOther)
-		return
-	}
-	s.messagePage(w, http.StatusOK, "Signed in", "You are signed in to osFoundry. Go back to your assistant and connect again; the consent page will open here.")
 }

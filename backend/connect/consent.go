@@ -55,6 +55,8 @@ for (const r of document.querySelectorAll('input[name=workspace]'))
   r.addEventListener('change', () => { document.getElementById('ws').textContent = r.dataset.name; });
 </script>
 {{end}}{{else}}<p>{{.Message}}</p>{{end}}
+{{if .Pending}}<ul>{{range .Pending}}<li><a href="{{.Href}}"><bdi>{{.Client}}</bdi></a> — returns to <strong>{{.ReturnsTo}}</strong>, started {{.Age}}{{if .Mine}} (in this browser){{else}} <span class="muted">(not started in this browser)</span>{{end}}</li>
+{{end}}</ul>{{end}}
 </body></html>`))
 
 type consentView struct {
@@ -67,6 +69,7 @@ type consentView struct {
 type pageView struct {
 	Title, Message, Error, Nonce string
 	Consent                      *consentView
+	Pending                      []pendingRequest
 }
 
 // renderPage writes a page with headers that keep it out of frames and

@@ -138,4 +138,10 @@ CREATE TABLE connect_proposals (
 	decided_at INTEGER NOT NULL DEFAULT 0,
 	decided_by TEXT NOT NULL DEFAULT ''
 );
+`}, {Version: 2, SQL: `
+-- Which browser started a request (hash of its osf_browser cookie), so the
+-- owner's sign-in continues that request and no other; and when.
+ALTER TABLE connect_auth_requests ADD COLUMN browser_hash TEXT NOT NULL DEFAULT '';
+ALTER TABLE connect_auth_requests ADD COLUMN created_at INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX connect_auth_requests_expiry ON connect_auth_requests(expires_at);
 `}}
