@@ -62,6 +62,7 @@ type ClaudeArgs struct {
 	BridgeURL   string
 	BridgeToken string
 	Resume      string // --resume <session id>
+	Fork        bool   // --fork-session: continue Resume in a new session
 	Model       string // --model, when the user picked one
 	// Extra flags appended last (advanced settings; the test harness).
 	Extra []string
@@ -97,6 +98,9 @@ func BuildClaude(bin string, a ClaudeArgs) ([]string, error) {
 			return nil, err
 		}
 		argv = append(argv, "--resume", a.Resume)
+		if a.Fork {
+			argv = append(argv, "--fork-session")
+		}
 	}
 	if a.Model != "" {
 		argv = append(argv, "--model", a.Model)
@@ -138,6 +142,7 @@ type CodexArgs struct {
 	// IgnoreRules adds --ignore-rules (only when the binary lists it).
 	IgnoreRules bool
 	Resume      string // `codex exec resume <id>`
+	Fork        bool   // `codex exec fork <id>`: continue Resume in a new session
 	Model       string // -m
 	// Config are extra -c key=value overrides (advanced settings; the test
 	// harness points the provider at the fake model this way, since
@@ -171,7 +176,11 @@ func BuildCodex(bin string, a CodexArgs) ([]string, error) {
 		if err := checkID(a.Resume); err != nil {
 			return nil, err
 		}
-		argv = append(argv, "resume", a.Resume)
+		if a.Fork {
+			argv = append(argv, "fork", a.Resume)
+		} else {
+			argv = append(argv, "resume", a.Resume)
+		}
 	}
 	argv = append(argv, prompt, "--json", "--skip-git-repo-check", "--ignore-user-config")
 	if a.IgnoreRules {

@@ -29,6 +29,10 @@ func TestBuildClaude(t *testing.T) {
 			[]string{"claude", "-p", "User: go on", "--output-format", "stream-json", "--verbose", "--include-partial-messages",
 				"--resume", "846aa49b-63d6-4942-b646-86b8408815f4",
 				"--permission-mode", "bypassPermissions", "--add-dir", "/w", "--strict-mcp-config"}},
+		{"fork (Continue here)", ClaudeArgs{Prompt: "User: go on", Chat: true, Resume: "846aa49b-63d6-4942-b646-86b8408815f4", Fork: true},
+			[]string{"claude", "-p", "User: go on", "--output-format", "stream-json", "--verbose", "--include-partial-messages",
+				"--resume", "846aa49b-63d6-4942-b646-86b8408815f4", "--fork-session",
+				"--disallowedTools", "*", "--strict-mcp-config"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -72,6 +76,9 @@ func TestBuildCodex(t *testing.T) {
 		{"resume", CodexArgs{Prompt: "User: go on", Resume: "01a229ed-de09-72c1-9a8e-c84d9fcb70e9", Folder: "/w", IgnoreRules: true},
 			[]string{"codex", "exec", "resume", "01a229ed-de09-72c1-9a8e-c84d9fcb70e9", "User: go on", "--json", "--skip-git-repo-check",
 				"--ignore-user-config", "--ignore-rules", "-c", `sandbox_mode="workspace-write"`, "-c", `approval_policy="never"`}},
+		{"fork (Continue here)", CodexArgs{Prompt: "User: go on", Resume: "01a229ed-de09-72c1-9a8e-c84d9fcb70e9", Fork: true, Folder: "/w"},
+			[]string{"codex", "exec", "fork", "01a229ed-de09-72c1-9a8e-c84d9fcb70e9", "User: go on", "--json", "--skip-git-repo-check",
+				"--ignore-user-config", "-c", `sandbox_mode="workspace-write"`, "-c", `approval_policy="never"`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -243,3 +243,42 @@ func TestLiveClaudeResume(t *testing.T) {
 		t.Fatalf("the resumed request does not carry the first turn (%d requests)", len(main))
 	}
 }
+
+// "Continue here" on a Codex session: `codex exec fork` continues it in a
+// new thread; the original rollout keeps every byte.
+func TestLiveCodexForkLeavesTheOriginal(t *testing.T) {
+	srv := fakemodel.Start(t, fakemodel.Text("First answer."), fakemodel.Text("Second answer."))
+	e := agentenv.Codex(t, srv.URL)
+	r := runnerFor(t, e)
+	r.o.CodexConfig = codexFakeConfig(srv.URL)
+	first, err := r.Run(context.Background(), Job{Model: ModelCodexAgent, Turns: []Turn{{Role: "user", Text: "remember the word zebra"}}, Folder: e.Work})
+	if err != nil || first.SessionID == "" {
+		t.Fatalf("first run: %v %+v", err, first)
+	}
+	var rollout string
+	filepath.WalkDir(filepath.Join(e.Home, ".codex"), func(p string, d os.DirEntry, err error) error { //nolint:errcheck // a walk error leaves rollout empty
+		if err == nil && strings.HasSuffix(p, first.SessionID+".jsonl") {
+			rollout = p
+		}
+		return nil
+	})
+	before, err := os.ReadFile(rollout)
+	if err != nil {
+		t.Fatalf("the first run's rollout: %v", err)
+	}
+	second, err := r.Run(context.Background(), Job{Model: ModelCodexAgent, Resume: first.SessionID, Fork: true,
+		Turns: []Turn{{Role: "user", Text: "what was the word?"}}, Folder: e.Work})
+	if err != nil || second.Text != "Second answer." {
+		t.Fatalf("forked run: %v %+v\nstderr %s", err, second, second.StderrTail)
+	}
+	if after, _ := os.ReadFile(rollout); !bytes.Equal(before, after) {
+		t.Fatalf("the original rollout changed: %d bytes before, %d after", len(before), len(after))
+	}
+	if second.SessionID == "" || second.SessionID == first.SessionID {
+		t.Errorf("forked session %q, want a new one (original %s)", second.SessionID, first.SessionID)
+	}
+	main := srv.MainRequests()
+	if len(main) != 2 || !strings.Contains(string(main[1].Body), "remember the word zebra") || !strings.Contains(string(main[1].Body), "First answer.") {
+		t.Fatalf("the forked request does not carry the first turn (%d requests)", len(main))
+	}
+}

@@ -46,10 +46,14 @@ type Job struct {
 	// Worktree isolates the run on branch osf/run-<id> in its own working
 	// copy. Codex gets the app's tools only then.
 	Worktree bool
-	Resume   string        // continue this CLI session ("Continue here")
-	Limit    time.Duration // 0: AutonomousLimit
-	Tools    *ToolAccess   // nil: no bridge
-	OnEvent  func(Event)
+	Resume   string // continue this CLI session ("Continue here")
+	// Fork continues Resume in a new session (claude --fork-session,
+	// codex exec fork), leaving the resumed session's file untouched: the
+	// session is the user's own, made outside the app.
+	Fork    bool
+	Limit   time.Duration // 0: AutonomousLimit
+	Tools   *ToolAccess   // nil: no bridge
+	OnEvent func(Event)
 	// Tap receives every stdout line before decoding (stream recorders).
 	Tap func(line []byte)
 	// Control, when set, lets the caller pause and resume the run.
@@ -243,7 +247,7 @@ func (r *Runner) command(ctx context.Context, m Model, bin string, env []string,
 	if m.Agent == Claude {
 		argv, err := BuildClaude(bin, ClaudeArgs{
 			Prompt: Transcript(job.Turns), SystemPrompt: job.SystemPrompt, Folder: folder, Chat: m.Chat,
-			BridgeURL: url, BridgeToken: token, Resume: job.Resume, Extra: r.o.ClaudeExtra,
+			BridgeURL: url, BridgeToken: token, Resume: job.Resume, Fork: job.Fork, Extra: r.o.ClaudeExtra,
 		})
 		return argv, newClaudeDecoder(s), err
 	}
@@ -252,7 +256,7 @@ func (r *Runner) command(ctx context.Context, m Model, bin string, env []string,
 		return nil, nil, fmt.Errorf("Codex at %s could not print its help, so it cannot run: %w — reinstall or update it", bin, err)
 	}
 	ca := CodexArgs{SystemPrompt: job.SystemPrompt, Turns: job.Turns, Folder: folder, Sandbox: "workspace-write",
-		BridgeURL: url, BridgeToken: token, IgnoreRules: ignore, Resume: job.Resume, Config: r.o.CodexConfig}
+		BridgeURL: url, BridgeToken: token, IgnoreRules: ignore, Resume: job.Resume, Fork: job.Fork, Config: r.o.CodexConfig}
 	if job.Resume != "" {
 		// The resumed session already holds the system prompt and history.
 		ca.Prompt = Transcript(job.Turns[len(job.Turns)-1:])

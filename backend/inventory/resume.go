@@ -279,7 +279,8 @@ func (p *planner) branch(ctx context.Context, pl *Plan, s Session) {
 }
 
 // continueArgv builds "Continue here": the session continued headless
-// inside the app's chat. The prompt goes on stdin, never in argv.
+// inside the app's chat, forked so the session's own file is never
+// written. The prompt goes on stdin, never in argv.
 func (p *planner) continueArgv(ctx context.Context, s Session) ([]string, error) {
 	if err := checkID(s.ResumeID); err != nil {
 		return nil, err
@@ -287,14 +288,14 @@ func (p *planner) continueArgv(ctx context.Context, s Session) ([]string, error)
 	var pl Plan
 	switch s.App {
 	case ClaudeCode, ClaudeApp:
-		argv := []string{"claude", "-p", "--resume", s.ResumeID}
+		argv := []string{"claude", "-p", "--resume", s.ResumeID, "--fork-session"}
 		if s.Model != "" && validModel(s.Model) {
 			argv = append(argv, "--model", s.Model)
 		}
 		return argv, nil
 	case CodexCLI, CodexApp:
 		// codex exec has no -a: approvals cannot be asked headless.
-		return p.codex(ctx, &pl, s, PlanOptions{}, []string{"codex", "exec", "resume", s.ResumeID}, false), nil
+		return p.codex(ctx, &pl, s, PlanOptions{}, []string{"codex", "exec", "fork", s.ResumeID}, false), nil
 	}
 	return nil, fmt.Errorf("%w: only Claude Code and Codex sessions continue in the app's chat", ErrNotResumable)
 }

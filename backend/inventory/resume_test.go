@@ -74,7 +74,7 @@ func (f *fakeRunner) Output(ctx context.Context, dir, name string, args ...strin
 	}
 	help := f.help
 	if help == nil {
-		help = map[string]string{"claude --help": claudeHelp, "codex resume --help": codexResumeHelp, "codex exec resume --help": codexExecResumeHelp}
+		help = map[string]string{"claude --help": claudeHelp, "codex resume --help": codexResumeHelp, "codex exec resume --help": codexExecResumeHelp, "codex exec fork --help": codexExecResumeHelp}
 	}
 	if h, ok := help[call]; ok {
 		return []byte(h), nil
@@ -241,8 +241,8 @@ func TestContinueArgv(t *testing.T) {
 		s    Session
 		want string
 	}{
-		{Session{App: ClaudeCode, ID: "abc", Model: "opus", Mode: "bypassPermissions"}, "claude -p --resume abc --model opus"},
-		{Session{App: CodexCLI, ID: "t1", Model: "gpt-5", Mode: "never", Sandbox: "danger-full-access"}, "codex exec resume t1 -m gpt-5"},
+		{Session{App: ClaudeCode, ID: "abc", Model: "opus", Mode: "bypassPermissions"}, "claude -p --resume abc --fork-session --model opus"},
+		{Session{App: CodexCLI, ID: "t1", Model: "gpt-5", Mode: "never", Sandbox: "danger-full-access"}, "codex exec fork t1 -m gpt-5"},
 	}
 	for _, c := range cases {
 		c.s.finish()

@@ -248,7 +248,7 @@ func (s *Service) PlanResume(ctx context.Context, ref string, opts PlanOptions) 
 }
 
 // ContinueArgv builds "Continue here" for a Claude Code or Codex session:
-// `claude -p --resume <id>` or `codex exec resume <id>`, run in the
+// `claude -p --resume <id> --fork-session` or `codex exec fork <id>`, run in the
 // session's folder with the prompt on stdin.
 func (s *Service) ContinueArgv(ctx context.Context, ref string) ([]string, error) {
 	ss, err := s.Find(ref)

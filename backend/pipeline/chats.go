@@ -120,8 +120,9 @@ func (s *Service) insertChat(ctx context.Context, c Chat) (Chat, error) {
 }
 
 // ContinueHere opens a chat that continues a Claude Code or Codex session
-// (from External agents): its runs are `claude -p --resume <id>` or
-// `codex exec resume <id>` in the session's folder.
+// (from External agents). Its first run forks the session (`claude -p
+// --resume <id> --fork-session`, `codex exec fork <id>`) so the user's own
+// session file is never written; later runs continue the fork.
 func (s *Service) ContinueHere(ctx context.Context, agent, sessionID, folder, title string) (Chat, error) {
 	a, err := parseAgent(agent)
 	if err != nil {

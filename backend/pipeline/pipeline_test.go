@@ -287,8 +287,8 @@ func TestContinueHere(t *testing.T) {
 	must(t, err)
 	r.svc.Wait(run.ID)
 	argv := r.lastArgv(t)
-	if i := slices.Index(argv, "--resume"); i < 0 || argv[i+1] != "0d5b7c1e-1111-2222-3333-444455556666" {
-		t.Errorf("argv = %q", argv)
+	if i := slices.Index(argv, "--resume"); i < 0 || argv[i+1] != "0d5b7c1e-1111-2222-3333-444455556666" || argv[i+2] != "--fork-session" {
+		t.Errorf("argv = %q, want the user's session forked", argv)
 	}
 	if run.Model != "cli:claude:agent" {
 		t.Errorf("model = %s", run.Model)

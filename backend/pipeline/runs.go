@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -42,6 +43,7 @@ type runSpec struct {
 	worktree               bool
 	turns                  []agentcli.Turn
 	resume                 string
+	fork                   bool // resume in a new session (the original is the user's)
 	instructions           string
 	origin                 Origin
 }
@@ -80,21 +82,23 @@ func (s *Service) Send(ctx context.Context, chatID, text string) (Run, error) {
 	if err != nil {
 		return Run{}, err
 	}
-	answered := false
 	for _, m := range d.Messages {
 		if m.Role == "user" || m.Role == "assistant" {
 			spec.turns = append(spec.turns, agentcli.Turn{Role: m.Role, Text: m.Text})
-			answered = answered || m.Role == "assistant"
 		}
 	}
 	if c.CLIAgent != "" && c.CLISession != "" {
+		// A session no run of this chat produced is the user's own, made
+		// outside the app ("Continue here"): fork it, so its file keeps
+		// every byte; the fork's id then becomes the chat's session.
+		foreign := !slices.ContainsFunc(d.Runs, func(r Run) bool { return r.SessionID == c.CLISession })
 		switch {
 		case c.CLIAgent == string(mustAgent(model)):
 			// Continue the CLI's own session: it already holds the history.
-			spec.resume = c.CLISession
-		case !answered:
+			spec.resume, spec.fork = c.CLISession, foreign
+		case foreign:
 			// "Continue here": the history lives only in that CLI's session.
-			spec.resume, spec.model = c.CLISession, agentModel(c.CLIAgent)
+			spec.resume, spec.fork, spec.model = c.CLISession, true, agentModel(c.CLIAgent)
 		}
 		// Otherwise the role now uses the other CLI: send the transcript.
 	}
@@ -219,7 +223,7 @@ func (s *Service) execute(ctx context.Context, ar *activeRun, spec runSpec) {
 		prompt += "\n\n" + spec.instructions
 	}
 	job := agentcli.Job{ID: ar.id, Model: spec.model, Role: spec.role.Name, NeedsTools: spec.role.NeedsTools,
-		SystemPrompt: prompt, Turns: spec.turns, Folder: spec.folder, Worktree: spec.worktree, Resume: spec.resume,
+		SystemPrompt: prompt, Turns: spec.turns, Folder: spec.folder, Worktree: spec.worktree, Resume: spec.resume, Fork: spec.fork,
 		OnEvent: func(e agentcli.Event) { s.onEvent(ar, e) }, Control: ar.ctl}
 	if s.o.Tools != nil && spec.role.NeedsTools {
 		job.Tools = s.o.Tools(ar.id, spec.role)
