@@ -293,18 +293,23 @@ func codexRows(line []byte) []Row {
 	}
 	switch strField(p, "type") {
 	case "message":
-		kind := RowAssistant
-		switch strField(p, "role") {
-		case "user":
-			kind = RowUser
-		case "developer", "system":
-			kind = RowSystem
-		}
 		t := blocksText(field(p, "content"))
-		if kind == RowUser && codexPrompt(t) == "" {
-			kind = RowSystem // context Codex injected, not typed
+		switch strField(p, "role") {
+		case "developer", "system":
+			// Instructions Codex writes for the model (permissions,
+			// skills, collaboration mode): not conversation.
+			return nil
+		case "user":
+			if strings.HasPrefix(strings.TrimSpace(t), "<turn_aborted>") {
+				return []Row{{Kind: RowSystem, Text: "The user interrupted this turn", Time: ts}}
+			}
+			typed := codexPrompt(t)
+			if typed == "" {
+				return nil // context Codex injected (<environment_context>, AGENTS.md), not typed
+			}
+			return []Row{textRow(RowUser, typed, ts)}
 		}
-		return []Row{textRow(kind, t, ts)}
+		return []Row{textRow(RowAssistant, t, ts)}
 	case "reasoning":
 		return []Row{textRow(RowThinking, blocksText(field(p, "summary")), ts)}
 	case "function_call", "custom_tool_call":

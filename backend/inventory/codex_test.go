@@ -67,7 +67,7 @@ func TestCodexStateDBPreferred(t *testing.T) {
 	for _, r := range page.Rows {
 		kinds = append(kinds, r.Kind+":"+r.Name)
 	}
-	if got := strings.Join(kinds, ","); got != "system:,system:,user:,thinking:,tool_call:shell,tool_result:,assistant:" {
+	if got := strings.Join(kinds, ","); got != "system:,user:,thinking:,tool_call:shell,tool_result:,assistant:" {
 		t.Fatalf("rows %s", got)
 	}
 }

@@ -81,7 +81,7 @@ func TestCodexVersionVariants(t *testing.T) {
 		t.Errorf("older layout: %+v", leg)
 	}
 	rows := codexRowSummary(t, svc, leg.Key)
-	if want := "system,system,system,user,thinking,tool_call:shell,tool_result,assistant"; rows != want {
+	if want := "system,user,thinking,tool_call:shell,tool_result,assistant"; rows != want {
 		t.Errorf("older layout rows %s\nwant %s", rows, want)
 	}
 	plan, err := planFor(t, leg, PlanOptions{}, &fakeRunner{})
@@ -101,7 +101,7 @@ func TestCodexVersionVariants(t *testing.T) {
 	if a.Title != "Add a health endpoint" {
 		t.Errorf("preambles became the title: %q", a.Title)
 	}
-	if rows := codexRowSummary(t, svc, a.Key); rows != "system,system,system,user,system" {
+	if rows := codexRowSummary(t, svc, a.Key); rows != "system,user,system" { // started, the prompt, compacted
 		t.Errorf("newer line types rows %s", rows)
 	}
 
