@@ -67,6 +67,15 @@ func (s *Service) bindAuthRequest(ctx context.Context, a *authRequest, sessionHa
 // (that would be an open redirector); later errors go back to the client.
 func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
+	if p := oversizedParam(r); p != "" {
+		s.errorPage(w, http.StatusBadRequest, "This sign-in request is too large ("+p+"). Nothing was stored or sent back; start connecting again from your assistant.")
+		return
+	}
+	if ok, wait := s.authLim.allow(r); !ok {
+		w.Header().Set("Retry-After", fmt.Sprint(int(wait.Seconds())+1))
+		s.errorPage(w, http.StatusTooManyRequests, "Too many sign-in requests from this address. Wait a minute and start connecting again.")
+		return
+	}
 	q := r.URL.Query()
 	user, sess := s.svc.sessionUser(r)
 	if id := q.Get("request"); id != "" { // continuing after sign-in

@@ -19,11 +19,12 @@ import (
 
 // env is a running endpoint over real loopback HTTP with a fake clock.
 type env struct {
-	t     *testing.T
-	svc   *Service
-	srv   *Server
-	notes *fakeNotes
-	clock *fakeClock
+	t      *testing.T
+	dbPath string
+	svc    *Service
+	srv    *Server
+	notes  *fakeNotes
+	clock  *fakeClock
 }
 
 type fakeClock struct {
@@ -38,14 +39,17 @@ func (c *fakeClock) Add(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t *testing.T) *env { t.Helper(); return newEnvWith(t, ServerConfig{}) }
+
+func newEnvWith(t *testing.T, cfg ServerConfig) *env {
 	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "osfoundry.db"))
+	dbPath := filepath.Join(t.TempDir(), "osfoundry.db")
+	db, err := store.Open(dbPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	e := &env{t: t, notes: newFakeNotes(), clock: &fakeClock{t: time.Now()}}
+	e := &env{t: t, dbPath: dbPath, notes: newFakeNotes(), clock: &fakeClock{t: time.Now()}}
 	e.notes.put("note-a1", "ws-acme", "proj-a", "Q3 launch checklist")
 	e.notes.put("note-b1", "ws-acme", "proj-b", "Budget")
 	e.notes.put("note-x1", "ws-other", "proj-x", "Elsewhere")
@@ -53,7 +57,7 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.srv, err = NewServer(e.svc, ServerConfig{})
+	e.srv, err = NewServer(e.svc, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,6 +26,9 @@ const (
 	AccessTTL      = time.Hour
 	RefreshTTL     = 30 * 24 * time.Hour
 	authRequestTTL = 15 * time.Minute
+	// UnusedClientTTL is how long a registration that never led to a
+	// connection is kept.
+	UnusedClientTTL = 7 * 24 * time.Hour
 )
 
 // OAuth errors (RFC 6749 §5.2 codes) returned by the token endpoint.
@@ -180,7 +183,8 @@ type codeGrant struct {
 
 // purge drops what can no longer be used: expired codes, consents,
 // sign-ins and sessions, tokens a day past expiry, activity older than
-// ActivityKeep. It runs on each consent, which is rare and not latency-bound.
+// ActivityKeep, registrations unused for UnusedClientTTL. It runs on each
+// consent and on the server's timer (Server.janitor).
 func (s *Service) purge(ctx context.Context) {
 	now := s.ms()
 	for _, q := range []struct {
@@ -192,6 +196,11 @@ func (s *Service) purge(ctx context.Context) {
 		{`DELETE FROM connect_sessions WHERE expires_at < ?`, now},
 		{`DELETE FROM connect_tokens WHERE expires_at < ?`, now - int64(24*time.Hour/time.Millisecond)},
 		{`DELETE FROM connect_activity WHERE at < ?`, now - int64(ActivityKeep/time.Millisecond)},
+		{`DELETE FROM connect_clients WHERE created_at < ?
+			AND NOT EXISTS (SELECT 1 FROM connect_connections c WHERE c.client_id = connect_clients.id)
+			AND NOT EXISTS (SELECT 1 FROM connect_tokens t WHERE t.client_id = connect_clients.id)
+			AND NOT EXISTS (SELECT 1 FROM connect_codes k WHERE k.client_id = connect_clients.id)
+			AND NOT EXISTS (SELECT 1 FROM connect_auth_requests a WHERE a.client_id = connect_clients.id)`, now - int64(UnusedClientTTL/time.Millisecond)},
 	} {
 		s.db.ExecContext(ctx, q.sql, q.arg) // best effort; retried next consent
 	}

@@ -56,9 +56,13 @@ func (s *Server) serveRegister(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "use POST to register a client", http.StatusMethodNotAllowed)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 64<<10))
+	if ok, wait := s.regLim.allow(r); !ok {
+		tooMany(w, wait, "registrations")
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRegisterBody))
 	if err != nil {
-		oauthFail(w, &oauthError{"invalid_client_metadata", "registration body too large or unreadable"})
+		oauthFail(w, &oauthError{"invalid_client_metadata", "registration body too large (at most 16 KB) or unreadable"})
 		return
 	}
 	var m oauthex.ClientRegistrationMetadata

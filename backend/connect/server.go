@@ -46,7 +46,16 @@ type ServerConfig struct {
 	// AllowedOrigins are browser origins allowed to call the MCP endpoint
 	// (a web-based MCP client). Requests without Origin are not browsers.
 	AllowedOrigins []string
+	// PurgeEvery is how often expired requests, codes, sessions, tokens and
+	// unused registrations are dropped (default PurgeInterval).
+	PurgeEvery time.Duration
+	// RegisterPerMinute and AuthorizePerMinute cap dynamic registrations and
+	// authorization requests per client address (0: the defaults; < 0: off).
+	RegisterPerMinute, AuthorizePerMinute int
 }
+
+// PurgeInterval is how often a started server drops what has expired.
+const PurgeInterval = time.Minute
 
 // Server serves the MCP endpoint, the metadata, the authorization server
 // and the consent page.
@@ -60,11 +69,15 @@ type Server struct {
 	http      *http.Server
 	ln        net.Listener
 	loopHosts []string
+	regLim    *addrLimiter
+	authLim   *addrLimiter
+	stop      chan struct{}
 }
 
 // NewServer builds the handler. Start it with Start, or mount Handler.
 func NewServer(svc *Service, cfg ServerConfig) (*Server, error) {
-	s := &Server{svc: svc, cfg: cfg}
+	s := &Server{svc: svc, cfg: cfg, regLim: newAddrLimiter(cfg.RegisterPerMinute, DefaultRegisterPerMinute),
+		authLim: newAddrLimiter(cfg.AuthorizePerMinute, DefaultAuthorizePerMinute)}
 	if cfg.PublicURL != "" {
 		u, err := url.Parse(strings.TrimRight(cfg.PublicURL, "/"))
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.Path != "" || u.RawQuery != "" {
@@ -119,9 +132,33 @@ func (s *Server) Start(addr string) error {
 	s.mu.Lock()
 	s.ln = ln
 	s.http = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	s.stop = make(chan struct{})
 	s.mu.Unlock()
 	go s.http.Serve(ln)
+	go s.janitor(s.stop)
 	return nil
+}
+
+// janitor drops expired requests, codes, sessions, tokens and unused
+// registrations on a timer, so what unauthenticated callers leave behind
+// goes away even when nobody ever consents.
+func (s *Server) janitor(stop <-chan struct{}) {
+	every := s.cfg.PurgeEvery
+	if every <= 0 {
+		every = PurgeInterval
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			s.svc.purge(context.Background())
+			s.regLim.forget(10 * time.Minute)
+			s.authLim.forget(10 * time.Minute)
+		}
+	}
 }
 
 // Addr is the listening address after Start.
@@ -160,6 +197,10 @@ func (s *Server) SignInURL(ctx context.Context, user string, ttl time.Duration) 
 func (s *Server) Close(ctx context.Context) error {
 	s.mu.Lock()
 	h := s.http
+	if s.stop != nil {
+		close(s.stop)
+		s.stop = nil
+	}
 	s.mu.Unlock()
 	if h == nil {
 		return nil
