@@ -166,7 +166,7 @@ func (t *Terminal) Summary(id string) (Summary, error) {
 			info = in
 		}
 	}
-	s := Summary{Title: t.paneTitle(info, st), State: column(info, st), Command: strings.Join(p.Argv(), " "),
+	s := Summary{Title: t.cardTitle(info, st), State: column(info, st), Command: strings.Join(p.Argv(), " "),
 		Dir: p.Dir(), Agent: t.agentName(st.Agent), Started: p.Started()}
 	if s.Command == "" {
 		s.Command = terminal.DefaultShell()
@@ -175,6 +175,11 @@ func (t *Terminal) Summary(id string) (Summary, error) {
 		s.Agent = ""
 	}
 	s.AgentCLI = st.Agent
+	// The conversation the agent reported itself (Claude Code's SessionStart
+	// hook) is exact; without one the Board looks in the agent's store.
+	if st.Agent != "" {
+		s.SessionID = p.Session().ID
+	}
 	for _, h := range t.watch.History(id) {
 		s.Events = append(s.Events, Event{At: h.At, Text: t.historyText(h)})
 	}

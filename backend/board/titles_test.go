@@ -1,6 +1,7 @@
 package board
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -18,9 +19,15 @@ func TestTerminalCardsAreNamedByFirstPromptOrFolder(t *testing.T) {
 	r.em.waitColumn(t, keyA, Idle, time.Time{})
 	r.em.waitColumn(t, keyB, Idle, time.Time{})
 	sessions.latest["claude|"+a.Dir] = AgentSession{ID: "s-a", Title: "Fix the double charge on checkout retry\nand add a test"}
+	// The agent is recognised from the screen a moment after the pane starts.
 	titles := map[string]string{}
-	for _, c := range r.b.Cards() {
-		titles[c.Key] = c.Title
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		for _, c := range r.b.Cards() {
+			titles[c.Key] = c.Title
+		}
+		if titles[keyB] == "Claude Code in shop-web" && !strings.HasPrefix(titles[keyA], "bash ") {
+			break
+		}
 	}
 	if titles[keyA] != "Fix the double charge on checkout retry and add a test" {
 		t.Errorf("card with a first prompt is titled %q", titles[keyA])

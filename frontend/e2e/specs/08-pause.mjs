@@ -97,7 +97,8 @@ export default async function ({ page, base, tmp, env, shot }) {
     for (const want of ['- Kind: Terminal', `- Where: ${dir}`, 'You paused it', 'You resumed it', '## Last screen']) {
       assert(md.includes(want), `summary lacks ${JSON.stringify(want)}:\n${md}`);
     }
-    await until('the ended pane to leave the board', async () => (await page.$(card)) === null);
+    // The pane is closed; its card stays in Done until cleared.
+    await page.waitForSelector(inColumn('done'));
     const panes = await goCall(page, 'terminal.Service.List');
     assert(!panes.some((x) => x.id === p.id), 'the ended pane should be closed');
     await until('the paused pane to be gone', async () => !alive(p.pid) || procState(p.pid) === 'Z' || procState(p.pid) === '');

@@ -2,7 +2,7 @@ import { boardApi, type BoardCard, type Column, type PaneState } from './api/boa
 import { terminalApi } from './api/terminal';
 import { on } from './events';
 import { bound } from './wails';
-import { applyFilter, byColumn, filterLabel, isJumpKey, isMac, needsYou, nextNeedingYou, noFilter, type Filter } from './sessions';
+import { applyFilter, byColumn, countNeedsYou, filterLabel, isJumpKey, isMac, needsYou, nextNeedingYou, noFilter, type Filter } from './sessions';
 
 /** openPane shows the Terminal screen on a pane (prompt still showing). */
 export function openPane(id: string) {
@@ -73,6 +73,29 @@ export class PaneStates {
 
 export const paneStates = new PaneStates();
 
+/** NeedsYouCount is the sidebar badge: how many sessions on the board need
+ * the user (terminal prompts, chats asking, runs waiting for an approval).
+ * Started by the sidebar, so it counts on every screen. */
+export class NeedsYouCount {
+  count = $state(0);
+
+  start(): () => void {
+    if (!bound('board', 'Service')) return () => {};
+    const set = (cards: BoardCard[] | null) => (this.count = countNeedsYou(cards ?? []));
+    boardApi.cards().then(set, () => {});
+    return on('board:changed', set);
+  }
+}
+
+export const needsYouCount = new NeedsYouCount();
+
+/** SummaryView is the summary viewer's content: a Done summary's Markdown. */
+export interface SummaryView {
+  path: string;
+  markdown: string;
+  error: string;
+}
+
 /** BoardState is the Sessions screen: cards, filter, the drag rules' answers. */
 export class BoardState {
   cards = $state<BoardCard[]>([]);
@@ -82,6 +105,10 @@ export class BoardState {
   /** A card waiting for the user's "End session" confirmation. */
   confirming = $state<BoardCard | null>(null);
   notice = $state('');
+  /** The summary the notice is about (its "Open summary" button). */
+  saved = $state('');
+  /** The summary open in the viewer. */
+  viewing = $state<SummaryView | null>(null);
   error = $state('');
   busy = $state(false);
   /** Broken detection-rule overrides (ignored; the bundled rules are in use). */
@@ -112,6 +139,7 @@ export class BoardState {
   async drop(key: string, column: Column) {
     this.refusal = '';
     this.notice = '';
+    this.saved = '';
     const card = this.cards.find((c) => c.key === key);
     if (!card) return;
     try {
@@ -133,9 +161,34 @@ export class BoardState {
     await this.act(() => boardApi.resume(key));
   }
 
+  /** clear takes a finished card (Done or Failed) off the board. */
+  async clear(key: string) {
+    await this.act(() => boardApi.clear(key));
+  }
+
+  /** clearAll clears every card of a finished column. */
+  async clearAll(column: Column) {
+    const keys = this.columns[column].map((c) => c.key);
+    await this.act(async () => {
+      for (const k of keys) await boardApi.clear(k);
+    });
+  }
+
+  /** openSummary shows a Done summary in the viewer. */
+  async openSummary(path: string) {
+    this.viewing = { path, markdown: '', error: '' };
+    try {
+      const markdown = await boardApi.readSummary(path);
+      if (this.viewing?.path === path) this.viewing = { path, markdown, error: '' };
+    } catch (e) {
+      if (this.viewing?.path === path) this.viewing = { path, markdown: '', error: e instanceof Error ? e.message : String(e) };
+    }
+  }
+
   private async act(f: () => Promise<void>) {
     this.refusal = '';
     this.notice = '';
+    this.saved = '';
     try {
       await f();
       await this.refresh();
@@ -151,6 +204,7 @@ export class BoardState {
     try {
       const path = await boardApi.end(card.key);
       this.notice = `Summary saved to ${path}`;
+      this.saved = path;
       this.confirming = null;
       await this.refresh();
     } catch (e) {

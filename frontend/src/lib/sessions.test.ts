@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BoardCard, PaneState } from './api/board';
-import { applyFilter, byColumn, cardAction, filterLabel, isJumpKey, jumpHint, needsYou, nextNeedingYou, noFilter, railLabel } from './sessions';
+import { applyFilter, byColumn, cardAction, countNeedsYou, filterLabel, needsYouLabel, isJumpKey, jumpHint, needsYou, nextNeedingYou, noFilter, railLabel } from './sessions';
 
 const card = (over: Partial<BoardCard>): BoardCard => ({
   key: 'terminal/p', source: 'terminal', id: 'p', kind: 'terminal', title: 't', folder: 'shop-api',
@@ -85,5 +85,23 @@ describe('paused sessions', () => {
     ['failed', true, null],
   ] as const)('a %s card with canPause=%s offers %s', (state, canPause, want) => {
     expect(cardAction(card({ state, canPause }))).toBe(want);
+  });
+});
+
+describe('sidebar badge', () => {
+  it('counts the sessions that need you, of every kind', () => {
+    const cards = [
+      card({ key: 'a', state: 'needs_you' }),
+      card({ key: 'b', kind: 'chat', state: 'needs_you' }),
+      card({ key: 'c', state: 'running' }),
+      card({ key: 'd', state: 'done' }),
+    ];
+    expect(countNeedsYou(cards)).toBe(2);
+    expect(countNeedsYou([])).toBe(0);
+  });
+  it('announces the count with the item', () => {
+    expect(needsYouLabel('Sessions', 0)).toBe('Sessions');
+    expect(needsYouLabel('Sessions', 1)).toBe('Sessions, 1 needs you');
+    expect(needsYouLabel('Sessions', 3)).toBe('Sessions, 3 need you');
   });
 });

@@ -75,6 +75,16 @@ export function byColumn(cards: BoardCard[]): Record<Column, BoardCard[]> {
   return out;
 }
 
+/** countNeedsYou is the sidebar badge's number. */
+export function countNeedsYou(cards: BoardCard[]): number {
+  return cards.filter((c) => c.state === 'needs_you').length;
+}
+
+/** needsYouLabel is how the sidebar's Sessions item is announced with its badge. */
+export function needsYouLabel(label: string, n: number): string {
+  return n > 0 ? `${label}, ${n} need${n === 1 ? 's' : ''} you` : label;
+}
+
 export const kindLabel = (k: Kind) => kinds.find((x) => x.id === k)?.label ?? k;
 
 const stateWords: Record<PaneState['state'], string> = { blocked: 'Needs you', working: 'Working', idle: 'Idle' };

@@ -21,6 +21,8 @@ export interface BoardCard {
   link?: string;
   /** Pause works for this session (terminal panes where freezing is supported). */
   canPause: boolean;
+  /** The Done summary's path, once the user ended the session here. */
+  summary?: string;
 }
 
 /** A terminal pane's detected state (panestate.PaneState). */
@@ -55,4 +57,8 @@ export const boardApi = {
   pause: (key: string) => svc<void>('Pause', key),
   resume: (key: string) => svc<void>('Resume', key),
   paneStates: () => svc<PaneState[]>('PaneStates'),
+  /** clear takes a Done or Failed card off the board (its summary is kept). */
+  clear: (key: string) => svc<void>('Clear', key),
+  /** readSummary returns a Done summary's Markdown (only files in knowledge/sessions). */
+  readSummary: (path: string) => svc<string>('ReadSummary', path),
 };
