@@ -87,6 +87,8 @@ type Watcher struct {
 	mon   *detect.Monitor
 	hooks *panehook.Server
 
+	codex codexPanes
+
 	mu      sync.Mutex
 	states  map[string]PaneState
 	history map[string][]Change
@@ -181,6 +183,9 @@ func (w *Watcher) Evaluate(id string) (PaneState, bool) {
 // the app starts its per-run hooks.
 func (w *Watcher) launch(id string, argv, paneEnv []string) (env, args []string) {
 	env = w.hooks.Register(id)
+	if w.agentOf(argv) == "codex" {
+		w.watchCodex(id, paneEnv)
+	}
 	if w.cfg.Exe == "" || len(argv) == 0 || !isClaude(argv[0]) || hasFlag(argv, "--settings") {
 		// A user's own --settings is theirs: the screen rules and the
 		// status protocol still see the prompts without our hooks.
@@ -246,6 +251,7 @@ func (w *Watcher) onExit(id string, _ int) {
 }
 
 func (w *Watcher) onClose(id string) {
+	w.forgetCodex(id)
 	w.mon.Remove(id)
 	w.hooks.Forget(id)
 	w.mu.Lock()
@@ -297,6 +303,7 @@ func (w *Watcher) onUpdate(u detect.Update, label string) {
 	}
 	w.states[u.ID] = st
 	w.publish(st)
+	w.lookForCodexSession(u.ID)
 }
 
 // remember adds c to the pane's history, keeping the newest maxHistory.

@@ -1,6 +1,7 @@
 package panestate
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -66,12 +67,10 @@ func (w *Watcher) resumePlan(sp terminal.Spec, _ []string) ([]string, string) {
 	if !validSessionID(s.ID) {
 		return nil, ""
 	}
-	if s.File != "" {
-		if _, err := os.Stat(s.File); err != nil {
-			return nil, ""
-		}
-	}
 	agent := w.agentOf(sp.Argv)
+	if s.File != "" && !hasConversation(s.File) {
+		return nil, ""
+	}
 	var argv []string
 	switch agent {
 	case "claude":
@@ -83,6 +82,26 @@ func (w *Watcher) resumePlan(sp terminal.Spec, _ []string) ([]string, string) {
 		return nil, ""
 	}
 	return argv, fmt.Sprintf("Resumed %s conversation %s", w.cfg.Registry.DisplayName(agent), s.ID)
+}
+
+// hasConversation reports whether an agent's conversation file holds a
+// message of the user: Claude Code names a session at start but writes its
+// transcript as the conversation goes, and refuses to resume one without
+// messages ("No conversation found"). Files past a megabyte are taken to
+// hold one without reading them.
+func hasConversation(file string) bool {
+	st, err := os.Stat(file)
+	if err != nil || st.IsDir() {
+		return false
+	}
+	if st.Size() > 1<<20 {
+		return true
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return false
+	}
+	return bytes.Contains(b, []byte(`"type":"user"`)) || bytes.Contains(b, []byte(`"type":"session_meta"`))
 }
 
 // flagSpec says how many words an option takes: 0, 1 ("<v>", or "[v]"

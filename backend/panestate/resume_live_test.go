@@ -83,6 +83,13 @@ func TestLiveClaudePaneResumesItsConversationAfterARestart(t *testing.T) {
 	if sess.ID == "" {
 		t.Fatalf("the pane never remembered Claude's session: %+v", specs.get(info.ID))
 	}
+	// Claude writes the transcript as the turn goes; a person reads the
+	// answer before quitting.
+	for end := time.Now().Add(liveWait); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		if b, _ := os.ReadFile(sess.File); strings.Contains(string(b), "Noted: osf-kiwi-7") {
+			break
+		}
+	}
 	// Quit: every pane ends, the remembered ones stay.
 	r.mgr.CloseAll()
 	r.w.Close()
@@ -110,5 +117,54 @@ func TestLiveClaudePaneResumesItsConversationAfterARestart(t *testing.T) {
 	}
 	if st, _ := r2.w.State(info.ID); st.Agent != "claude" {
 		t.Errorf("restored pane agent = %q, want claude", st.Agent)
+	}
+}
+
+// Live: the same for a pane started as the real `codex`, whose conversation
+// is known from the rollout file it writes for the pane's folder.
+func TestLiveCodexPaneResumesItsConversationAfterARestart(t *testing.T) {
+	srv := fakemodel.Start(t)
+	e := agentenv.Codex(t, srv.URL)
+	specs := &memSpecs{}
+	r := newRig(t, Config{})
+	r.mgr.SetStore(specs)
+	srv.Push(fakemodel.Text("Noted: osf-kiwi-7."), fakemodel.Text("You asked me to remember osf-kiwi-7."))
+	argv := e.Argv("--no-daemon", "-s", "read-only")
+	info, err := r.mgr.Create(terminal.Options{Dir: e.Work, Argv: argv, Env: e.Env, Cols: 120, Rows: 32})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := r.mgr.Get(info.ID)
+	waitScreen(t, p, regexp.MustCompile(`\? for shortcuts`))
+	typeLine(t, p, "Remember the word osf-kiwi-7")
+	waitScreen(t, p, regexp.MustCompile(`Noted: osf-kiwi-7`))
+	var sess terminal.Session
+	for end := time.Now().Add(liveWait); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		if sess = specs.get(info.ID).Session; sess.ID != "" {
+			break
+		}
+	}
+	if sess.ID == "" {
+		t.Fatalf("the pane never remembered Codex's session: %+v", specs.get(info.ID))
+	}
+	r.mgr.CloseAll()
+	r.w.Close()
+
+	r2 := newRig(t, Config{})
+	r2.mgr.SetStore(specs)
+	if err := r2.mgr.Restore(e.Env); err != nil {
+		t.Fatal(err)
+	}
+	list := r2.mgr.List()
+	if len(list) != 1 || !reflect.DeepEqual(list[0].Argv, argv) || !strings.Contains(list[0].Resumed, sess.ID) {
+		t.Fatalf("restored %+v, want pane %s running %q, resuming %s", list, info.ID, argv, sess.ID)
+	}
+	p2, _ := r2.mgr.Get(info.ID)
+	waitScreen(t, p2, regexp.MustCompile(`Remember the word osf-kiwi-7`))
+	typeLine(t, p2, "What did I ask you to remember?")
+	waitScreen(t, p2, regexp.MustCompile(`You asked me to remember osf-kiwi-7`))
+	main := srv.MainRequests()
+	if last := main[len(main)-1]; !strings.Contains(string(last.Body), "Remember the word osf-kiwi-7") {
+		t.Fatalf("the question after the restart reached the model without the earlier turn: %s", last.Summary())
 	}
 }

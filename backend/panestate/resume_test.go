@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/osfoundry/desktop/backend/terminal"
 )
@@ -51,7 +52,9 @@ func TestResumeCommands(t *testing.T) {
 func TestResumePlan(t *testing.T) {
 	r := newRig(t, Config{})
 	file := filepath.Join(t.TempDir(), "s.jsonl")
-	os.WriteFile(file, []byte("{}\n"), 0o600)
+	os.WriteFile(file, []byte(`{"type":"user","message":{"role":"user","content":"hi"}}`+"\n"), 0o600)
+	empty := filepath.Join(t.TempDir(), "empty.jsonl")
+	os.WriteFile(empty, []byte(`{"type":"file-history-snapshot"}`+"\n"), 0o600)
 	cases := []struct {
 		name string
 		sp   terminal.Spec
@@ -59,6 +62,7 @@ func TestResumePlan(t *testing.T) {
 	}{
 		{"claude", terminal.Spec{Argv: []string{"claude"}, Session: terminal.Session{ID: "abc-1", File: file}}, []string{"claude", "--resume", "abc-1"}},
 		{"no conversation file yet", terminal.Spec{Argv: []string{"claude"}, Session: terminal.Session{ID: "abc-1", File: file + ".gone"}}, nil},
+		{"a conversation without messages", terminal.Spec{Argv: []string{"claude"}, Session: terminal.Session{ID: "abc-1", File: empty}}, nil},
 		{"a shell comes back as a shell", terminal.Spec{Argv: []string{"/bin/bash"}, Session: terminal.Session{ID: "abc-1"}}, nil},
 		{"an id that reads as an option", terminal.Spec{Argv: []string{"claude"}, Session: terminal.Session{ID: "--dangerously-skip-permissions"}}, nil},
 		{"an id with a space", terminal.Spec{Argv: []string{"codex"}, Session: terminal.Session{ID: "a b"}}, nil},
@@ -70,5 +74,32 @@ func TestResumePlan(t *testing.T) {
 				t.Fatalf("plan = %q (%q), want %q", got, why, c.want)
 			}
 		})
+	}
+}
+
+// Where no process table shows open files, a codex pane's conversation is
+// the newest rollout for its folder since it started that no other pane
+// took; older ones, other folders and broken files are not it.
+func TestCodexRolloutByFolder(t *testing.T) {
+	sessions := t.TempDir()
+	work, other := t.TempDir(), t.TempDir()
+	started := time.Now()
+	day := filepath.Join(sessions, started.Format("2006"), started.Format("01"), started.Format("02"))
+	os.MkdirAll(day, 0o700)
+	write := func(id, cwd string, at time.Time) string {
+		f := filepath.Join(day, "rollout-"+at.Format("2006-01-02T15-04-05")+"-"+id+".jsonl")
+		meta := `{"timestamp":"x","type":"session_meta","payload":{"id":"` + id + `","cwd":"` + cwd + `","base_instructions":{"text":"` + strings.Repeat("x", 100<<10) + `"}}}` + "\n"
+		os.WriteFile(f, []byte(meta), 0o600)
+		os.Chtimes(f, at, at)
+		return f
+	}
+	write("0000old0", work, started.Add(-time.Hour))
+	write("0000othr", other, started.Add(3*time.Second))
+	mine := write("0000mine", work, started.Add(2*time.Second))
+	taken := write("0000took", work, started.Add(4*time.Second))
+	os.WriteFile(filepath.Join(day, "rollout-broken.jsonl"), []byte("{not json\n"), 0o600)
+	got, ok := rolloutFor(sessions, work, started, started.Add(5*time.Second), func(f string) bool { return f == taken })
+	if !ok || got.ID != "0000mine" || got.File != mine {
+		t.Fatalf("rollout = %+v %v, want 0000mine in %s", got, ok, mine)
 	}
 }

@@ -1,0 +1,212 @@
+package panestate
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/osfoundry/desktop/backend/terminal"
+)
+
+// Codex has no hook that names its conversation, but it writes each one to
+// a rollout file, $CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl,
+// whose first record (session_meta) holds the id and the folder, and keeps
+// the file open while the conversation runs. The pane's conversation is the
+// rollout a process of the pane holds open (Linux); elsewhere, the newest
+// rollout for the pane's folder written since the pane started that no
+// other pane claims.
+
+// codexScanGap bounds how often one pane's rollouts are looked for.
+const codexScanGap = time.Second
+
+// codexPanes tracks the panes started as codex.
+type codexPanes struct {
+	mu      sync.Mutex
+	home    map[string]string    // pane → CODEX_HOME
+	last    map[string]time.Time // pane → last look
+	pending map[string]bool      // pane → a look is scheduled
+	claim   map[string]string    // rollout file → pane
+}
+
+// codexHome is the CODEX_HOME a pane with env uses (nil env: the app's).
+func codexHome(env []string) string {
+	get := os.Getenv
+	if env != nil {
+		get = func(k string) string {
+			for i := len(env) - 1; i >= 0; i-- {
+				if v, ok := strings.CutPrefix(env[i], k+"="); ok {
+					return v
+				}
+			}
+			return ""
+		}
+	}
+	if h := get("CODEX_HOME"); h != "" {
+		return h
+	}
+	home := get("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	return filepath.Join(home, ".codex")
+}
+
+// watchCodex starts looking for the conversation of a pane started as
+// codex (called from the launch hook, which knows the pane's environment).
+func (w *Watcher) watchCodex(id string, env []string) {
+	w.codex.mu.Lock()
+	defer w.codex.mu.Unlock()
+	if w.codex.home == nil {
+		w.codex.home, w.codex.last, w.codex.claim = map[string]string{}, map[string]time.Time{}, map[string]string{}
+		w.codex.pending = map[string]bool{}
+	}
+	w.codex.home[id] = codexHome(env)
+}
+
+// forgetCodex drops a closed pane.
+func (w *Watcher) forgetCodex(id string) {
+	w.codex.mu.Lock()
+	defer w.codex.mu.Unlock()
+	delete(w.codex.home, id)
+	delete(w.codex.last, id)
+	delete(w.codex.pending, id)
+	for f, p := range w.codex.claim {
+		if p == id {
+			delete(w.codex.claim, f)
+		}
+	}
+}
+
+// lookForCodexSession looks, off the detection goroutine, for the
+// conversation of a codex pane whose state just changed (a turn started
+// or ended: the rollout exists from the first message on).
+func (w *Watcher) lookForCodexSession(id string) {
+	w.codex.mu.Lock()
+	home, ok := w.codex.home[id]
+	if !ok || w.codex.pending[id] {
+		w.codex.mu.Unlock()
+		return
+	}
+	// One look at a time per pane, at most one per codexScanGap, and the
+	// last change always gets one (the turn that just ended wrote it).
+	w.codex.pending[id] = true
+	wait := codexScanGap - time.Since(w.codex.last[id])
+	w.codex.mu.Unlock()
+	time.AfterFunc(max(wait, 0), func() {
+		w.codex.mu.Lock()
+		w.codex.pending[id] = false
+		w.codex.last[id] = time.Now()
+		w.codex.mu.Unlock()
+		p, err := w.mgr.Get(id)
+		if err != nil {
+			return
+		}
+		if s, ok := w.findCodexSession(p, filepath.Join(home, "sessions")); ok {
+			w.onCodexSession(id, s)
+		}
+	})
+}
+
+func (w *Watcher) onCodexSession(id string, s terminal.Session) {
+	w.codex.mu.Lock()
+	w.codex.claim[s.File] = id
+	w.codex.mu.Unlock()
+	w.mgr.SetSession(id, s)
+}
+
+// findCodexSession finds the rollout of pane p under sessions.
+func (w *Watcher) findCodexSession(p *terminal.Pane, sessions string) (terminal.Session, bool) {
+	if files, ok := openFiles(p.Pid(), sessions); ok {
+		// The newest open rollout is the conversation now (after /new the
+		// old one may still be open a moment).
+		sort.Slice(files, func(i, j int) bool { return modTime(files[i]).After(modTime(files[j])) })
+		for _, f := range files {
+			if id, _, ok := readRolloutMeta(f); ok && strings.HasPrefix(filepath.Base(f), "rollout-") {
+				return terminal.Session{ID: id, File: f}, true
+			}
+		}
+		return terminal.Session{}, false
+	}
+	return rolloutFor(sessions, p.Dir(), p.Started(), time.Now(), func(f string) bool {
+		w.codex.mu.Lock()
+		defer w.codex.mu.Unlock()
+		owner, claimed := w.codex.claim[f]
+		return claimed && owner != p.ID()
+	})
+}
+
+// rolloutFor is the newest rollout under sessions for folder dir written
+// between started and now, skipping those taken (by another pane).
+func rolloutFor(sessions, dir string, started, now time.Time, taken func(file string) bool) (terminal.Session, bool) {
+	since := started.Add(-2 * time.Second)
+	dir = sameDir(dir)
+	var best terminal.Session
+	var bestAt time.Time
+	// Codex names the day folders by local time; look a day either side.
+	for day := since.Add(-24 * time.Hour); !day.After(now.Add(24 * time.Hour)); day = day.Add(24 * time.Hour) {
+		folder := filepath.Join(sessions, day.Format("2006"), day.Format("01"), day.Format("02"))
+		ents, _ := os.ReadDir(folder)
+		for _, e := range ents {
+			name := e.Name()
+			if !strings.HasPrefix(name, "rollout-") || !strings.HasSuffix(name, ".jsonl") {
+				continue
+			}
+			f := filepath.Join(folder, name)
+			at := modTime(f)
+			if at.Before(since) || !at.After(bestAt) || taken(f) {
+				continue
+			}
+			if id, cwd, ok := readRolloutMeta(f); ok && sameDir(cwd) == dir {
+				best, bestAt = terminal.Session{ID: id, File: f}, at
+			}
+		}
+	}
+	return best, best.ID != ""
+}
+
+func sameDir(d string) string {
+	if r, err := filepath.EvalSymlinks(d); err == nil {
+		return r
+	}
+	return filepath.Clean(d)
+}
+
+func modTime(f string) time.Time {
+	st, err := os.Stat(f)
+	if err != nil {
+		return time.Time{}
+	}
+	return st.ModTime()
+}
+
+// readRolloutMeta reads the conversation id and folder from a rollout's
+// first record.
+func readRolloutMeta(path string) (id, cwd string, ok bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", "", false
+	}
+	defer f.Close()
+	// The first record carries the model's whole instructions: tens of KB.
+	line, err := bufio.NewReaderSize(io.LimitReader(f, 4<<20), 64<<10).ReadBytes('\n')
+	if err != nil {
+		return "", "", false
+	}
+	var rec struct {
+		Type    string `json:"type"`
+		Payload struct {
+			ID  string `json:"id"`
+			Cwd string `json:"cwd"`
+		} `json:"payload"`
+	}
+	if json.Unmarshal(line, &rec) != nil || rec.Type != "session_meta" || !validSessionID(rec.Payload.ID) {
+		return "", "", false
+	}
+	return rec.Payload.ID, rec.Payload.Cwd, true
+}
