@@ -20,15 +20,6 @@ const maxMCPBody = 4 << 20
 
 type grantKey struct{}
 
-// rpcPeek is the part of a JSON-RPC request the gate needs.
-type rpcPeek struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Params struct {
-		Name string `json:"name"`
-	} `json:"params"`
-}
-
 // serveMCP is the gate in front of the SDK's stateless handler:
 // initialize and tools/list are public; tools/call needs a bearer token
 // for this resource and the tool's scope. The SDK's RequireBearerToken
@@ -50,7 +41,6 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "request body too large or unreadable", http.StatusRequestEntityTooLarge)
 		return
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
 	trimmed := bytes.TrimLeft(body, " \t\r\n")
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		// Batches were removed from MCP; refusing them keeps a tools/call
@@ -58,8 +48,15 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		rpcError(w, http.StatusBadRequest, nil, -32600, "JSON-RPC batches are not supported; send one request per POST")
 		return
 	}
-	var p rpcPeek
-	if json.Unmarshal(body, &p) != nil || p.Method != "tools/call" {
+	p, err := parseRPC(body)
+	if err != nil {
+		rpcError(w, http.StatusBadRequest, nil, -32700, "Parse error: "+strings.TrimPrefix(err.Error(), errAmbiguous.Error()+": "))
+		return
+	}
+	// The SDK reads the gate's own canonical copy, never the raw bytes.
+	r.Body = io.NopCloser(bytes.NewReader(p.Body))
+	r.ContentLength = int64(len(p.Body))
+	if p.Method != "tools/call" {
 		s.mcp.ServeHTTP(w, r)
 		return
 	}
@@ -78,8 +75,8 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		rpcError(w, http.StatusInternalServerError, p.ID, -32603, err.Error())
 		return
 	}
-	if need := s.svc.ScopeFor(p.Params.Name); need != "" && !slices.Contains(g.Scopes, need) {
-		s.svc.logActivity(r.Context(), g.ConnectionID, p.Params.Name, "denied: "+DenyInsufficient, need)
+	if need := s.svc.ScopeFor(p.Tool); need != "" && !slices.Contains(g.Scopes, need) {
+		s.svc.logActivity(r.Context(), g.ConnectionID, p.Tool, "denied: "+DenyInsufficient, need)
 		// scope= names what to ask for: the scopes held plus the missing
 		// one, so a host that requests exactly this loses nothing.
 		want := strings.Join(append(slices.Clone(g.Scopes), need), " ")
