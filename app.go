@@ -100,6 +100,7 @@ func newApp(dir string, inst *instance.Instance) (*App, error) {
 		Memory: a.notes, Terminal: a.panes, Rules: a.watch.Registry(), DataDir: dir}); err != nil {
 		return nil, err
 	}
+	a.work.Pipeline.SetHistory(continueHistory(a.inv))
 	if err := a.openConnect(); err != nil {
 		return nil, err
 	}

@@ -134,7 +134,46 @@ func (s *Service) ContinueHere(ctx context.Context, agent, sessionID, folder, ti
 	if title = strings.TrimSpace(title); title == "" {
 		title = "Continued " + a.Title() + " session"
 	}
-	return s.insertChat(ctx, Chat{Title: title, Folder: folder, CLIAgent: string(a), CLISession: sessionID})
+	c, err := s.insertChat(ctx, Chat{Title: title, Folder: folder, CLIAgent: string(a), CLISession: sessionID})
+	if err != nil {
+		return c, err
+	}
+	s.mu.Lock()
+	history := s.history
+	s.mu.Unlock()
+	if history == nil {
+		return c, nil
+	}
+	// The earlier conversation shows above the chat's own turns. A session
+	// whose file cannot be read now still continues: the CLI reads it.
+	turns, err := history(ctx, string(a), sessionID)
+	if err != nil || len(turns) == 0 {
+		return c, nil
+	}
+	now := s.now().UnixMilli()
+	for _, t := range turns {
+		if t.Role != "user" && t.Role != "assistant" {
+			continue
+		}
+		if _, err := s.db.ExecContext(ctx, `INSERT INTO pipeline_messages(chat_id, role, text, created_at) VALUES(?,?,?,?)`,
+			c.ID, t.Role, t.Text, now); err != nil {
+			return c, fmt.Errorf("saving the earlier conversation: %w", err)
+		}
+	}
+	s.changed(c.ID)
+	return c, nil
+}
+
+// HistoryFunc reads the earlier messages of a CLI session made outside the
+// app, oldest first (the app reads them from the session's own file).
+type HistoryFunc func(ctx context.Context, agent, sessionID string) ([]agentcli.Turn, error)
+
+// SetHistory sets where "Continue here" reads a session's earlier
+// conversation from; nil shows none.
+func (s *Service) SetHistory(fn HistoryFunc) {
+	s.mu.Lock()
+	s.history = fn
+	s.mu.Unlock()
 }
 
 const chatCols = `id, title, folder, agent_id, worktree, cli_agent, cli_session, ended, created_at, updated_at`
