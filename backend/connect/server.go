@@ -52,6 +52,12 @@ type ServerConfig struct {
 	// RegisterPerMinute and AuthorizePerMinute cap dynamic registrations and
 	// authorization requests per client address (0: the defaults; < 0: off).
 	RegisterPerMinute, AuthorizePerMinute int
+	// ReadTimeout, WriteTimeout and IdleTimeout bound one request's body,
+	// its answer and a kept-alive connection (0: the defaults below).
+	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// MaxConnsPerAddr caps open connections from one client address
+	// (0: DefaultMaxConnsPerAddr).
+	MaxConnsPerAddr int
 }
 
 // PurgeInterval is how often a started server drops what has expired.
@@ -130,8 +136,12 @@ func (s *Server) Start(addr string) error {
 		return fmt.Errorf("listening on %s: %w", addr, err)
 	}
 	s.mu.Lock()
+	ln = newCapListener(ln, s.cfg.MaxConnsPerAddr)
 	s.ln = ln
-	s.http = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	s.http = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:  orDefault(s.cfg.ReadTimeout, DefaultReadTimeout),
+		WriteTimeout: orDefault(s.cfg.WriteTimeout, DefaultWriteTimeout),
+		IdleTimeout:  orDefault(s.cfg.IdleTimeout, DefaultIdleTimeout)}
 	s.stop = make(chan struct{})
 	s.mu.Unlock()
 	go s.http.Serve(ln)
