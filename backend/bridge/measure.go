@@ -36,8 +36,10 @@ type Phase struct {
 // new loopback connection, net/http and this client, interleaved with the
 // bridge's requests so it sees the same load and garbage collections.
 // exec must have memory_search registered; osfoundry bench bridge passes an
-// executor over a small in-memory index.
-func Measure(ctx context.Context, exec Executor, n int) ([]Phase, error) {
+// executor over a small in-memory index. store, when not nil, is an
+// executor over the app's real stores (SQLite Notes index and audit log):
+// its allowed memory_search is timed as "allowed-store", in the same loop.
+func Measure(ctx context.Context, exec, store Executor, n int) ([]Phase, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("measuring the bridge: n must be at least 1, got %d", n)
 	}
@@ -70,6 +72,20 @@ func Measure(ctx context.Context, exec Executor, n int) ([]Phase, error) {
 	defer floor.Close()
 	host := strings.TrimSuffix(strings.TrimPrefix(b.URL(), "http://"), "/mcp")
 	good := "Bearer " + b.Token()
+	phaseNames := []string{"allowed", "refused", "401", "floor"}
+	var storeReq *rawReq
+	if store != nil {
+		scfg := cfg
+		scfg.Executor = store
+		sb, err := Start(ctx, scfg)
+		if err != nil {
+			return nil, err
+		}
+		defer sb.Close()
+		storeReq = newRaw(strings.TrimSuffix(strings.TrimPrefix(sb.URL(), "http://"), "/mcp"), "Bearer "+sb.Token(),
+			`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memory_search","arguments":{"query":"release"}}}`, 200, `"result"`)
+		phaseNames = append(phaseNames, "allowed-store")
+	}
 	bad := "Bearer " + strings.Repeat("0", 64)
 	reqs := map[string]*rawReq{
 		"initialize":  newRaw(host, good, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`, 200, `"protocolVersion":"2025-06-18"`),
@@ -80,6 +96,9 @@ func Measure(ctx context.Context, exec Executor, n int) ([]Phase, error) {
 		"401":         newRaw(host, bad, `{"jsonrpc":"2.0","id":5,"method":"tools/list"}`, 401, "Unauthorized"),
 		"floor":       newRaw(floor.Addr().String(), bad, `{"jsonrpc":"2.0","id":5,"method":"tools/list"}`, 401, ""),
 	}
+	if storeReq != nil {
+		reqs["allowed-store"] = storeReq
+	}
 	for range n {
 		t0 := time.Now()
 		for _, k := range []string{"initialize", "initialized", "list"} {
@@ -88,7 +107,7 @@ func Measure(ctx context.Context, exec Executor, n int) ([]Phase, error) {
 			}
 		}
 		add("handshake", time.Since(t0))
-		for _, k := range []string{"allowed", "refused", "401", "floor"} {
+		for _, k := range phaseNames {
 			t0 := time.Now()
 			if err := reqs[k].do(); err != nil {
 				return nil, fmt.Errorf("%s: %w", k, err)
@@ -97,8 +116,11 @@ func Measure(ctx context.Context, exec Executor, n int) ([]Phase, error) {
 		}
 	}
 	var out []Phase
-	for _, k := range []string{"start", "handshake", "allowed", "refused", "401", "shutdown", "floor"} {
+	for _, k := range []string{"start", "handshake", "allowed", "allowed-store", "refused", "401", "shutdown", "floor"} {
 		s := samples[k]
+		if len(s) == 0 {
+			continue
+		}
 		slices.Sort(s)
 		out = append(out, Phase{Name: k, P50: s[len(s)/2], P95: s[min(len(s)-1, len(s)*95/100)], N: len(s)})
 	}

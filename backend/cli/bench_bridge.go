@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
 
 	"github.com/osfoundry/desktop/backend/bridge"
+	"github.com/osfoundry/desktop/backend/notes"
+	"github.com/osfoundry/desktop/backend/store"
 	"github.com/osfoundry/desktop/backend/tools"
 )
 
@@ -27,10 +30,13 @@ var bridgeRef = map[string][2]string{
 	"start":     {"1.20", "≤ 0.5"},
 	"handshake": {"1.82", "≤ 1.0"},
 	"allowed":   {"0.41", "≤ 0.2"},
-	"refused":   {"0.41", "≤ 0.2"},
-	"401":       {"0.40", "≤ 0.15"},
-	"shutdown":  {"10.88", "≤ 1"},
-	"floor":     {"—", "—"},
+	// The seed's bridge answers memory_search with a canned reply; ours
+	// searches the real SQLite index and writes the audit row.
+	"allowed-store": {"0.41", "≤ 0.41"},
+	"refused":       {"0.41", "≤ 0.2"},
+	"401":           {"0.40", "≤ 0.15"},
+	"shutdown":      {"10.88", "≤ 1"},
+	"floor":         {"—", "—"},
 }
 
 func runBenchBridge(env *Env, args []string) int {
@@ -50,7 +56,13 @@ func runBenchBridge(env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "osfoundry bench bridge: %v\n", err)
 		return 1
 	}
-	phases, err := bridge.Measure(context.Background(), exec, *n)
+	store, cleanup, err := benchStoreExecutor()
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "osfoundry bench bridge: %v\n", err)
+		return 1
+	}
+	defer cleanup()
+	phases, err := bridge.Measure(context.Background(), exec, store, *n)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "osfoundry bench bridge: %v\n", err)
 		return 1
@@ -66,6 +78,39 @@ func runBenchBridge(env *Env, args []string) int {
 		"floor: the same 401 request to a bare net/http server with no logic — this machine's cost of one connection.\n"+
 		"GOMAXPROCS=%d%s\n", runtime.GOMAXPROCS(0), loadAverage())
 	return 0
+}
+
+// benchStoreExecutor is memory_search over the app's real stores: an
+// empty Notes database with its full-text index and knowledge folder, and
+// the SQLite audit log, in a temporary data folder.
+func benchStoreExecutor() (*tools.Executor, func(), error) {
+	dir, err := os.MkdirTemp("", "osf-bench-bridge-")
+	if err != nil {
+		return nil, nil, err
+	}
+	cleanup := func() { os.RemoveAll(dir) }
+	db, err := store.Open(filepath.Join(dir, store.FileName))
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	cleanup = func() { db.Close(); os.RemoveAll(dir) }
+	ns, err := notes.Open(db, filepath.Join(dir, "knowledge"))
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	aud, err := tools.NewSQLAuditor(context.Background(), db)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	exec := tools.NewExecutor(tools.Options{Auditor: aud})
+	if err := exec.Register(tools.MemorySearchTool(ns)); err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	return exec, cleanup, nil
 }
 
 // loadAverage reports the machine's load while the bench ran (Linux), as

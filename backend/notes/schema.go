@@ -120,4 +120,19 @@ CREATE TABLE search_state (
 	PRIMARY KEY (kind, ref)
 );
 `},
+	{Version: 3, SQL: `
+-- A counter every change to what the index holds moves, whichever process
+-- made it: a search that finds it where it was skips looking for stale
+-- rows (four queries on every agent call).
+CREATE TABLE search_gen (id INTEGER PRIMARY KEY CHECK (id = 1), gen INTEGER NOT NULL);
+INSERT INTO search_gen (id, gen) VALUES (1, 1);
+CREATE TRIGGER search_gen_note_i AFTER INSERT ON notes BEGIN UPDATE search_gen SET gen = gen + 1; END;
+CREATE TRIGGER search_gen_note_u AFTER UPDATE ON notes BEGIN UPDATE search_gen SET gen = gen + 1; END;
+CREATE TRIGGER search_gen_note_d AFTER DELETE ON notes BEGIN UPDATE search_gen SET gen = gen + 1; END;
+CREATE TRIGGER search_gen_article_i AFTER INSERT ON knowledge_articles BEGIN UPDATE search_gen SET gen = gen + 1; END;
+CREATE TRIGGER search_gen_article_u AFTER UPDATE ON knowledge_articles BEGIN UPDATE search_gen SET gen = gen + 1; END;
+CREATE TRIGGER search_gen_article_d AFTER DELETE ON knowledge_articles BEGIN UPDATE search_gen SET gen = gen + 1; END;
+CREATE TRIGGER search_gen_kb_u AFTER UPDATE ON knowledge_bases BEGIN UPDATE search_gen SET gen = gen + 1; END;
+CREATE TRIGGER search_gen_kb_d AFTER DELETE ON knowledge_bases BEGIN UPDATE search_gen SET gen = gen + 1; END;
+`},
 }

@@ -63,7 +63,7 @@ func (s *Store) search(ctx context.Context, where string, args []any, query stri
 }
 
 func (s *Store) match(ctx context.Context, where string, args []any, match string, limit int) ([]tools.MemoryHit, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT kind, ref, title, snippet(search_fts, -1, '**', '**', '…', 16)
+	rows, err := s.reads.Query(ctx, `SELECT kind, ref, title, snippet(search_fts, -1, '**', '**', '…', 16)
 		FROM search_fts WHERE search_fts MATCH ? AND `+where+`
 		ORDER BY bm25(search_fts, 0, 0, 0, 0, 5.0, 1.0) LIMIT ?`, append(append([]any{match}, args...), limit)...)
 	if err != nil {
@@ -91,9 +91,9 @@ func (s *Store) updatedAt(ctx context.Context, h tools.MemoryHit) time.Time {
 	var v string
 	switch h.Kind {
 	case HitNote:
-		_ = s.db.QueryRowContext(ctx, `SELECT updated_at FROM notes WHERE id = ?`, h.ID).Scan(&v)
+		_ = s.reads.QueryRow(ctx, `SELECT updated_at FROM notes WHERE id = ?`, h.ID).Scan(&v)
 	case HitArticle:
-		_ = s.db.QueryRowContext(ctx, `SELECT updated_at FROM knowledge_articles WHERE id = ?`, h.ID).Scan(&v)
+		_ = s.reads.QueryRow(ctx, `SELECT updated_at FROM knowledge_articles WHERE id = ?`, h.ID).Scan(&v)
 	case HitFile:
 		if fi, err := os.Stat(filepath.Join(s.knowledgeDir, filepath.FromSlash(h.ID))); err == nil {
 			return fi.ModTime().UTC()
@@ -126,11 +126,18 @@ type doc struct {
 func (s *Store) Reindex(ctx context.Context) error {
 	s.searchMu.Lock()
 	defer s.searchMu.Unlock()
-	docs, gone, err := s.staleDocs(ctx)
+	// Read the change counter before looking: a change committed while
+	// this runs moves it again, so the next search looks again.
+	var gen int64
+	if err := s.reads.QueryRow(ctx, `SELECT gen FROM search_gen WHERE id = 1`).Scan(&gen); err != nil {
+		return fmt.Errorf("reading the index's change counter: %w", err)
+	}
+	docs, gone, err := s.staleDocs(ctx, gen != s.indexedGen)
 	if err != nil {
 		return fmt.Errorf("finding changed items to index: %w", err)
 	}
 	if len(docs) == 0 && len(gone) == 0 {
+		s.indexedGen = gen
 		return nil
 	}
 	tx, err := s.beginWrite(ctx)
@@ -164,6 +171,7 @@ func (s *Store) Reindex(ctx context.Context) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("indexing: %w", lockErr(err))
 	}
+	s.indexedGen = gen
 	return nil
 }
 
@@ -187,7 +195,13 @@ func unindex(ctx context.Context, tx *wtx, kind, ref string) error {
 	return nil
 }
 
-func (s *Store) staleDocs(ctx context.Context) ([]doc, [][2]string, error) {
+// staleDocs finds what to (re)index: Notes and articles when checkDB (the
+// change counter moved since the last index), and knowledge files always
+// (they change on disk, outside the database).
+func (s *Store) staleDocs(ctx context.Context, checkDB bool) ([]doc, [][2]string, error) {
+	if !checkDB {
+		return s.staleFiles(ctx)
+	}
 	var docs []doc
 	var gone [][2]string
 	stale, err := s.stale(ctx, `SELECT n.id FROM notes n LEFT JOIN search_state st ON st.kind = 'note' AND st.ref = n.id
@@ -206,7 +220,7 @@ func (s *Store) staleDocs(ctx context.Context) ([]doc, [][2]string, error) {
 		docs = append(docs, doc{kind: HitNote, ref: n.ID, workspace: n.Workspace, container: n.Project,
 			stamp: strconv.FormatInt(n.Version, 10), title: n.Title, body: noteText(n)})
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT a.id, b.workspace_id, a.knowledge_base_id, a.version, a.title, a.body
+	rows, err := s.reads.Query(ctx, `SELECT a.id, b.workspace_id, a.knowledge_base_id, a.version, a.title, a.body
 		FROM knowledge_articles a JOIN knowledge_bases b ON b.id = a.knowledge_base_id
 		LEFT JOIN search_state st ON st.kind = 'knowledge_article' AND st.ref = a.id
 		WHERE st.stamp IS NULL OR st.stamp <> CAST(a.version AS TEXT)`)
@@ -244,7 +258,7 @@ func (s *Store) staleDocs(ctx context.Context) ([]doc, [][2]string, error) {
 }
 
 func (s *Store) stale(ctx context.Context, q string) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, q)
+	rows, err := s.reads.Query(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -264,7 +278,7 @@ func (s *Store) stale(ctx context.Context, q string) ([]string, error) {
 // by (path, size, mtime): only new or changed files are read.
 func (s *Store) staleFiles(ctx context.Context) ([]doc, [][2]string, error) {
 	known := map[string]string{}
-	rows, err := s.db.QueryContext(ctx, `SELECT ref, stamp FROM search_state WHERE kind = 'knowledge_file'`)
+	rows, err := s.reads.Query(ctx, `SELECT ref, stamp FROM search_state WHERE kind = 'knowledge_file'`)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -86,7 +86,11 @@ type Store struct {
 	subs    map[int]func(noteID string, version int64)
 	nextSub int
 
-	searchMu sync.Mutex // one lazy reindex at a time
+	searchMu   sync.Mutex // one lazy reindex at a time
+	indexedGen int64      // search_gen when the index last matched the tables (under searchMu)
+	// reads holds the prepared statements of memory_search's path, which
+	// runs on every agent call.
+	reads *store.Stmts
 
 	// The writer connection (writer.go): wmu is held from BEGIN IMMEDIATE
 	// to COMMIT/ROLLBACK; wconn and wstmts are only touched under it.
@@ -110,7 +114,7 @@ func OpenWith(db *sql.DB, knowledgeDir string, opts Options) (*Store, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Store{db: db, knowledgeDir: knowledgeDir, opts: opts, subs: map[int]func(string, int64){}}, nil
+	return &Store{db: db, knowledgeDir: knowledgeDir, opts: opts, subs: map[int]func(string, int64){}, reads: store.NewStmts(db)}, nil
 }
 
 // DB returns the underlying database (owner commands share it).

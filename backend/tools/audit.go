@@ -74,7 +74,11 @@ func (m *MemoryAuditor) Entries() []AuditEntry {
 }
 
 // SQLAuditor stores entries in the app database (component "audit").
-type SQLAuditor struct{ db *sql.DB }
+type SQLAuditor struct {
+	db *sql.DB
+	// stmts keeps the insert prepared: every tool call writes one row.
+	stmts *store.Stmts
+}
 
 var _ Auditor = (*SQLAuditor)(nil)
 
@@ -100,7 +104,7 @@ func NewSQLAuditor(ctx context.Context, db *sql.DB) (*SQLAuditor, error) {
 	if err := store.Migrate(ctx, db, "audit", auditMigrations); err != nil {
 		return nil, fmt.Errorf("preparing the tool audit: %w", err)
 	}
-	return &SQLAuditor{db: db}, nil
+	return &SQLAuditor{db: db, stmts: store.NewStmts(db)}, nil
 }
 
 const auditTime = "2006-01-02T15:04:05.000000Z07:00"
@@ -111,7 +115,7 @@ func (a *SQLAuditor) Record(ctx context.Context, e AuditEntry) error {
 	if len(args) == 0 {
 		args = json.RawMessage("null")
 	}
-	_, err := a.db.ExecContext(ctx, `INSERT INTO tool_audit
+	_, err := a.stmts.Exec(ctx, `INSERT INTO tool_audit
 		(at, workspace, user_id, channel, source, tool, args, decision, detail, duration_us)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		e.At.UTC().Format(auditTime), e.Workspace, e.User, e.Channel, e.Source, e.Tool,
