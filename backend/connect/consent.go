@@ -27,14 +27,14 @@ var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
 <style nonce="{{.Nonce}}">
 body{font:15px/1.5 system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;color:#1d1d1f}
 h1{font-size:1.4rem}fieldset{border:1px solid #ccc;border-radius:8px;margin:1rem 0;padding:.5rem 1rem}
-legend{font-weight:600}.muted{color:#666}.err{color:#b00020;font-weight:600}
+bdi{unicode-bidi:isolate}legend{font-weight:600}.muted{color:#666}.err{color:#b00020;font-weight:600}
 button{font:inherit;padding:.5rem 1.2rem;border-radius:6px;border:1px solid #888;cursor:pointer}
 button[value=connect]{background:#0a66ff;color:#fff;border-color:#0a66ff}
 </style></head><body>
 <h1>{{.Title}}</h1>
 {{if .Error}}<p class="err" role="alert">{{.Error}}</p>{{end}}
 {{if .Consent}}{{with .Consent}}
-<p>Assistant: <strong>{{.Client}}</strong></p>
+<p>Assistant: <strong><bdi>{{.Client}}</bdi></strong> <span class="muted">(the name the assistant gave itself; check where it returns to)</span></p>
 <p>Returns to: <strong>{{.ReturnsTo}}</strong></p>
 <form method="post" action="{{.Action}}">
 <input type="hidden" name="request" value="{{.Request}}">

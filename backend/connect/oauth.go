@@ -13,8 +13,10 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
@@ -55,6 +57,9 @@ func (s *Service) registerClient(ctx context.Context, m oauthex.ClientRegistrati
 	if len(m.RedirectURIs) == 0 {
 		return nil, &oauthError{"invalid_redirect_uri", "redirect_uris is required"}
 	}
+	if len(m.RedirectURIs) > maxRedirectURIs {
+		return nil, &oauthError{"invalid_redirect_uri", fmt.Sprintf("at most %d redirect_uris", maxRedirectURIs)}
+	}
 	for _, u := range m.RedirectURIs {
 		if err := checkRedirectURI(u); err != nil {
 			return nil, &oauthError{"invalid_redirect_uri", err.Error()}
@@ -70,13 +75,7 @@ func (s *Service) registerClient(ctx context.Context, m oauthex.ClientRegistrati
 		m.GrantTypes = []string{"authorization_code", "refresh_token"}
 	}
 	m.ResponseTypes = []string{"code"}
-	name := strings.TrimSpace(m.ClientName)
-	if name == "" {
-		name = "MCP client"
-	}
-	if len(name) > 100 {
-		name = name[:100]
-	}
+	name := cleanName(m.ClientName)
 	m.ClientName = name
 	id := newID("client")
 	uris, _ := json.Marshal(m.RedirectURIs)
@@ -89,15 +88,70 @@ func (s *Service) registerClient(ctx context.Context, m oauthex.ClientRegistrati
 	return &oauthex.ClientRegistrationResponse{ClientRegistrationMetadata: m, ClientID: id, ClientIDIssuedAt: now}, nil
 }
 
+// cleanName makes a client's self-chosen name safe to show: valid UTF-8,
+// no control or format characters (NUL, escapes, bidi overrides and
+// isolates, zero-width marks), runs of space as one, at most
+// maxClientName characters cut on a character boundary.
+func cleanName(raw string) string {
+	var b strings.Builder
+	space := false
+	n := 0
+	for _, r := range strings.ToValidUTF8(raw, "") {
+		switch {
+		case unicode.IsSpace(r):
+			space = b.Len() > 0
+			continue
+		case unicode.IsControl(r), unicode.Is(unicode.Cf, r), r == utf8RuneError:
+			continue
+		}
+		if n >= maxClientName {
+			break
+		}
+		if space {
+			b.WriteByte(' ')
+			n++
+			space = false
+		}
+		b.WriteRune(r)
+		n++
+	}
+	name := strings.TrimSpace(b.String())
+	if name == "" {
+		return "MCP client"
+	}
+	return name
+}
+
+const utf8RuneError = '\uFFFD'
+
 // checkRedirectURI accepts https anywhere, and http only on a loopback
 // host (RFC 8252 §7.3); never a fragment.
 func checkRedirectURI(raw string) error {
+	if len(raw) > maxURILen {
+		return fmt.Errorf("a redirect URI is longer than %d characters", maxURILen)
+	}
 	u, err := url.Parse(raw)
-	if err != nil || !u.IsAbs() || u.Host == "" {
+	if err != nil || !u.IsAbs() || u.Host == "" || u.Opaque != "" {
 		return fmt.Errorf("redirect URI %q must be an absolute URL", raw)
 	}
 	if u.Fragment != "" || strings.Contains(raw, "#") {
 		return fmt.Errorf("redirect URI %q must not have a fragment", raw)
+	}
+	// A user part makes http://evil.example@127.0.0.1/ read as one host
+	// and go to another; a wildcard is not an address.
+	if u.User != nil || strings.Contains(raw[:len(u.Scheme)+3+len(u.Host)], "@") {
+		return fmt.Errorf("redirect URI %q must not contain a user name or password (user@host)", raw)
+	}
+	if strings.Contains(raw, "*") {
+		return fmt.Errorf("redirect URI %q must not contain wildcards", raw)
+	}
+	if !hostRE.MatchString(u.Hostname()) {
+		return fmt.Errorf("redirect URI %q has an invalid host", raw)
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("redirect URI %q has an invalid port (1-65535)", raw)
+		}
 	}
 	switch {
 	case u.Scheme == "https":
@@ -107,6 +161,9 @@ func checkRedirectURI(raw string) error {
 	}
 	return fmt.Errorf("redirect URI %q must use https, or http on a loopback address", raw)
 }
+
+// hostRE is a DNS name, an IPv4 address or (bracket-less) an IPv6 one.
+var hostRE = regexp.MustCompile(`^([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)*[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.?$|^[0-9A-Fa-f:.]+$`)
 
 func isLoopbackHost(h string) bool {
 	if h == "localhost" {
