@@ -33,7 +33,7 @@ func TestSignInGoesToTheRequestThisBrowserStarted(t *testing.T) {
 	}
 	f, err := owner.openConsent(e.srv.BaseURL() + next)
 	must(t, err)
-	if !strings.Contains(f.Page, "<strong>Codex</strong>") || strings.Contains(f.Page, "Evil helper") {
+	if !strings.Contains(f.Page, "<strong><bdi>Codex</bdi></strong>") || strings.Contains(f.Page, "Evil helper") {
 		t.Fatalf("sign-in continued another request:\n%s", f.Page)
 	}
 
