@@ -12,10 +12,11 @@ printf '%-58s  %-22s  %s\n' "-------" "----" "---------"
 for f in build/dist/*.deb build/dist/*.rpm build/dist/*-setup.exe; do
   [ -f "$f" ] || continue
   size=$(du -k "$f" | cut -f1)
+  inst="—"
   case "$f" in
     *.deb) inst="$(dpkg-deb -f "$f" Installed-Size) KiB" ;;
-    *.exe) inst="$(7z l "$f" | awk '/files$/ {print int($1/1024)}' | tail -1) KiB" ;;
-    *) inst="$(($(rpm2cpio "$f" 2>/dev/null | wc -c || echo 0) / 1024)) KiB" ;;
+    *.exe) command -v 7z >/dev/null && inst="$(7z l "$f" | awk '/ files/ {s=$3} END {print int(s/1024)}') KiB" ;;
+    *.rpm) command -v rpm >/dev/null && inst="$(( $(rpm -qp --queryformat '%{SIZE}' "$f" 2>/dev/null) / 1024 )) KiB" || inst="the .deb's files" ;;
   esac
   printf '%-58s  %-22s  %s\n' "$(basename "$f")" "${size} KiB" "$inst"
 done

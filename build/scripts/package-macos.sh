@@ -33,23 +33,8 @@ VERSION="${VERSION:-$(build/scripts/version.sh)}"
 # binary); the cgo-linked window gets the same minimum from clang.
 min_macos="12.0"
 
-# numeric_version: the same rule as build/scripts/package-windows.sh
-# (build/pkgcheck checks that both agree): 0.1.0-dev.230+g74350e0 →
-# 0.1.0.230, 1.2.3-4-gabc → 1.2.3.4, 1.2.3 → 1.2.3.0.
-numeric_version() {
-  local v="$1" core rest d=0 part out=()
-  core="${v%%[-+]*}"
-  [[ "$core" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "VERSION '$v' does not start with MAJOR.MINOR.PATCH (see build/scripts/version.sh)"
-  rest="${v#"$core"}"
-  if [[ "$rest" =~ ^-dev\.([0-9]+) ]] || [[ "$rest" =~ ^-([0-9]+)-g ]]; then
-    d="${BASH_REMATCH[1]}"
-  fi
-  for part in ${core//./ } "$d"; do
-    ((10#$part <= 65535)) || die "VERSION '$v': $part is larger than 65535"
-    out+=("$((10#$part))")
-  done
-  (IFS=.; echo "${out[*]}")
-}
+# numeric_version: the a.b.c.d form of a version (build/scripts/version.sh).
+numeric_version() { "$root/build/scripts/version.sh" --numeric "$1" || die "cannot number version '$1'"; }
 
 write_plist() {
   local out="$1" v4

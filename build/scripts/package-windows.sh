@@ -19,24 +19,8 @@ VERSION="${VERSION:-$(build/scripts/version.sh)}"
 # The version is pasted into JSON, sed and NSIS: allow only semver characters.
 [[ "$VERSION" =~ ^[0-9A-Za-z.+-]+$ ]] || die "VERSION '$VERSION' has characters other than letters, digits, '.', '+' and '-'"
 
-# numeric_version turns the semver into the a.b.c.d Windows wants in its
-# fixed version fields: 0.1.0-dev.230+g74350e0 → 0.1.0.230 (commits since
-# the start), 1.2.3-4-gabc → 1.2.3.4 (commits after the tag), 1.2.3 → 1.2.3.0.
-# build/scripts/package-macos.sh uses the same rule for CFBundleVersion.
-numeric_version() {
-  local v="$1" core rest d=0 part out=()
-  core="${v%%[-+]*}"
-  [[ "$core" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "VERSION '$v' does not start with MAJOR.MINOR.PATCH (see build/scripts/version.sh)"
-  rest="${v#"$core"}"
-  if [[ "$rest" =~ ^-dev\.([0-9]+) ]] || [[ "$rest" =~ ^-([0-9]+)-g ]]; then
-    d="${BASH_REMATCH[1]}"
-  fi
-  for part in ${core//./ } "$d"; do
-    ((10#$part <= 65535)) || die "VERSION '$v': $part does not fit a Windows version field (at most 65535)"
-    out+=("$((10#$part))")
-  done
-  (IFS=.; echo "${out[*]}")
-}
+# numeric_version: the a.b.c.d form of a version (build/scripts/version.sh).
+numeric_version() { "$root/build/scripts/version.sh" --numeric "$1" || die "cannot number version '$1'"; }
 
 # fill_winres writes the resource configs with the version filled in; paths
 # inside them (the icon) are relative to DIR.
