@@ -49,6 +49,10 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p, err := parseRPC(body)
+	if errors.Is(err, errInvalid) {
+		rpcError(w, http.StatusBadRequest, nil, -32600, "Invalid request: "+strings.TrimPrefix(err.Error(), errInvalid.Error()+": "))
+		return
+	}
 	if err != nil {
 		rpcError(w, http.StatusBadRequest, nil, -32700, "Parse error: "+strings.TrimPrefix(err.Error(), errAmbiguous.Error()+": "))
 		return
@@ -63,7 +67,8 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 	resource := s.base(r) + ResourcePath
 	tok, ok := bearer(r)
 	if !ok {
-		s.challenge(w, r, p.ID, http.StatusUnauthorized, "invalid_token", "Connect osFoundry to continue", "", "Authentication required")
+		// No credentials at all: RFC 6750 §3.1 says no error code then.
+		s.challenge(w, r, p.ID, http.StatusUnauthorized, "", "", "", "Authentication required")
 		return
 	}
 	g, err := s.svc.VerifyToken(r.Context(), tok, resource)
@@ -72,7 +77,7 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		rpcError(w, http.StatusInternalServerError, p.ID, -32603, err.Error())
+		rpcError(w, http.StatusInternalServerError, p.ID, -32603, "The server could not check the token; try again.")
 		return
 	}
 	if need := s.svc.ScopeFor(p.Tool); need != "" && !slices.Contains(g.Scopes, need) {
@@ -113,7 +118,10 @@ func bearer(r *http.Request) (string, bool) {
 // body, an isError result carrying the same challenge in _meta, so hosts
 // that only read the body can start sign-in too.
 func (s *Server) challenge(w http.ResponseWriter, r *http.Request, id json.RawMessage, status int, code, desc, scope, text string) {
-	h := fmt.Sprintf(`Bearer resource_metadata=%q, error=%q, error_description=%q`, s.base(r)+prmPath+ResourcePath, code, desc)
+	h := fmt.Sprintf(`Bearer resource_metadata=%q`, s.base(r)+prmPath+ResourcePath)
+	if code != "" {
+		h += fmt.Sprintf(`, error=%q, error_description=%q`, code, desc)
+	}
 	if scope != "" {
 		h += fmt.Sprintf(`, scope=%q`, scope)
 	}

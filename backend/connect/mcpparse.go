@@ -19,7 +19,27 @@ type rpcRequest struct {
 	Body   []byte
 }
 
-var errAmbiguous = errors.New("ambiguous request")
+var (
+	errAmbiguous = errors.New("ambiguous request")
+	errInvalid   = errors.New("invalid request")
+)
+
+// isJSONKind reports whether raw starts like one of kinds: '{' object,
+// '"' string, 'n' number, 'l' null.
+func isJSONKind(raw json.RawMessage, kinds ...byte) bool {
+	b := bytes.TrimSpace(raw)
+	if len(b) == 0 {
+		return false
+	}
+	k := b[0]
+	switch {
+	case k == '-' || k >= '0' && k <= '9':
+		k = 'n'
+	case bytes.Equal(b, []byte("null")):
+		k = 'l'
+	}
+	return bytes.IndexByte(kinds, k) >= 0
+}
 
 // parseRPC reads body as exactly one JSON object: no trailing data, and no
 // key twice, not even in another letter case (encoding/json matches keys
@@ -31,16 +51,30 @@ func parseRPC(body []byte) (*rpcRequest, error) {
 		return nil, err
 	}
 	r := &rpcRequest{ID: top["id"]}
-	if raw, ok := top["method"]; ok && json.Unmarshal(raw, &r.Method) != nil {
-		return nil, fmt.Errorf("%w: method must be a string", errAmbiguous)
+	var version string
+	if json.Unmarshal(top["jsonrpc"], &version) != nil || version != "2.0" {
+		return nil, fmt.Errorf("%w: jsonrpc must be \"2.0\"", errInvalid)
 	}
-	if raw, ok := top["params"]; ok && len(bytes.TrimSpace(raw)) > 0 && bytes.TrimSpace(raw)[0] == '{' {
+	if raw, ok := top["method"]; !ok || json.Unmarshal(raw, &r.Method) != nil || r.Method == "" {
+		return nil, fmt.Errorf("%w: method must be a non-empty string", errInvalid)
+	}
+	if id, ok := top["id"]; ok && !isJSONKind(id, '"', 'n') {
+		return nil, fmt.Errorf("%w: id must be a string or a number", errInvalid)
+	}
+	if raw, ok := top["params"]; ok && !isJSONKind(raw, '{', 'l') {
+		return nil, fmt.Errorf("%w: params must be an object", errInvalid)
+	} else if ok && isJSONKind(raw, '{') {
 		params, err := strictObject(raw)
 		if err != nil {
 			return nil, fmt.Errorf("params: %w", err)
 		}
-		if n, ok := params["name"]; ok && r.Method == "tools/call" && json.Unmarshal(n, &r.Tool) != nil {
-			return nil, fmt.Errorf("%w: params.name must be a string", errAmbiguous)
+		if r.Method == "tools/call" {
+			if n, ok := params["name"]; ok && json.Unmarshal(n, &r.Tool) != nil {
+				return nil, fmt.Errorf("%w: params.name must be a string", errInvalid)
+			}
+			if a, ok := params["arguments"]; ok && !isJSONKind(a, '{', 'l') {
+				return nil, fmt.Errorf("%w: params.arguments must be an object", errInvalid)
+			}
 		}
 	}
 	if r.Body, err = json.Marshal(top); err != nil {

@@ -388,8 +388,10 @@ func (s *Service) refresh(ctx context.Context, token, clientID, resource, scope 
 		return nil, invalidGrant("refresh token was already used; this sign-in is revoked, sign in again")
 	}
 	switch {
-	case revoked != 0 || status == StatusRevoked:
-		return nil, invalidGrant("the connection was revoked; sign in again")
+	case status == StatusRevoked:
+		return nil, invalidGrant("the connection was revoked by its owner; ask them to connect this assistant again")
+	case revoked != 0:
+		return nil, invalidGrant("this sign-in was revoked (a refresh token was used twice, or an authorization code reused); sign in again")
 	case s.now().UnixMilli() > expires:
 		return nil, invalidGrant("refresh token expired; sign in again")
 	case subtle.ConstantTimeCompare([]byte(clientID), []byte(cid)) != 1:

@@ -67,7 +67,9 @@ func (s *Server) serveRegister(w http.ResponseWriter, r *http.Request) {
 	}
 	var m oauthex.ClientRegistrationMetadata
 	if err := json.Unmarshal(body, &m); err != nil {
-		oauthFail(w, &oauthError{"invalid_client_metadata", "registration body must be a JSON object: " + err.Error()})
+		// Not err itself: it names Go types.
+		oauthFail(w, &oauthError{"invalid_client_metadata", "registration body must be a JSON object of client metadata (RFC 7591): " +
+			"redirect_uris a list of strings, client_name a string"})
 		return
 	}
 	resp, err := s.svc.registerClient(r.Context(), m)
@@ -91,6 +93,11 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
 	if err := r.ParseForm(); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			publicJSON(w, http.StatusRequestEntityTooLarge, &oauthError{"invalid_request", "token request too large (at most 64 KB)"})
+			return
+		}
 		oauthFail(w, &oauthError{"invalid_request", "body must be application/x-www-form-urlencoded"})
 		return
 	}

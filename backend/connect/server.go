@@ -95,7 +95,9 @@ func NewServer(svc *Service, cfg ServerConfig) (*Server, error) {
 		s.public = u
 	}
 	ms := mcp.NewServer(&mcp.Implementation{Name: "osfoundry", Version: ServerVersion},
-		&mcp.ServerOptions{Instructions: Instructions})
+		// Stateless with JSON answers: no stream to send list changes or log
+		// messages on, so neither is advertised.
+		&mcp.ServerOptions{Instructions: Instructions, Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}})
 	for _, name := range svc.cat.order {
 		ms.AddTool(svc.cat.tools[name].mcpTool(), svc.mcpHandler(name))
 	}
@@ -264,8 +266,18 @@ func (s *Server) originOK(r *http.Request, origin string) bool {
 	return strings.EqualFold(origin, s.base(r)) || slices.Contains(s.cfg.AllowedOrigins, origin)
 }
 
+// scopesSupported lists the scopes some offered tool needs: run only with a
+// runner configured, models never while no tool uses it.
 func (s *Server) scopesSupported() []string {
-	sc := []string{tools.ScopeRead, tools.ScopeWrite, tools.ScopeRun, tools.ScopeModels}
+	var sc []string
+	for _, want := range []string{tools.ScopeRead, tools.ScopeWrite, tools.ScopeRun, tools.ScopeModels} {
+		for _, name := range s.svc.cat.order {
+			if s.svc.cat.tools[name].Scope == want {
+				sc = append(sc, want)
+				break
+			}
+		}
+	}
 	return sc
 }
 
