@@ -197,14 +197,29 @@ func connTools(env *Env, c *Command, svc *connect.Service, args []string) int {
 		return report(env, err)
 	}
 	rows := [][]string{}
+	var onNames, offNames []string
 	for _, t := range ts {
 		mark := "[ ]"
 		if t.Enabled {
 			mark = "[x]"
+			onNames = append(onNames, t.Name)
+		} else {
+			offNames = append(offNames, t.Name)
 		}
 		rows = append(rows, []string{mark, t.Name, t.Scope})
 	}
-	fmt.Fprintln(env.Stdout, connect.TextToolsOn)
+	// The default text would be false once one is off: say what this
+	// connection has, naming the shorter list.
+	switch on := len(onNames); {
+	case len(offNames) == 0:
+		fmt.Fprintln(env.Stdout, connect.TextToolsOn)
+	case on == 0:
+		fmt.Fprintf(env.Stdout, "All %d tools are off.\n", len(ts))
+	case len(offNames) <= on:
+		fmt.Fprintf(env.Stdout, "%d of %d tools are on; turned off: %s.\n", on, len(ts), strings.Join(offNames, ", "))
+	default:
+		fmt.Fprintf(env.Stdout, "%d of %d tools are on: %s.\n", on, len(ts), strings.Join(onNames, ", "))
+	}
 	printTable(env, []string{"ON", "TOOL", "SCOPE"}, rows)
 	return 0
 }

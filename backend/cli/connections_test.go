@@ -33,7 +33,8 @@ func TestConnectionsCommands(t *testing.T) {
 		{[]string{"connections", "remove-project", id, "proj-a"}, 0, "removed"},
 		{[]string{"connections", "remove-project", id, "proj-a"}, 2, "not found"},
 		{[]string{"connections", "tools", id, "--off", "edit_note_tab"}, 0, "[ ]  edit_note_tab"},
-		{[]string{"connections", "tools", id}, 0, "All supported tools are on by default."},
+		{[]string{"connections", "tools", id}, 0, "tools are on; turned off: edit_note_tab."},
+		{[]string{"connections", "tools", id, "--only", "read_note_tab,edit_note_tab"}, 0, " tools are on: read_note_tab, edit_note_tab."},
 		{[]string{"connections", "add", "Robot", "x"}, 2, "assistant must be one of"},
 		{[]string{"connections", "revoke", id}, 0, "revoked"},
 		{[]string{"connections", "list"}, 0, "Revoked."},
@@ -50,6 +51,9 @@ func TestConnectionsCommands(t *testing.T) {
 	}
 	for _, s := range steps {
 		code, out, errs := runCLI(t, s.args...)
+		if len(s.args) > 1 && s.args[1] == "tools" && strings.Contains(out, "All supported tools are on") {
+			t.Errorf("%v says every tool is on:\n%s", s.args, out)
+		}
 		if code != s.code || !strings.Contains(out+errs, s.contains) {
 			t.Errorf("%v: %d\n%s%s\nwant %d containing %q", s.args, code, out, errs, s.code, s.contains)
 		}
