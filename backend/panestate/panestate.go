@@ -90,6 +90,9 @@ type Watcher struct {
 	codex codexPanes
 
 	mu      sync.Mutex
+	base    map[string]PaneState // as detected, before activity (activity.go)
+	act     map[string]activity
+	stop    chan struct{}
 	states  map[string]PaneState
 	history map[string][]Change
 	subs    []func(PaneState)
@@ -101,7 +104,8 @@ func New(mgr *terminal.Manager, cfg Config) (*Watcher, error) {
 	if cfg.PermissionRequest == nil {
 		cfg.PermissionRequest = ClaudeSupportsPermissionRequest
 	}
-	w := &Watcher{cfg: cfg, mgr: mgr, states: map[string]PaneState{}, history: map[string][]Change{}}
+	w := &Watcher{cfg: cfg, mgr: mgr, states: map[string]PaneState{}, history: map[string][]Change{},
+		base: map[string]PaneState{}, act: map[string]activity{}, stop: make(chan struct{})}
 	srv, err := panehook.Start(w.onHook)
 	if err != nil {
 		return nil, err
@@ -125,10 +129,20 @@ func New(mgr *terminal.Manager, cfg Config) (*Watcher, error) {
 }
 
 // Start begins the safety sweep.
-func (w *Watcher) Start() { w.mon.Start() }
+func (w *Watcher) Start() {
+	w.mon.Start()
+	w.startActivity(w.stop)
+}
 
 // Close stops the sweep and the hook channel.
 func (w *Watcher) Close() {
+	w.mu.Lock()
+	select {
+	case <-w.stop:
+	default:
+		close(w.stop)
+	}
+	w.mu.Unlock()
 	w.mon.Stop()
 	w.hooks.Close()
 }
@@ -234,6 +248,7 @@ func (w *Watcher) onCreate(p *terminal.Pane) {
 	w.mu.Lock()
 	w.states[id] = PaneState{ID: id, Label: label, State: string(detect.Idle), Agent: agent,
 		Source: string(detect.FromNoAgent), Reason: "no agent recognised", Since: time.Now().UnixMilli()}
+	w.base[id] = w.states[id]
 	w.mu.Unlock()
 	t.ScreenChanged() // output may have arrived before the tracker existed
 }
@@ -242,6 +257,7 @@ func (w *Watcher) onChange(id string) {
 	if t := w.mon.Tracker(id); t != nil {
 		t.ScreenChanged()
 	}
+	w.outputArrived(id)
 }
 
 func (w *Watcher) onExit(id string, _ int) {
@@ -256,6 +272,8 @@ func (w *Watcher) onClose(id string) {
 	w.hooks.Forget(id)
 	w.mu.Lock()
 	delete(w.states, id)
+	delete(w.base, id)
+	delete(w.act, id)
 	delete(w.history, id)
 	w.mu.Unlock()
 }
@@ -294,15 +312,8 @@ func (w *Watcher) onUpdate(u detect.Update, label string) {
 		w.mu.Unlock()
 		return // closed meanwhile
 	}
-	prev := w.states[u.ID]
-	st.Paused = prev.Paused
-	if prev.State == st.State {
-		st.Since = prev.Since // a new reason, not a new state
-	} else {
-		w.remember(u.ID, Change{At: u.At, State: st.State, Agent: st.Agent, Message: st.Message})
-	}
-	w.states[u.ID] = st
-	w.publish(st)
+	w.base[u.ID] = st
+	w.setLocked(u.ID, w.composeLocked(u.ID), u.At)
 	w.lookForCodexSession(u.ID)
 }
 

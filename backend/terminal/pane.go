@@ -169,7 +169,7 @@ func (p *Pane) readLoop() {
 	for {
 		n, err := p.proc.Read(buf)
 		if n > 0 {
-			if now := time.Now().UnixNano(); now-p.lastIn.Load() > int64(echoWindow) {
+			if in, now := p.lastIn.Load(), time.Now().UnixNano(); in != 0 && now-in > int64(echoWindow) {
 				p.lastOut.Store(now)
 			}
 			if p.opts.Tap != nil {
@@ -288,7 +288,9 @@ func (p *Pane) Foreground() (pgrp int, name string) {
 const echoWindow = 150 * time.Millisecond
 
 // LastOutput is when the pane last printed something other than the echo
-// of what was typed into it (zero: never).
+// of what was typed into it (zero: never). What a program prints before
+// anything was typed — a shell's greeting and first prompt — does not
+// count: nobody asked it to work yet.
 func (p *Pane) LastOutput() time.Time {
 	if ns := p.lastOut.Load(); ns != 0 {
 		return time.Unix(0, ns)

@@ -200,3 +200,27 @@ func (r *recEmitter) data() []byte {
 	defer r.mu.Unlock()
 	return append([]byte(nil), r.out...)
 }
+
+// Output counts as the pane's own activity, not the echo of typing nor a
+// shell's start-up before anything was typed.
+func TestLastOutputLeavesOutEchoAndStartup(t *testing.T) {
+	p, err := Start(Options{Dir: t.TempDir(), Argv: []string{"/bin/sh"}, Env: append(os.Environ(), "PS1=$ "), Cols: 80, Rows: 24})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	time.Sleep(300 * time.Millisecond)
+	if !p.LastOutput().IsZero() {
+		t.Fatalf("the shell's first prompt counted as output at %v", p.LastOutput())
+	}
+	p.Write([]byte("x"))
+	time.Sleep(300 * time.Millisecond)
+	if !p.LastOutput().IsZero() {
+		t.Fatal("the echo of a typed key counted as output")
+	}
+	p.Write([]byte("\x15sleep 0.4; echo done-$((6*7))\r"))
+	waitFor(t, "the command's output", func() bool { return strings.Contains(strings.Join(p.Screen().Lines, "\n"), "done-42") })
+	if p.LastOutput().IsZero() || time.Since(p.LastOutput()) > time.Second {
+		t.Fatalf("the command's output was not counted (last output %v)", p.LastOutput())
+	}
+}
