@@ -125,7 +125,7 @@ func (w *Watcher) composeLocked(id string) PaneState {
 	st := w.base[id]
 	if a := w.act[id]; a.busy && noAgent(st) {
 		// What runs now is not the agent that ended.
-		st.State, st.Source, st.Reason, st.Agent, st.Ended = string(detect.Working), SourceActivity, a.why, "", false
+		st.State, st.Source, st.Reason, st.Agent, st.AgentName, st.Ended = string(detect.Working), SourceActivity, a.why, "", "", false
 	}
 	return st
 }

@@ -36,14 +36,16 @@ type Emitter interface {
 
 // PaneState is a pane's detected state for the rail and the board.
 type PaneState struct {
-	ID      string `json:"id"`
-	Label   string `json:"label"` // the pane's folder, e.g. "shop-api"
-	State   string `json:"state"` // idle, working or blocked
-	Agent   string `json:"agent"` // rule set in use, "" when none recognised
-	Source  string `json:"source"`
-	Reason  string `json:"reason"`  // what decided, e.g. "rules/claude.toml rule 1 (blocked): …"
-	Message string `json:"message"` // the agent's own summary of its prompt, if it sent one
-	Ended   bool   `json:"ended"`   // the agent exited, the shell is back in front
+	ID    string `json:"id"`
+	Label string `json:"label"` // the pane's folder, e.g. "shop-api"
+	State string `json:"state"` // idle, working or blocked
+	Agent string `json:"agent"` // rule set in use, "" when none recognised
+	// AgentName is what the user calls the agent ("Claude Code"), "" when none.
+	AgentName string `json:"agentName"`
+	Source    string `json:"source"`
+	Reason    string `json:"reason"`  // what decided, e.g. "rules/claude.toml rule 1 (blocked): …"
+	Message   string `json:"message"` // the agent's own summary of its prompt, if it sent one
+	Ended     bool   `json:"ended"`   // the agent exited, the shell is back in front
 	// Paused: the user froze the pane; State is what it was doing then
 	// and is not live (a paused pane neither works nor needs you).
 	Paused bool  `json:"paused"`
@@ -246,7 +248,7 @@ func (w *Watcher) onCreate(p *terminal.Pane) {
 		return
 	}
 	w.mu.Lock()
-	w.states[id] = PaneState{ID: id, Label: label, State: string(detect.Idle), Agent: agent,
+	w.states[id] = PaneState{ID: id, Label: label, State: string(detect.Idle), Agent: agent, AgentName: w.agentName(agent),
 		Source: string(detect.FromNoAgent), Reason: "no agent recognised", Since: time.Now().UnixMilli()}
 	w.base[id] = w.states[id]
 	w.mu.Unlock()
@@ -305,8 +307,8 @@ func (w *Watcher) onHook(r panehook.Report) {
 
 func (w *Watcher) onUpdate(u detect.Update, label string) {
 	d := u.Decision
-	st := PaneState{ID: u.ID, Label: label, State: string(d.State), Agent: d.Agent, Source: string(d.Source),
-		Reason: d.String(), Message: d.Message, Ended: d.Ended, Since: u.At.UnixMilli()}
+	st := PaneState{ID: u.ID, Label: label, State: string(d.State), Agent: d.Agent, AgentName: w.agentName(d.Agent),
+		Source: string(d.Source), Reason: d.String(), Message: d.Message, Ended: d.Ended, Since: u.At.UnixMilli()}
 	w.mu.Lock()
 	if _, ok := w.states[u.ID]; !ok {
 		w.mu.Unlock()
@@ -338,6 +340,14 @@ func (w *Watcher) publish(st PaneState) {
 	for _, f := range subs {
 		f(st)
 	}
+}
+
+// agentName is the agent's display name from its rules file ("" for none).
+func (w *Watcher) agentName(agent string) string {
+	if agent == "" {
+		return ""
+	}
+	return w.cfg.Registry.DisplayName(agent)
 }
 
 // Registry is the rule set the watcher reads screens with (bundled rules

@@ -115,8 +115,8 @@ func TestLiveClaudePaneResumesItsConversationAfterARestart(t *testing.T) {
 	if last := main[len(main)-1]; !strings.Contains(string(last.Body), "Remember the word osf-kiwi-7") {
 		t.Fatalf("the question after the restart reached the model without the earlier turn: %s", last.Summary())
 	}
-	if st, _ := r2.w.State(info.ID); st.Agent != "claude" {
-		t.Errorf("restored pane agent = %q, want claude", st.Agent)
+	if st, _ := r2.w.State(info.ID); st.Agent != "claude" || st.AgentName != "Claude Code" {
+		t.Errorf("restored pane agent = %q (%q), want claude (Claude Code)", st.Agent, st.AgentName)
 	}
 }
 
