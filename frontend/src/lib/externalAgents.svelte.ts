@@ -1,6 +1,6 @@
 import { inventoryApi, type AppInfo, type Detail, type Plan, type Row, type Session } from './api/inventory';
 import { on } from './events';
-import { chips, filterSessions } from './externalAgents';
+import { chips, filterSessions, rememberedView } from './externalAgents';
 
 function message(e: unknown): string {
   const s = e instanceof Error ? e.message : String(e);
@@ -12,9 +12,29 @@ function message(e: unknown): string {
 export class ExternalAgentsState {
   sessions = $state.raw<Session[]>([]);
   apps = $state.raw<AppInfo[]>([]);
-  query = $state('');
-  app = $state('');
-  selectedKey = $state<string | null>(null);
+  // The search, app filter and selection outlive the screen (rememberedView).
+  #kept = rememberedView();
+  #query = $state(this.#kept.query);
+  #app = $state(this.#kept.app);
+  #selectedKey = $state<string | null>(this.#kept.selectedKey);
+  get query() {
+    return this.#query;
+  }
+  set query(v: string) {
+    this.#query = this.#kept.query = v;
+  }
+  get app() {
+    return this.#app;
+  }
+  set app(v: string) {
+    this.#app = this.#kept.app = v;
+  }
+  get selectedKey() {
+    return this.#selectedKey;
+  }
+  set selectedKey(v: string | null) {
+    this.#selectedKey = this.#kept.selectedKey = v;
+  }
   loaded = $state(false);
   error = $state('');
 

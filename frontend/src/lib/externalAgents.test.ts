@@ -123,7 +123,7 @@ describe('formatting helpers', () => {
     expect(prettyJSON('{oops')).toBe('{oops');
   });
   it('shows a row time as HH:MM, nothing when absent or invalid', () => {
-    expect(clockTime(new Date(2026, 10, 4, 9, 5).toISOString())).toBe('09:05');
+    expect(clockTime(new Date(2026, 10, 4, 9, 5).toISOString(), new Date(2026, 10, 4, 18, 0))).toBe('09:05');
     expect(clockTime('')).toBe('');
     expect(clockTime('yesterday')).toBe('');
   });

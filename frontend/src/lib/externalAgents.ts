@@ -82,12 +82,19 @@ function oneLine(s: string, max = 240): string {
   return t.length > max ? t.slice(0, max - 1) + '…' : t;
 }
 
-/** clockTime shows a row's ISO timestamp as local HH:MM ('' if none). */
-export function clockTime(iso: string | undefined): string {
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** clockTime shows a row's ISO timestamp in local time: "09:05" today,
+ * "Nov 9, 23:59" on another day this year, "Dec 31 2025, 22:10" before
+ * ('' if none or invalid). */
+export function clockTime(iso: string | undefined, now: Date = new Date()): string {
   if (!iso) return '';
   const t = new Date(iso);
   if (Number.isNaN(t.getTime())) return '';
-  return `${String(t.getHours()).padStart(2, '0')}:${String(t.getMinutes()).padStart(2, '0')}`;
+  const hm = `${String(t.getHours()).padStart(2, '0')}:${String(t.getMinutes()).padStart(2, '0')}`;
+  if (t.getFullYear() === now.getFullYear() && t.getMonth() === now.getMonth() && t.getDate() === now.getDate()) return hm;
+  const day = `${MONTHS[t.getMonth()]} ${t.getDate()}`;
+  return t.getFullYear() === now.getFullYear() ? `${day}, ${hm}` : `${day} ${t.getFullYear()}, ${hm}`;
 }
 
 /** formatBytes shows a transcript's size ("168 MB"). */
@@ -103,10 +110,31 @@ export function formatBytes(n: number): string {
   return `${v >= 10 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
 }
 
-/** argvText shows an argv for reading, quoting arguments the way a POSIX
- * shell would need them. Display only: the app never runs a shell string. */
+/** argvParts quotes each argument of an argv the way a POSIX shell would
+ * need it, one string per argument (the Runs line wraps between them).
+ * Display only: the app never runs a shell string. */
+export function argvParts(argv: string[]): string[] {
+  return argv.map((a) => (a !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`));
+}
+
+/** argvText shows an argv for reading (argvParts joined by spaces). */
 export function argvText(argv: string[]): string {
-  return argv.map((a) => (a !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+  return argvParts(argv).join(' ');
+}
+
+/** What the External agents screen shows, kept while the app runs so the
+ * search, app filter and selected session are still there on coming back. */
+export interface RememberedView {
+  query: string;
+  app: string;
+  selectedKey: string | null;
+}
+
+const remembered: RememberedView = { query: '', app: '', selectedKey: null };
+
+/** rememberedView is the one place the screen keeps its search and selection. */
+export function rememberedView(): RememberedView {
+  return remembered;
 }
 
 /** continueAgent is the CLI that "Continue here" runs for a session of app,
