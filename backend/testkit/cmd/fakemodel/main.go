@@ -68,6 +68,13 @@ var scenarios = map[string]func(q url.Values) ([]fakemodel.Turn, error){
 	"slow": func(url.Values) ([]fakemodel.Turn, error) {
 		return []fakemodel.Turn{fakemodel.Slow(60*time.Second, "too late")}, nil
 	},
+	// say: one plain answer, text=… (a conversation in a terminal pane).
+	"say": func(q url.Values) ([]fakemodel.Turn, error) {
+		if q.Get("text") == "" {
+			return nil, errors.New("the say scenario needs text=<the answer>")
+		}
+		return []fakemodel.Turn{fakemodel.Text(q.Get("text"))}, nil
+	},
 	// verify: the sign-in check's minimal completion.
 	"verify": func(url.Values) ([]fakemodel.Turn, error) { return []fakemodel.Turn{fakemodel.Text("ok")}, nil },
 }
