@@ -179,12 +179,18 @@ type summary struct {
 	Summary     string   `json:"summary"`
 	Tools       []string `json:"tools"`
 	ToolResults []string `json:"toolResults"`
+	// Messages is how many messages the request carried: a conversation
+	// resumed after a restart sends its earlier turns again.
+	Messages int `json:"messages"`
 }
 
 func summaries(reqs []fakemodel.Request) []summary {
 	out := []summary{}
 	for _, r := range reqs {
 		s := summary{API: r.API, Turn: r.Turn, Summary: r.Summary(), Tools: r.ToolNames(), ToolResults: []string{}}
+		if msgs, ok := r.JSON()["messages"].([]any); ok {
+			s.Messages = len(msgs)
+		}
 		for _, tr := range r.ToolResults() {
 			s.ToolResults = append(s.ToolResults, tr.Text)
 		}
