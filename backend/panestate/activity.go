@@ -28,6 +28,7 @@ const SourceActivity = "activity"
 type activity struct {
 	busy bool
 	why  string
+	cmd  string // the program in front of the shell, if any
 }
 
 // startActivity looks at the panes without an agent until stop closes.
@@ -100,7 +101,7 @@ func paneActivity(p *terminal.Pane, now time.Time) activity {
 		if cmd == "" {
 			cmd = name
 		}
-		return activity{busy: true, why: cmd + " is running"}
+		return activity{busy: true, why: cmd + " is running", cmd: cmd}
 	}
 	if last := p.LastOutput(); !last.IsZero() && now.Sub(last) < quietAfter {
 		return activity{busy: true, why: "printed in the last " + quietAfter.String()}
@@ -126,6 +127,7 @@ func (w *Watcher) composeLocked(id string) PaneState {
 	if a := w.act[id]; a.busy && noAgent(st) {
 		// What runs now is not the agent that ended.
 		st.State, st.Source, st.Reason, st.Agent, st.AgentName, st.Ended = string(detect.Working), SourceActivity, a.why, "", "", false
+		st.Command = a.cmd
 	}
 	return st
 }

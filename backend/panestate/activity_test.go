@@ -68,8 +68,8 @@ func TestNonAgentPaneWorksWhileItsProgramRunsOrPrints(t *testing.T) {
 	// A quiet program in front of the shell.
 	p.Write([]byte("sleep 30\r"))
 	st = r.waitFor("working while sleep runs", info.ID, func(s PaneState) bool { return s.State == "working" })
-	if !strings.Contains(st.Reason, "sleep 30") {
-		t.Fatalf("reason %q, want it to name the running command", st.Reason)
+	if !strings.Contains(st.Reason, "sleep 30") || st.Command != "sleep 30" {
+		t.Fatalf("reason %q, command %q: want them to name the running command", st.Reason, st.Command)
 	}
 	p.Write([]byte("\x03"))
 	r.waitFor("idle once the shell is back", info.ID, func(s PaneState) bool { return s.State == "idle" })

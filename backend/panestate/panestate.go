@@ -42,10 +42,13 @@ type PaneState struct {
 	Agent string `json:"agent"` // rule set in use, "" when none recognised
 	// AgentName is what the user calls the agent ("Claude Code"), "" when none.
 	AgentName string `json:"agentName"`
-	Source    string `json:"source"`
-	Reason    string `json:"reason"`  // what decided, e.g. "rules/claude.toml rule 1 (blocked): …"
-	Message   string `json:"message"` // the agent's own summary of its prompt, if it sent one
-	Ended     bool   `json:"ended"`   // the agent exited, the shell is back in front
+	// Command is the program running in front of the shell of a pane
+	// without an agent ("npm run dev"); "" while the shell is in front.
+	Command string `json:"command,omitempty"`
+	Source  string `json:"source"`
+	Reason  string `json:"reason"`  // what decided, e.g. "rules/claude.toml rule 1 (blocked): …"
+	Message string `json:"message"` // the agent's own summary of its prompt, if it sent one
+	Ended   bool   `json:"ended"`   // the agent exited, the shell is back in front
 	// Paused: the user froze the pane; State is what it was doing then
 	// and is not live (a paused pane neither works nor needs you).
 	Paused bool  `json:"paused"`
