@@ -100,7 +100,7 @@ func TestCLIMissing(t *testing.T) {
 	if !errors.Is(err, ErrNotInstalled) || !strings.Contains(err.Error(), "npm install -g @anthropic-ai/claude-code") {
 		t.Fatalf("err = %v", err)
 	}
-	_, err = r.Verify(context.Background(), Codex, 0)
+	_, err = r.Verify(context.Background(), Codex, VerifyOptions{})
 	if !errors.Is(err, ErrNotInstalled) {
 		t.Fatalf("verify err = %v", err)
 	}

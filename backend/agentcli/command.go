@@ -64,6 +64,9 @@ type ClaudeArgs struct {
 	Resume      string // --resume <session id>
 	Fork        bool   // --fork-session: continue Resume in a new session
 	Model       string // --model, when the user picked one
+	// NoSession keeps the run out of Claude Code's own history
+	// (--no-session-persistence; only with --print): a sign-in check.
+	NoSession bool
 	// Extra flags appended last (advanced settings; the test harness).
 	Extra []string
 }
@@ -105,6 +108,9 @@ func BuildClaude(bin string, a ClaudeArgs) ([]string, error) {
 	if a.Model != "" {
 		argv = append(argv, "--model", a.Model)
 	}
+	if a.NoSession {
+		argv = append(argv, "--no-session-persistence")
+	}
 	if a.Chat {
 		argv = append(argv, "--disallowedTools", "*")
 	} else {
@@ -141,9 +147,12 @@ type CodexArgs struct {
 	BridgeToken string
 	// IgnoreRules adds --ignore-rules (only when the binary lists it).
 	IgnoreRules bool
-	Resume      string // `codex exec resume <id>`
-	Fork        bool   // `codex exec fork <id>`: continue Resume in a new session
-	Model       string // -m
+	// Ephemeral adds --ephemeral (no session file in Codex's history: a
+	// sign-in check), only when the binary lists it.
+	Ephemeral bool
+	Resume    string // `codex exec resume <id>`
+	Fork      bool   // `codex exec fork <id>`: continue Resume in a new session
+	Model     string // -m
 	// Config are extra -c key=value overrides (advanced settings; the test
 	// harness points the provider at the fake model this way, since
 	// --ignore-user-config skips config.toml).
@@ -185,6 +194,9 @@ func BuildCodex(bin string, a CodexArgs) ([]string, error) {
 	argv = append(argv, prompt, "--json", "--skip-git-repo-check", "--ignore-user-config")
 	if a.IgnoreRules {
 		argv = append(argv, "--ignore-rules")
+	}
+	if a.Ephemeral {
+		argv = append(argv, "--ephemeral")
 	}
 	if a.Model != "" {
 		argv = append(argv, "-m", a.Model)

@@ -63,6 +63,7 @@ func TestHelperProcess(t *testing.T) {
 }
 
 const codexHelp = `Usage: codex exec [OPTIONS] [PROMPT]
+      --ephemeral
       --skip-git-repo-check
       --ignore-user-config
       --ignore-rules
@@ -72,6 +73,14 @@ const codexHelp = `Usage: codex exec [OPTIONS] [PROMPT]
 
 func fakeMain(mode, agent string, args []string) int {
 	out := func(v any) { b, _ := json.Marshal(v); fmt.Println(string(b)) }
+	if len(args) == 1 && args[0] == "--version" {
+		if agent == "claude" {
+			fmt.Println("2.1.328 (Claude Code)")
+		} else {
+			fmt.Println("codex-cli 0.169.0")
+		}
+		return 0
+	}
 	if agent == "codex" && len(args) > 0 && args[len(args)-1] == "--help" {
 		if mode == "codex-old" {
 			fmt.Print(strings.ReplaceAll(codexHelp, "--ignore-rules", "--ignore-nothing"))
@@ -146,6 +155,25 @@ func fakeMain(mode, agent string, args []string) int {
 			time.Sleep(100 * time.Millisecond)
 		}
 		final("slow done")
+	case "offline":
+		// What each CLI prints when it cannot reach its service (recorded
+		// from Claude Code 2.1.328 and Codex 0.169.0), then it keeps trying.
+		appendFile(filepath.Join(os.Getenv("OSF_FAKE_DIR"), "pids"), fmt.Sprintf("%d\n", os.Getpid()))
+		if agent == "claude" {
+			out(map[string]any{"type": "system", "subtype": "init", "session_id": "s-1"})
+			for i := 1; i <= 5; i++ {
+				out(map[string]any{"type": "system", "subtype": "api_retry", "attempt": i, "max_retries": 10,
+					"retry_delay_ms": 550 << i, "error_status": nil, "error": "unknown", "session_id": "s-1"})
+			}
+		} else {
+			out(map[string]any{"type": "thread.started", "thread_id": "t-1"})
+			out(map[string]any{"type": "turn.started"})
+			for i := 2; i <= 5; i++ {
+				out(map[string]any{"type": "error", "message": fmt.Sprintf("Reconnecting... %d/5 (stream disconnected before completion: failed to lookup address information: Name does not resolve)", i)})
+			}
+			out(map[string]any{"type": "error", "message": "Reconnecting... waiting for network (Connection failed: error sending request)"})
+		}
+		time.Sleep(300 * time.Second)
 	case "hang":
 		child := exec.Command("sleep", "300")
 		if err := child.Start(); err != nil {

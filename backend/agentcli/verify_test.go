@@ -19,7 +19,7 @@ import (
 func TestLiveVerifyClaude(t *testing.T) {
 	srv := fakemodel.Start(t, fakemodel.Text("ok"))
 	e := agentenv.Claude(t, srv.URL)
-	v, err := runnerFor(t, e).Verify(context.Background(), Claude, 0)
+	v, err := runnerFor(t, e).Verify(context.Background(), Claude, VerifyOptions{})
 	if err != nil || !v.SignedIn || v.Label != "✓ Signed in" || v.Detail != "ok" {
 		t.Fatalf("verify = %+v, %v", v, err)
 	}
@@ -38,7 +38,7 @@ func TestLiveVerifyClaudeNoCredentials(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(e.Home, ".claude", "settings.json"), []byte("{}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	v, err := runnerFor(t, e).Verify(context.Background(), Claude, 0)
+	v, err := runnerFor(t, e).Verify(context.Background(), Claude, VerifyOptions{})
 	if err != nil || v.SignedIn || v.Label != "Needs sign-in" || v.Detail == "" {
 		t.Fatalf("verify = %+v, %v", v, err)
 	}
@@ -53,7 +53,7 @@ func TestLiveVerifyCodex(t *testing.T) {
 	e := agentenv.Codex(t, srv.URL)
 	r := runnerFor(t, e)
 	r.o.CodexConfig = codexFakeConfig(srv.URL)
-	v, err := r.Verify(context.Background(), Codex, 0)
+	v, err := r.Verify(context.Background(), Codex, VerifyOptions{})
 	if err != nil || !v.SignedIn || v.Label != LabelSignedIn {
 		t.Fatalf("verify = %+v, %v", v, err)
 	}
@@ -83,7 +83,7 @@ func TestLiveVerifyCodexNoCredentials(t *testing.T) {
 	r.o.CodexConfig = []string{`openai_base_url="` + api.URL + `/v1"`, `check_for_update_on_startup=false`}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	v, err := r.Verify(ctx, Codex, 0)
+	v, err := r.Verify(ctx, Codex, VerifyOptions{})
 	if err != nil || v.SignedIn || v.Label != LabelNeedsSignIn || !strings.Contains(v.Detail, "401") {
 		t.Fatalf("verify = %+v, %v", v, err)
 	}

@@ -79,7 +79,7 @@ func TestLiveVerifyCommand(t *testing.T) {
 	if code := Run(&Env{Stdout: &out, Stderr: &errb}, []string{"verify", "claude"}); code != 0 {
 		t.Fatalf("exit %d: %s %s", code, out.String(), errb.String())
 	}
-	if !strings.HasPrefix(out.String(), "✓ Signed in (Claude Code, ") || !strings.Contains(out.String(), "API key in env: [ANTHROPIC_API_KEY]") {
+	if !strings.HasPrefix(out.String(), "✓ Signed in (Claude Code 2.1.328, ") || !strings.Contains(out.String(), "API key in env: [ANTHROPIC_API_KEY]") {
 		t.Errorf("stdout = %q", out.String())
 	}
 }

@@ -3,8 +3,6 @@ package pipeline
 import (
 	"context"
 	"errors"
-
-	"github.com/osfoundry/desktop/backend/agentcli"
 )
 
 // Binding is what the window binds for the External AI tab, Pipeline
@@ -42,11 +40,19 @@ func (b *Binding) SetEnabled(agent string, on bool) (CLI, error) {
 	return b.svc.SetEnabled(b.ctx, agent, on)
 }
 
-// Verify is "Verify sign-in": a minimal completion through the same
-// command builder as real runs, stopped after 300 s.
-func (b *Binding) Verify(agent string) (agentcli.Verification, error) {
-	return b.svc.Verify(b.ctx, agent)
+// StartVerify starts "Verify sign-in": a minimal completion through the
+// same command builder as real runs, in the background (EventVerify
+// reports it); it refuses a second start while one runs.
+func (b *Binding) StartVerify(agent string) (VerifyState, error) {
+	return b.svc.StartVerify(b.ctx, agent)
 }
+
+// CancelVerify stops a running sign-in check.
+func (b *Binding) CancelVerify(agent string) error { return b.svc.CancelVerify(agent) }
+
+// VerifyStates is every CLI's check, running or finished, so a tab opened
+// again shows where it stands.
+func (b *Binding) VerifyStates() []VerifyState { return b.svc.VerifyStates() }
 
 // SignIn opens a Terminal pane running the CLI's login (Claude's own
 // prompt, where the user types /login; `codex login`).

@@ -16,6 +16,7 @@ import (
 // fakeClaude is a shell-script claude printing stream-json the way the
 // real one does (decoders are tested on the real streams in agentcli).
 const fakeClaude = `#!/bin/sh
+if [ "$1" = "--version" ]; then echo '2.1.328 (Claude Code)'; exit 0; fi
 printf '%s\n' "$@" > "$FAKE_DIR/last-argv"
 case "$FAKE_MODE" in
 ok)

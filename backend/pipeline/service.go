@@ -74,6 +74,7 @@ type Service struct {
 	closed   bool
 	stopRuns context.CancelFunc
 	runCtx   context.Context
+	checks   verifier    // "Verify sign-in" per CLI
 	history  HistoryFunc // "Continue here"'s earlier conversation
 }
 
@@ -118,6 +119,10 @@ func (s *Service) now() time.Time { return s.o.Now() }
 type CLI struct {
 	agentcli.Install
 	Enabled bool `json:"enabled"`
+	// Version is the CLI's own `--version`; VersionError says why it is
+	// missing when the binary could not tell.
+	Version      string `json:"version,omitempty"`
+	VersionError string `json:"versionError,omitempty"`
 }
 
 // ExternalAI lists the Claude Code and Codex rows.
@@ -125,6 +130,13 @@ func (s *Service) ExternalAI(ctx context.Context) []CLI {
 	var out []CLI
 	for _, a := range []agentcli.Agent{agentcli.Claude, agentcli.Codex} {
 		c := CLI{Install: s.run.Discover(a), Enabled: true}
+		if c.Installed {
+			if v, err := s.run.Version(ctx, a); err != nil {
+				c.VersionError = err.Error()
+			} else {
+				c.Version = v
+			}
+		}
 		var on int
 		if err := s.db.QueryRowContext(ctx, `SELECT enabled FROM pipeline_cli WHERE agent = ?`, string(a)).Scan(&on); err == nil {
 			c.Enabled = on == 1
@@ -154,15 +166,6 @@ func (s *Service) SetEnabled(ctx context.Context, agent string, on bool) (CLI, e
 		}
 	}
 	return CLI{}, fmt.Errorf("unknown CLI %q", agent)
-}
-
-// Verify is "Verify sign-in" (300 s limit).
-func (s *Service) Verify(ctx context.Context, agent string) (agentcli.Verification, error) {
-	a, err := parseAgent(agent)
-	if err != nil {
-		return agentcli.Verification{}, err
-	}
-	return s.run.Verify(ctx, a, agentcli.VerifyLimit)
 }
 
 // SignIn is what the "Sign in" button opens in a Terminal pane: the argv,

@@ -14,11 +14,11 @@ export default async function ({ page, base, tmp, shot }) {
   await page.goto(base + '/');
 
   // Header key icon → dialog → Connected tab.
-  const key = page.getByRole('button', { name: 'API Keys (BYOK)' });
+  const key = page.getByRole('button', { name: 'Connections' });
   await key.hover();
-  await page.getByRole('tooltip').filter({ hasText: /^API Keys \(BYOK\)$/ }).waitFor({ timeout: 3000 }); // the key icon's tooltip
+  await page.getByRole('tooltip').filter({ hasText: /^Connections$/ }).waitFor({ timeout: 3000 }); // the key icon's tooltip
   await key.click();
-  const dialog = page.getByRole('dialog', { name: 'API Keys (BYOK)' });
+  const dialog = page.getByRole('dialog', { name: 'Connections' });
   await dialog.waitFor();
   assert((await dialog.getByRole('tab', { name: 'Connected' }).getAttribute('aria-selected')) === 'true', 'the Connected tab is selected');
   await dialog.getByRole('heading', { name: 'Connected agents' }).waitFor();
@@ -244,7 +244,7 @@ export default async function ({ page, base, tmp, shot }) {
     assert((await page.locator('.shell').getAttribute('inert')) === null, 'the window is not inert once the dialog closes');
     await page.goto(base + '/#/terminal?keys=connected');
     await page.reload();
-    const again = page.getByRole('dialog', { name: 'API Keys (BYOK)' });
+    const again = page.getByRole('dialog', { name: 'Connections' });
     await again.getByRole('heading', { name: 'Connected agents' }).waitFor();
     await again.getByRole('button', { name: 'Close' }).click();
     await again.waitFor({ state: 'detached' });

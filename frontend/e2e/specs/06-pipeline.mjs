@@ -17,8 +17,8 @@ export default async function ({ page, base, tmp, shot }) {
 
   // --- External AI tab ---
   await page.goto(base + '/#/terminal');
-  await page.getByRole('button', { name: 'API Keys (BYOK)' }).click();
-  const dialog = page.getByRole('dialog', { name: 'API Keys (BYOK)' });
+  await page.getByRole('button', { name: 'Connections' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Connections' });
   await dialog.getByRole('tab', { name: 'External AI' }).click();
   const claude = dialog.locator('[data-cli="claude"]');
   const codex = dialog.locator('[data-cli="codex"]');

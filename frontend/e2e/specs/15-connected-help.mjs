@@ -8,8 +8,8 @@ import { until, assert } from '../lib.mjs';
 //     after a click, and never a native title= that lingers.
 export default async function ({ page, base, shot }) {
   await page.goto(base + '/');
-  await page.getByRole('button', { name: 'API Keys (BYOK)' }).click();
-  const dialog = page.getByRole('dialog', { name: 'API Keys (BYOK)' });
+  await page.getByRole('button', { name: 'Connections' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Connections' });
   await dialog.getByRole('heading', { name: 'Connected agents' }).waitFor();
 
   await dialog.getByRole('radio', { name: 'Claude' }).click();

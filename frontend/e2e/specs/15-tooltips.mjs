@@ -49,7 +49,7 @@ export default async function ({ page, base }) {
   await page.locator('[data-route="/notes"]').hover();
   await page.waitForTimeout(800);
   assert(!(await tooltip.isVisible()), 'no tooltip repeats a name that is shown in full');
-  await page.getByRole('button', { name: 'API Keys (BYOK)' }).hover();
+  await page.getByRole('button', { name: 'Connections' }).hover();
   await tooltip.waitFor({ timeout: 3000 });
   await page.evaluate(() => (location.hash = '#/settings'));
   await until('the tooltip gone after navigation', async () => !(await tooltip.isVisible()), 2000);

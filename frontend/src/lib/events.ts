@@ -2,7 +2,7 @@
 // (backend/terminal/manager.go, backend/inventory/binding.go, …).
 import { onRuntimeEvent } from './wails';
 import type { BoardCard, PaneState } from './api/board';
-import type { RunEvent } from './api/pipeline';
+import type { RunEvent, VerifyState } from './api/pipeline';
 import type { ApprovalRequest } from './api/approvals';
 
 export interface PaneOutputEvent {
@@ -31,6 +31,8 @@ export interface EventMap {
   'inventory:changed': null;
   /** A pipeline run's progress line, partial text, session id or end (backend/pipeline EventRun). */
   'pipeline:run': RunEvent;
+  /** A sign-in check started, shows a new status line, or ended (backend/pipeline EventVerify). */
+  'pipeline:verify': VerifyState;
   /** Chats, runs or roles changed; payload is the chat id or "" (backend/pipeline EventChanged). */
   'pipeline:changed': string;
   /** A tool call waits for Approve / Decline (backend/approvals EventRequest). */

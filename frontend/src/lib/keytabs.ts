@@ -1,7 +1,8 @@
 import { bound } from './wails';
 import { lazy, type Lazy } from './lazy';
 
-// Tabs of the key-icon dialog ("API Keys (BYOK)"). Add a tab by appending
+// Tabs of the key-icon dialog "Connections" (the assistants connected to
+// the app, and the CLIs it runs on your subscription). Add a tab by appending
 // one entry; a tab shows only when its backend is bound, and the key icon
 // only when at least one tab does.
 export interface KeyTab {

@@ -15,15 +15,33 @@ export interface CLI {
   note?: string;
   signInHint?: string;
   enabled: boolean;
+  /** The CLI's own `--version` number; versionError says why it is missing. */
+  version?: string;
+  versionError?: string;
 }
 
 export interface Verification {
   agent: string;
   signedIn: boolean;
-  label: string; // "✓ Signed in" | "Needs sign-in"
+  label: string; // "✓ Signed in" | "Needs sign-in" | "Cannot reach <service>"
   detail: string;
   argv: string[];
   duration: number; // ns
+  /** The CLI could not reach its service (network, proxy, base URL): not a sign-in problem. */
+  unreachable: boolean;
+  service: string;
+}
+
+/** One CLI's sign-in check, kept by the backend (pipeline.VerifyState; event pipeline:verify). */
+export interface VerifyState {
+  agent: string;
+  running: boolean;
+  /** The live line while it runs: "Waiting for Anthropic to answer…", Codex's "Reconnecting…". */
+  status: string;
+  startedAt: number; // unix ms; 0 when never checked
+  result?: Verification;
+  /** Why the check could not run ("Check cancelled.", CLI missing). */
+  error?: string;
 }
 
 export interface SignInPane {
@@ -152,7 +170,9 @@ const svc = <T>(method: string, ...args: unknown[]) => call<T>('pipeline', 'Bind
 export const pipelineApi = {
   externalAI: () => svc<CLI[]>('ExternalAI'),
   setEnabled: (agent: string, on: boolean) => svc<CLI>('SetEnabled', agent, on),
-  verify: (agent: string) => svc<Verification>('Verify', agent),
+  startVerify: (agent: string) => svc<VerifyState>('StartVerify', agent),
+  cancelVerify: (agent: string) => svc<void>('CancelVerify', agent),
+  verifyStates: () => svc<VerifyState[]>('VerifyStates'),
   signIn: (agent: string) => svc<SignInPane>('SignIn', agent),
   roleNames: () => svc<string[]>('RoleNames'),
   roles: () => svc<Role[]>('Roles'),
