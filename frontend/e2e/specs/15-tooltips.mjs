@@ -5,7 +5,7 @@ import { until, assert } from '../lib.mjs';
 //     and cover the menu the click opened); the app's own tooltip is used;
 //  2. the app's tooltip shows on hover, inside the window, and is gone
 //     after a click and after navigating to another screen.
-const routes = ['/terminal', '/external-agents', '/notes', '/chat', '/agents', '/pipeline', '/settings'];
+const routes = ['/terminal', '/sessions', '/external-agents', '/notes', '/chat', '/agents', '/pipeline', '/settings'];
 
 async function titled(page) {
   return page.evaluate(() => [...document.querySelectorAll('[title]')].map((e) => e.outerHTML.slice(0, 90)));
