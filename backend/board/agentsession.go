@@ -48,9 +48,10 @@ func (b *Board) agentSession(s *Summary) {
 	if as == nil || s.AgentCLI == "" {
 		return
 	}
-	if s.SessionID == "" {
+	if s.SessionID == "" && s.SearchStore {
 		if found, ok := as.Latest(s.AgentCLI, s.Dir, s.Started); ok {
 			s.SessionID = found.ID
+			s.SessionHow = "the newest " + s.agentName() + " session in this folder while it ran"
 		}
 	}
 	if s.SessionID == "" {
@@ -107,7 +108,7 @@ func (b *Board) completeSummary(src Source, id string, sum Summary, path string)
 	if err != nil || after.SessionID == "" {
 		return
 	}
-	sum.SessionID, sum.SessionNote, sum.Resume, sum.ResumeNote = after.SessionID, "", "", ""
+	sum.SessionID, sum.SessionNote, sum.SessionHow, sum.Resume, sum.ResumeNote = after.SessionID, "", "", "", ""
 	if sum.AgentCLI == "" {
 		sum.AgentCLI = after.AgentCLI
 	}

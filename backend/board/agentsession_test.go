@@ -49,7 +49,7 @@ func TestSummaryNamesTheAgentSessionAndItsResumeCommand(t *testing.T) {
 	}
 	md, _ := os.ReadFile(path)
 	for _, want := range []string{
-		"- Agent session: `4f1c9a2e-7d7b-4c1e-9f3a-0b6a1d2c3e4f`",
+		"- Agent session: `4f1c9a2e-7d7b-4c1e-9f3a-0b6a1d2c3e4f` (the newest Claude Code session in this folder while it ran)",
 		"- Resume: `cd '/src/shop api' && claude --resume 4f1c9a2e-7d7b-4c1e-9f3a-0b6a1d2c3e4f`",
 	} {
 		if !strings.Contains(string(md), want) {

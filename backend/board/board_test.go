@@ -67,7 +67,7 @@ func (f *fakeSource) Summary(id string) (Summary, error) {
 		dir = "/src/shop-api"
 	}
 	return Summary{Title: "fix the login bug", State: f.state, Command: "claude --model opus", Dir: dir,
-		Agent: "Claude Code", AgentCLI: f.agent, Started: time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC),
+		Agent: "Claude Code", AgentCLI: f.agent, SearchStore: f.agent != "", Started: time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC),
 		Events:     []Event{{At: time.Date(2026, 5, 1, 10, 1, 0, 0, time.UTC), Text: "Claude Code asked: Bash(rm -rf build)"}},
 		LastScreen: []string{"✻ Done.", "", "> ", "? for shortcuts"}}, nil
 }

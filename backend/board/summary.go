@@ -27,6 +27,11 @@ type Summary struct {
 	Resume      string
 	SessionNote string
 	ResumeNote  string
+	// SearchStore: the source cannot know the session (a CLI typed into a
+	// shell reports none), so the agent's store may be searched by folder
+	// and time; SessionHow then says the id was found that way.
+	SearchStore bool
+	SessionHow  string
 	Started     time.Time
 	Ended       time.Time // set by the Board
 	Events      []Event   // what it did, oldest first
@@ -64,6 +69,8 @@ func (s Summary) Markdown() string {
 		fmt.Fprintf(&b, "- Where: %s\n", s.Dir)
 	}
 	switch {
+	case s.SessionID != "" && s.SessionHow != "":
+		fmt.Fprintf(&b, "- Agent session: `%s` (%s)\n", code(s.SessionID), oneLine(s.SessionHow))
 	case s.SessionID != "":
 		fmt.Fprintf(&b, "- Agent session: `%s`\n", code(s.SessionID))
 	case s.SessionNote != "":

@@ -179,6 +179,7 @@ func (t *Terminal) Summary(id string) (Summary, error) {
 	// hook) is exact; without one the Board looks in the agent's store.
 	if st.Agent != "" {
 		s.SessionID = p.Session().ID
+		s.SearchStore = s.SessionID == ""
 	}
 	for _, h := range t.watch.History(id) {
 		s.Events = append(s.Events, Event{At: h.At, Text: t.historyText(h)})
