@@ -82,6 +82,15 @@ describe('tip', () => {
     expect(visible()).toBe(false);
   });
 
+  it('keeps what the element is described by already', () => {
+    btn.setAttribute('aria-describedby', 'what-1');
+    btn.dispatchEvent(new Event('pointerenter'));
+    vi.advanceTimersByTime(500);
+    expect(btn.getAttribute('aria-describedby')).toBe('what-1 app-tooltip');
+    hide();
+    expect(btn.getAttribute('aria-describedby')).toBe('what-1');
+  });
+
   it('does not show when the pointer leaves before the delay', () => {
     btn.dispatchEvent(new Event('pointerenter'));
     vi.advanceTimersByTime(200);

@@ -83,7 +83,9 @@ function show(target: HTMLElement) {
   const p = place(r, size, { width: window.innerWidth, height: window.innerHeight }, target.dataset.tipSide === 'right' ? 'right' : 'below');
   t.style.left = p.left + 'px';
   t.style.top = p.top + 'px';
-  target.setAttribute('aria-describedby', t.id);
+  // Added to, not replacing, what the element is described by already.
+  const ids = (target.getAttribute('aria-describedby') ?? '').split(/\s+/).filter((x) => x && x !== t.id);
+  target.setAttribute('aria-describedby', [...ids, t.id].join(' '));
   window.addEventListener('hashchange', hide);
   window.addEventListener('scroll', hide, true);
   window.addEventListener('keydown', onKey, true);
@@ -96,7 +98,9 @@ export function hide() {
   timer = undefined;
   pending = null;
   if (!owner) return;
-  owner.removeAttribute('aria-describedby');
+  const ids = (owner.getAttribute('aria-describedby') ?? '').split(/\s+/).filter((x) => x && x !== 'app-tooltip');
+  if (ids.length) owner.setAttribute('aria-describedby', ids.join(' '));
+  else owner.removeAttribute('aria-describedby');
   owner = null;
   lastHidden = Date.now();
   if (el) el.hidden = true;
