@@ -50,7 +50,7 @@ func (s *Service) choices(ctx context.Context, user, clientName string) ([]conne
 	preselected := false
 	kind := assistantFor(clientName)
 	for _, r := range list {
-		carries, err := s.carries(ctx, r.id)
+		carries, empty, err := s.carries(ctx, r.id)
 		if err != nil {
 			return nil, err
 		}
@@ -58,7 +58,10 @@ func (s *Service) choices(ctx context.Context, user, clientName string) ([]conne
 			reuse = append(reuse, connectionChoice{Value: r.id, Label: "Keep using: " + r.name, Carries: carries})
 			continue
 		}
-		c := connectionChoice{Value: r.id, Label: "Use pending: " + r.name, Carries: carries}
+		c := connectionChoice{Value: r.id, Label: "Use pending: " + r.name}
+		if !empty { // the owner may have added projects before sign-in
+			c.Carries = carries
+		}
 		if !preselected && r.assistant == kind {
 			c.Checked, preselected = true, true
 		}
@@ -69,19 +72,21 @@ func (s *Service) choices(ctx context.Context, user, clientName string) ([]conne
 }
 
 // carries says what an existing connection hands over when an assistant
-// takes it: "carries over 2 projects (a, b), 1 channel, 5 of 9 tools".
-func (s *Service) carries(ctx context.Context, connID string) (string, error) {
-	projects, err := s.strings(ctx, `SELECT project FROM connect_projects WHERE connection_id = ? ORDER BY added_at, project`, connID)
+// takes it: "carries over 2 projects (a, b), 1 channel, 5 of 9 tools";
+// empty is true when that is nothing beyond a fresh connection's.
+func (s *Service) carries(ctx context.Context, connID string) (text string, empty bool, err error) {
+	var projects, channels, off []string
+	projects, err = s.strings(ctx, `SELECT project FROM connect_projects WHERE connection_id = ? ORDER BY added_at, project`, connID)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
-	channels, err := s.strings(ctx, `SELECT channel FROM connect_channel_invites WHERE connection_id = ? ORDER BY added_at, channel`, connID)
+	channels, err = s.strings(ctx, `SELECT channel FROM connect_channel_invites WHERE connection_id = ? ORDER BY added_at, channel`, connID)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
-	off, err := s.strings(ctx, `SELECT tool FROM connect_disabled_tools WHERE connection_id = ?`, connID)
+	off, err = s.strings(ctx, `SELECT tool FROM connect_disabled_tools WHERE connection_id = ?`, connID)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	count := func(n int, one, many string) string {
 		if n == 1 {
@@ -105,7 +110,8 @@ func (s *Service) carries(ctx context.Context, connID string) (string, error) {
 	} else {
 		parts = append(parts, fmt.Sprintf("%d of %d tools", on, len(s.cat.order)))
 	}
-	return "carries over " + strings.Join(parts, ", "), nil
+	empty = len(projects) == 0 && len(channels) == 0 && len(off) == 0
+	return "carries over " + strings.Join(parts, ", "), empty, nil
 }
 
 // assistantFor guesses the panel's assistant kind from a client's name.

@@ -20,6 +20,11 @@ func TestConsentDefaultsToNewConnection(t *testing.T) {
 	old := e.onlyConnection()
 	must(t, e.svc.AddProject(bg, old.ID, "proj-a"))
 	must(t, e.svc.InviteChannel(bg, old.ID, "chan-1", OwnerID))
+	// A pending connection set up for another kind of assistant, with a
+	// project already: offered, says so, not preselected.
+	pending, err := e.svc.CreateConnection(bg, "Claude", "Claude chat")
+	must(t, err)
+	must(t, e.svc.AddProject(bg, pending.ID, "proj-b"))
 
 	newcomer := e.registerNamed("Stranger tool", "http://127.0.0.1:9/cb")
 	_, ch := pkcePair("n")
@@ -33,7 +38,7 @@ func TestConsentDefaultsToNewConnection(t *testing.T) {
 	if _, ok := f.Connections["Keep using: Codex"]; !ok {
 		t.Fatalf("reuse option missing: %v", f.Connections)
 	}
-	for _, s := range []string{"1 project (proj-a)", "1 channel", "all tools"} {
+	for _, s := range []string{"1 project (proj-a)", "1 channel", "all tools", "Use pending: Claude chat<span class=\"muted\"> — carries over 1 project (proj-b)"} {
 		if !strings.Contains(f.Page, s) {
 			t.Errorf("reuse option does not say it carries over %q", s)
 		}
@@ -45,7 +50,7 @@ func TestConsentDefaultsToNewConnection(t *testing.T) {
 		t.Fatalf("consent: %d %s", st, body)
 	}
 	cs, _ := e.svc.Connections(bg)
-	if len(cs) != 2 {
+	if len(cs) != 3 {
 		t.Fatalf("connections after default consent: %+v", cs)
 	}
 	// Reusing explicitly renames the connection and writes history.
