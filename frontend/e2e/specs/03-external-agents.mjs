@@ -125,6 +125,7 @@ export default async function ({ page, base, home, tmp, env, shot }) {
 
   // A permissive approval mode is passed only when ticked; same branch: no question.
   await page.goto(base + '/#/external-agents');
+  await search.fill(''); // the screen keeps its search when left
   await page.click(rowSel(seeded.permissive.id));
   const tick = page.locator('[data-keep="Approval mode"]');
   await tick.waitFor();
@@ -140,6 +141,7 @@ export default async function ({ page, base, home, tmp, env, shot }) {
 
   // Continue here: a chat of the app's pipeline continues the session.
   await page.goto(base + '/#/external-agents');
+  await search.fill(''); // the screen keeps its search when left
   await page.click(rowSel(seeded.permissive.id));
   await page.getByRole('button', { name: 'Continue here' }).click();
   await page.waitForURL(/#\/chat\?chat=/);
@@ -151,6 +153,7 @@ export default async function ({ page, base, home, tmp, env, shot }) {
 
   // A session whose folder is gone is refused, with the reason shown.
   await page.goto(base + '/#/external-agents');
+  await search.fill(''); // the screen keeps its search when left
   await page.click(rowSel(seeded.gone.id));
   await until('the missing-folder refusal', async () => /no longer exists/.test(await page.locator('[aria-label="From the app"]').textContent()));
   assert(await page.getByRole('button', { name: 'Open in Terminal' }).isDisabled(), 'Open in Terminal must be disabled for a missing folder');
@@ -162,6 +165,7 @@ export default async function ({ page, base, home, tmp, env, shot }) {
 
   // Live: a session started in a terminal meanwhile appears without a reload.
   await page.goto(base + '/#/external-agents');
+  await search.fill(''); // the screen keeps its search when left
   await page.waitForSelector(rowSel(seeded.mismatch.id));
   const liveId = 'c0ffee00-1111-4222-8333-444455556666';
   put(join(home, '.claude', 'projects', escape(f.shopWeb), liveId + '.jsonl'),
