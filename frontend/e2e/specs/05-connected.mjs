@@ -80,7 +80,11 @@ export default async function ({ page, base, tmp, shot }) {
   const anon = await rpc('', 'tools/call', { name: 'list_granted_resources', arguments: {} });
   assert(anon.status === 401, `tools/call without a token is 401, got ${anon.status}`);
   const challenge = anon.headers.get('www-authenticate') ?? '';
-  assert(challenge.includes('error="invalid_token"') && challenge.includes('Connect osFoundry to continue'), 'the 401 challenge: ' + challenge);
+  // No token at all: a challenge without an error code (RFC 6750 §3.1); a bad token names it.
+  assert(challenge.startsWith('Bearer resource_metadata="') && !challenge.includes('error='), 'the 401 challenge: ' + challenge);
+  const forged = await rpc('osfa_forged', 'tools/call', { name: 'list_granted_resources', arguments: {} });
+  const forgedChallenge = forged.headers.get('www-authenticate') ?? '';
+  assert(forged.status === 401 && forgedChallenge.includes('error="invalid_token"') && forgedChallenge.includes('Connect osFoundry to continue'), 'the bad-token challenge: ' + forgedChallenge);
   assert(anon.body.result.isError && anon.body.result.content[0].text === 'Authentication required', 'the 401 JSON-RPC body');
   const prmURL = challenge.match(/resource_metadata="([^"]+)"/)[1];
   const prm = await (await fetch(prmURL)).json();
