@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/osfoundry/desktop/backend/inventory"
 )
 
 // fakeSessions is the agents' own session stores, scripted.
@@ -96,5 +98,25 @@ func TestResumeCommandQuotesWhatTheShellWouldSplit(t *testing.T) {
 				t.Errorf("Command() = %s, want %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// The store search takes the newest session of that folder used while the
+// pane ran: not another folder's, not one last used before the pane started.
+func TestLatestInPicksTheFoldersSessionUsedSince(t *testing.T) {
+	since := time.UnixMilli(10_000)
+	list := []inventory.Session{
+		{ID: "old", ResumeID: "old", Folder: "/src/shop", UpdatedMs: 9_000},
+		{ID: "other", ResumeID: "other", Folder: "/src/web", UpdatedMs: 30_000},
+		{ID: "a", ResumeID: "a", Folder: "/src/shop/", UpdatedMs: 12_000, Title: "first"},
+		{ID: "b", ResumeID: "b", Folder: "/src/shop", UpdatedMs: 15_000, Title: "second"},
+		{ID: "gone", ResumeID: "gone", Folder: "/src/shop", UpdatedMs: 40_000, Archived: true},
+	}
+	got, ok := latestIn(list, "/src/shop", since)
+	if !ok || got.ID != "b" || got.Title != "second" {
+		t.Errorf("latestIn = %+v, %v; want b", got, ok)
+	}
+	if _, ok := latestIn(list, "/src/none", since); ok {
+		t.Error("found a session for a folder that has none")
 	}
 }
