@@ -103,7 +103,7 @@ func (s *Service) check(ctx context.Context, g Grant, tool string, args json.Raw
 		t, err = e.target(ctx, args)
 	}
 	if err != nil {
-		return nil, &Denial{Code: "invalid_arguments", Text: err.Error()}
+		return nil, &Denial{Code: "invalid_arguments", Text: argsProblem(err)}
 	}
 	var (
 		status, workspace, approver       string

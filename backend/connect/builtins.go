@@ -3,7 +3,9 @@ package connect
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/osfoundry/desktop/backend/tools"
@@ -37,9 +39,46 @@ func decodeArgs(args json.RawMessage, v any) error {
 		args = json.RawMessage("{}")
 	}
 	if err := json.Unmarshal(args, v); err != nil {
-		return fmt.Errorf("reading arguments: %w", err)
+		return errors.New(argsProblem(err))
 	}
 	return nil
+}
+
+// argsProblem says what is wrong with a tool's arguments in the caller's
+// terms (argument names, JSON types); encoding/json's own text names Go
+// types and fields.
+func argsProblem(err error) string {
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &te):
+		field := te.Field
+		if field == "" {
+			return "arguments must be a JSON object"
+		}
+		return fmt.Sprintf("argument %s must be a %s, not a %s", field, jsonKind(te.Type), te.Value)
+	case errors.As(err, &se):
+		return "arguments are not valid JSON"
+	}
+	return err.Error()
+}
+
+func jsonKind(t reflect.Type) string {
+	if t == nil {
+		return "value"
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8,
+		reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return "number"
+	case reflect.Slice, reflect.Array:
+		return "list"
+	}
+	return "object"
 }
 
 // projectTarget makes a call that names project_id touch that project.
