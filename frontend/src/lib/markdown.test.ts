@@ -1,3 +1,4 @@
+import DOMPurify from 'dompurify';
 import { describe, expect, it } from 'vitest';
 import { render, showImage } from './markdown';
 
@@ -52,6 +53,11 @@ describe('Markdown safety', () => {
   it('drops images of other schemes', () => {
     const el = dom(render('![x](javascript:alert(1)) ![y](file:///etc/passwd)'));
     expect(el.querySelector('img, [data-remote-image]')).toBeNull();
+  });
+
+  it('leaves other code\'s DOMPurify as it was', () => {
+    render('[x](https://example.com) - [ ] task');
+    expect(DOMPurify.sanitize('<input type="text"><a href="/docs">docs</a>')).toBe('<input type="text"><a href="/docs">docs</a>');
   });
 
   it('opens links outside the window', () => {

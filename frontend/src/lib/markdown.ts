@@ -77,11 +77,13 @@ const allowedTags = [
 ];
 const allowedAttr = ['href', 'title', 'class', 'type', 'checked', 'disabled', 'align', 'start', 'data-src', 'data-alt', 'data-remote-image'];
 
-let hooked = false;
+// A DOMPurify of our own: the hooks below must not change how any other
+// code (or library) in the window sanitizes.
+let purify: ReturnType<typeof DOMPurify> | null = null;
 function purifier() {
-  if (hooked) return DOMPurify;
-  hooked = true;
-  DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+  if (purify) return purify;
+  purify = DOMPurify(window);
+  purify.addHook('afterSanitizeAttributes', (node) => {
     const el = node as Element;
     if (el.tagName === 'A') {
       const href = el.getAttribute('href') ?? '';
@@ -97,7 +99,7 @@ function purifier() {
       el.replaceWith(...el.childNodes);
     }
   });
-  return DOMPurify;
+  return purify;
 }
 
 export interface RenderOptions {
