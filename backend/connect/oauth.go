@@ -208,6 +208,7 @@ func (s *Service) client(ctx context.Context, id string) (*client, error) {
 	if err := json.Unmarshal([]byte(uris), &c.RedirectURIs); err != nil {
 		return nil, fmt.Errorf("reading client redirect URIs: %w", err)
 	}
+	c.Name = cleanName(c.Name) // also rows stored before names were cleaned
 	return &c, nil
 }
 

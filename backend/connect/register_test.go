@@ -68,4 +68,13 @@ func TestRegistrationRefusesOddRedirectsAndCleansNames(t *testing.T) {
 	if !strings.Contains(f.Page, "<strong><bdi>Claude</bdi></strong>") || !strings.Contains(f.Page, "the name the assistant gave itself") {
 		t.Fatalf("consent page shows the name unisolated:\n%s", f.Page)
 	}
+	// A name stored before registration cleaned names is cleaned when shown.
+	if _, err := e.svc.db.Exec(`UPDATE connect_clients SET name = ? WHERE id = ?`, "Cl\u202Eaude\x00", id); err != nil {
+		t.Fatal(err)
+	}
+	f, err = e.browser(true).openConsent(e.authURL(authParams{client: id, redirect: "http://127.0.0.1:9/cb", challenge: ch}))
+	must(t, err)
+	if !strings.Contains(f.Page, "<strong><bdi>Claude</bdi></strong>") {
+		t.Fatalf("a stored name is shown uncleaned:\n%s", f.Page)
+	}
 }

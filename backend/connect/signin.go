@@ -68,6 +68,7 @@ func (s *Service) pendingRequests(ctx context.Context, browser string) ([]pendin
 		if u, err := url.Parse(redirect); err == nil {
 			p.ReturnsTo = u.Host
 		}
+		p.Client = cleanName(p.Client)
 		p.Mine = browser != "" && bh == browser
 		p.Age = ago(s.now().Sub(time.UnixMilli(created)))
 		p.Href = authorizePath + "?request=" + url.QueryEscape(p.ID)
