@@ -14,8 +14,7 @@ func (a *App) openSettings() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "osfoundry:", err) // s still holds the defaults
 	}
-	a.notifier.SetEnabled(s.Get().Notifications)
-	s.OnChange(func(p settings.Prefs) { a.notifier.SetEnabled(p.Notifications) })
+	s.Follow(func(p settings.Prefs) { a.notifier.SetEnabled(p.Notifications) })
 	home, _ := os.UserHomeDir()
 	a.Settings = settings.NewBinding(s, a.emit, home)
 }

@@ -69,6 +69,16 @@ func (s *Store) OnChange(f func(Prefs)) {
 	s.onChange = append(s.onChange, f)
 }
 
+// Follow calls apply with the current preferences now and after every
+// saved change: what a setting controls is right from the start.
+func (s *Store) Follow(apply func(Prefs)) {
+	s.mu.Lock()
+	p := s.prefs
+	s.onChange = append(s.onChange, apply)
+	s.mu.Unlock()
+	apply(p)
+}
+
 // SetNotifications turns desktop notifications on or off and saves it.
 func (s *Store) SetNotifications(on bool) (Prefs, error) {
 	return s.update(func(p *Prefs) { p.Notifications = on })

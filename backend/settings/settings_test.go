@@ -41,6 +41,25 @@ func TestNotificationsAreOnUntilTurnedOff(t *testing.T) {
 	}
 }
 
+func TestFollowAppliesTheSavedSettingAtOnceAndEveryChange(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(`{"notifications": false}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var applied []bool
+	s.Follow(func(p Prefs) { applied = append(applied, p.Notifications) })
+	if _, err := s.SetNotifications(true); err != nil {
+		t.Fatal(err)
+	}
+	if len(applied) != 2 || applied[0] || !applied[1] {
+		t.Fatalf("applied %v, want [false true] (the saved off at start, then on)", applied)
+	}
+}
+
 func TestDamagedFileKeepsDefaultsAndSaysWhatToDo(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, FileName)
