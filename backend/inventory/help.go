@@ -80,6 +80,9 @@ var (
 	quotedRe   = regexp.MustCompile(`"([^"]*)"`)
 	possibleRe = regexp.MustCompile(`\[possible values:\s*([^\]]*)\]`)
 	listItemRe = regexp.MustCompile(`^\s*-\s+([A-Za-z0-9][A-Za-z0-9-]*)\s*(?::|$)`)
+	// A description that ends by listing the levels in plain parentheses,
+	// as claude 2.1.328 does for --effort: "(low, medium, high, xhigh, max)".
+	plainListRe = regexp.MustCompile(`\(([a-z][A-Za-z0-9-]*(?:, [a-z][A-Za-z0-9-]*)+)\)\.?$`)
 )
 
 // parseHelp reads flags and their accepted values from commander.js style
@@ -99,6 +102,11 @@ func parseHelp(text string) cliCaps {
 	flush := func() {
 		d := strings.Join(desc, " ")
 		desc = desc[:0]
+		if m := plainListRe.FindStringSubmatch(d); m != nil && strings.Contains(d, "<") && !strings.Contains(d, "choices:") {
+			for _, v := range strings.Split(m[1], ", ") {
+				add(v)
+			}
+		}
 		if m := choicesRe.FindStringSubmatch(d); m != nil {
 			for _, q := range quotedRe.FindAllStringSubmatch(m[1], -1) {
 				add(q[1])

@@ -34,7 +34,9 @@ func TestParseHelpPinnedVersions(t *testing.T) {
 			"--output-format", []string{"text", "json", "stream-json"}},
 		{"claude choices followed by a default", "claude-2.1.328--help.txt", nil,
 			"--permission-prompts", []string{"host", "none"}},
-		{"claude effort lists levels without choices", "claude-2.1.328--help.txt", nil, "--effort", nil},
+		{"claude effort lists its levels in plain parentheses", "claude-2.1.328--help.txt", nil,
+			"--effort", []string{"low", "medium", "high", "xhigh", "max"}},
+		{"an example in parentheses is not a list of values", "claude-2.1.328--help.txt", nil, "--disallowedTools", nil},
 		{"codex resume sandbox", "codex-0.169.0-resume--help.txt", []string{"-m", "--model", "-c", "-a", "-s"},
 			"-s", []string{"read-only", "workspace-write", "danger-full-access"}},
 		{"codex resume approval list", "codex-0.169.0-resume--help.txt", nil,
@@ -93,6 +95,20 @@ func TestPlanClaudeModesWithPinnedHelp(t *testing.T) {
 				t.Errorf("permissive = %v", v.Permissive)
 			}
 		})
+	}
+}
+
+// An effort level the installed claude does not list is shown, not passed.
+func TestPlanClaudeEffortWithPinnedHelp(t *testing.T) {
+	help := map[string]string{"claude --help": pinnedHelp(t, "claude-2.1.328--help.txt")}
+	for effort, want := range map[string]string{"xhigh": "claude --resume abc --effort xhigh", "ultra": "claude --resume abc"} {
+		pl, err := planFor(t, Session{App: ClaudeCode, ID: "abc", Effort: effort}, PlanOptions{}, &fakeRunner{help: help})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(pl.Argv, " "); got != want {
+			t.Errorf("effort %s: argv %q, want %q", effort, got, want)
+		}
 	}
 }
 
