@@ -67,6 +67,13 @@ func (s *Service) bindAuthRequest(ctx context.Context, a *authRequest, sessionHa
 // (that would be an open redirector); later errors go back to the client.
 func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
+	// The authorization endpoint is visited, never embedded: a browser that
+	// says this GET is an image, script, frame or fetch is a page trying to
+	// start a sign-in in the owner's name.
+	if d := r.Header.Get("Sec-Fetch-Dest"); d != "" && d != "document" {
+		s.errorPage(w, http.StatusBadRequest, "Open this sign-in page directly; it cannot be embedded in another page.")
+		return
+	}
 	if p := oversizedParam(r); p != "" {
 		s.errorPage(w, http.StatusBadRequest, "This sign-in request is too large ("+p+"). Nothing was stored or sent back; start connecting again from your assistant.")
 		return

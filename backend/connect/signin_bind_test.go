@@ -54,4 +54,18 @@ func TestSignInGoesToTheRequestThisBrowserStarted(t *testing.T) {
 	if strings.Contains(page, " checked") || strings.Contains(page, "http-equiv") {
 		t.Fatalf("a request is preselected:\n%s", page)
 	}
+
+	// A page that embeds the authorize URL (<img>, fetch) starts nothing:
+	// only a top-level visit does.
+	before := e.count("connect_auth_requests")
+	req, _ := http.NewRequest(http.MethodGet, e.authURL(authParams{client: evil, redirect: "https://evil.example/cb", challenge: ch}), nil)
+	req.Header.Set("Sec-Fetch-Dest", "image")
+	req.Header.Set("Sec-Fetch-Mode", "no-cors")
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	resp, err = noFollow.Do(req)
+	must(t, err)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Set-Cookie") != "" || e.count("connect_auth_requests") != before {
+		t.Fatalf("authorize as an image: %d, cookie %q, requests %d → %d", resp.StatusCode, resp.Header.Get("Set-Cookie"), before, e.count("connect_auth_requests"))
+	}
 }
