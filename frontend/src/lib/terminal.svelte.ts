@@ -1,14 +1,51 @@
 import { terminalApi, type PaneInfo } from './api/terminal';
+import type { PaneState } from './api/board';
 import { on } from './events';
 import { Router } from './router.svelte';
+
+// The selected pane outlives the Terminal screen (the screen is rebuilt
+// each time it is opened) and the window (pane ids survive a restart).
+const selectedKey = 'osfoundry.terminal.selected';
+let lastSelected: string | null = readSelected();
+
+function readSelected(): string | null {
+  try {
+    return localStorage.getItem(selectedKey);
+  } catch {
+    return null;
+  }
+}
+
+function keepSelected(id: string | null) {
+  lastSelected = id;
+  try {
+    if (id) localStorage.setItem(selectedKey, id);
+    else localStorage.removeItem(selectedKey);
+  } catch {
+    // No storage (private mode): the choice lasts while the window is open.
+  }
+}
 
 /** TerminalState holds the rail's panes and the selected pane. */
 export class TerminalState {
   panes = $state<PaneInfo[]>([]);
-  selected = $state<string | null>(null);
+  #selected = $state<string | null>(lastSelected);
   error = $state('');
   /** loaded turns true after the first list: until then "no panes" is unknown. */
   loaded = $state(false);
+  /** The pane whose Close waits for the user's confirmation. */
+  closing = $state<PaneInfo | null>(null);
+  /** Folders panes were started in, the last one first (New pane form). */
+  folders = $state<string[]>([]);
+
+  get selected(): string | null {
+    return this.#selected;
+  }
+
+  set selected(id: string | null) {
+    this.#selected = id;
+    keepSelected(id);
+  }
 
   /** start subscribes to pane list changes; returns the stop function. */
   start(): () => void {
@@ -33,6 +70,11 @@ export class TerminalState {
     };
   }
 
+  /** loadFolders reads the folders the New pane form offers. */
+  async loadFolders() {
+    this.folders = (await terminalApi.folders().catch(() => [])) ?? [];
+  }
+
   async refresh() {
     try {
       this.panes = await terminalApi.list();
@@ -50,6 +92,7 @@ export class TerminalState {
       const info = await terminalApi.create({ dir, command, cols: 120, rows: 32 });
       this.selected = info.id;
       await this.refresh();
+      this.loadFolders();
       return true;
     } catch (e) {
       this.error = String(e);
@@ -76,7 +119,16 @@ export class TerminalState {
     await this.refresh();
   }
 
+  /** requestClose closes a pane, first asking when something in it is at
+   * work or waits for the user (see closeQuestion). */
+  requestClose(id: string, st: PaneState | undefined) {
+    const p = this.panes.find((x) => x.id === id);
+    if (p && closeQuestion(p, st)) this.closing = p;
+    else return this.close(id);
+  }
+
   async close(id: string) {
+    if (this.closing?.id === id) this.closing = null;
     try {
       await terminalApi.close(id);
     } catch (e) {
@@ -90,4 +142,49 @@ export class TerminalState {
 export function paneLabel(p: PaneInfo): string {
   const prog = p.exited ? `exited ${p.exitCode}` : p.foreground || p.argv[0]?.split('/').pop() || '';
   return `${p.folder} · ${prog}`;
+}
+
+const base = (path: string) => path.split(/[\\/]/).pop() ?? path;
+
+/** paneCommand is the command a pane was started with ("" for the shell). */
+function startCommand(p: PaneInfo): string {
+  return p.argv.length ? [base(p.argv[0]), ...p.argv.slice(1)].join(' ') : '';
+}
+
+const stateWords: Record<PaneState['state'], string> = { blocked: 'Needs you', working: 'Working', idle: 'Idle' };
+
+/** railState is the first line of a pane's rail entry, the same for every
+ * pane: its state, then its folder ("Working · shop-api"). */
+export function railState(p: PaneInfo, st: PaneState | undefined): string {
+  if (p.exited) return `Exited ${p.exitCode} · ${p.folder}`;
+  if (st?.paused) return `Paused · ${p.folder}`;
+  return `${stateWords[st?.state ?? 'idle'] ?? 'Idle'} · ${p.folder}`;
+}
+
+/** railWhat is the second line: the agent by name, else the command that
+ * runs ("npm run dev", "bash"), so panes in one folder can be told apart. */
+export function railWhat(p: PaneInfo, st: PaneState | undefined): string {
+  if (p.exited) return startCommand(p) || 'shell';
+  if (st?.agentName && !st.ended) return st.agentName;
+  return st?.command || p.command || p.foreground || startCommand(p) || 'shell';
+}
+
+/** railTip is the rail entry's tooltip: both lines, the folder, why the
+ * state is what it is and how a restore brought the pane back. */
+export function railTip(p: PaneInfo, st: PaneState | undefined): string {
+  return [`${railState(p, st)} — ${railWhat(p, st)}`, p.dir, st?.reason, p.resumed].filter(Boolean).join('\n');
+}
+
+/** closeQuestion is the question Close asks first, or null to close at
+ * once: an agent that is working or waits for the user, or a program
+ * other than the shell running in a pane without an agent. */
+export function closeQuestion(p: PaneInfo, st: PaneState | undefined): string | null {
+  if (p.exited || !st) return null;
+  if (st.agent && !st.ended && (st.state === 'working' || st.state === 'blocked')) {
+    const who = st.agentName || 'The agent';
+    const doing = st.state === 'blocked' ? 'is waiting for your decision' : 'is working';
+    return `${who} ${doing} in ${p.folder}${st.paused ? ' (paused)' : ''}. Closing the pane ends it and everything else running there.`;
+  }
+  if (!st.agent && st.command) return `${st.command} is running in ${p.folder}. Closing the pane ends it and everything else running there.`;
+  return null;
 }

@@ -31,6 +31,10 @@ export interface PaneState {
   label: string;
   state: 'idle' | 'working' | 'blocked';
   agent: string;
+  /** The agent's display name ("Claude Code"), "" when none. */
+  agentName?: string;
+  /** The program in front of the shell of a pane without an agent. */
+  command?: string;
   source: string;
   reason: string;
   message: string;

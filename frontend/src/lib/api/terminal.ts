@@ -17,6 +17,12 @@ export interface PaneInfo {
   /** Pause works for this pane on this system. */
   canPause?: boolean;
   startedAt: number;
+  /** Command line of the program holding the terminal ("npm run dev"). */
+  command?: string;
+  /** Id of the conversation the pane's agent reported, if any. */
+  session?: string;
+  /** How a restore brought the pane back ("Resumed Claude Code conversation …"). */
+  resumed?: string;
 }
 
 export interface CreateRequest {
@@ -46,4 +52,6 @@ export const terminalApi = {
   attach: (id: string) => svc<Attachment>('Attach', id),
   screenText: (id: string) => svc<string[]>('ScreenText', id),
   defaultShell: () => svc<string>('DefaultShell'),
+  /** folders lists the folders panes were started in, the last one first. */
+  folders: () => svc<string[]>('Folders'),
 };
