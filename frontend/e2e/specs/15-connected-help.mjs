@@ -24,6 +24,8 @@ export default async function ({ page, base, shot }) {
   const caveatText = (await caveat.textContent()) ?? '';
   assert(!caveatText.includes('`'), `the cloud caveat shows no raw backticks: ${caveatText}`);
   assert((await caveat.locator('code').textContent())?.startsWith('osfoundry serve --public-url'), 'the caveat shows the command as code');
+  const codes = await dialog.locator('.how code').allTextContents();
+  assert(codes.includes('/mcp'), `the setup steps show the /mcp command as code: ${codes}`);
   const panelText = (await dialog.textContent()) ?? '';
   assert(!panelText.includes('`'), 'no help text in the Connected panel shows raw backticks');
 

@@ -135,20 +135,20 @@ export function isLoopbackAddress(addr: string): boolean {
   }
 }
 
-/** setupSteps tell where to paste the server address for each assistant. */
+/** setupSteps tell where to paste the server address for each assistant (text is inline Markdown). */
 export function setupSteps(assistant: string, addr: string): { text: string; command?: string }[] {
   switch (assistant) {
     case 'Claude':
       return [
         { text: 'Claude Code:', command: `claude mcp add --transport http osfoundry ${addr}` },
-        { text: 'Then run /mcp in Claude Code and choose Authenticate. Claude Desktop: add it as a custom connector.' },
+        { text: 'Then run `/mcp` in Claude Code and choose **Authenticate**. Claude Desktop: add it as a custom connector.' },
       ];
     case 'ChatGPT':
       return [{ text: 'In ChatGPT, add a custom connector (developer mode) with this address.' }];
     default:
       return [
         { text: 'Codex CLI:', command: `codex mcp add osfoundry --url ${addr}` },
-        { text: 'Then run codex mcp login osfoundry. Other clients: add it as a remote MCP server (Streamable HTTP); they register themselves.' },
+        { text: 'Then run `codex mcp login osfoundry`. Other clients: add it as a remote MCP server (Streamable HTTP); they register themselves.' },
       ];
   }
 }
