@@ -1,6 +1,10 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { until, assert, goCall, alive } from '../lib.mjs';
+
+// prompt.sh stands in for Claude Code's TUI (works, then asks a permission).
+const script = resolve(dirname(fileURLToPath(import.meta.url)), '../../../backend/testkit/fakeprompt/prompt.sh');
 
 // The Terminal rail as a person uses it every day. Three panes in one
 // folder "work": a shell at its prompt, a shell running `sleep 600` and one
@@ -12,6 +16,8 @@ import { until, assert, goCall, alive } from '../lib.mjs';
 // - the rail's buttons are drawn icons (SVG), with no font glyph in them;
 // - Close on the pane running a program asks first, naming it; Cancel keeps
 //   it running; Close pane ends it; Close on the idle shell closes at once;
+// - Close on an agent (prompt.sh, read as Claude Code) asks while it works
+//   and while it waits for a decision, and closes at once once it is idle;
 // - the selected pane is still selected after visiting another screen;
 // - the New pane form starts on the folder the last pane was started in.
 export default async function ({ page, base, tmp, shot }) {
@@ -87,6 +93,36 @@ export default async function ({ page, base, tmp, shot }) {
     await page.click(`[data-close="${quiet.id}"]`);
     await until('the idle shell to end without a question', async () => !alive(quiet.pid));
     assert((await page.$('[role="alertdialog"]')) === null, 'closing an idle shell should not ask');
+
+    // An agent: asked while it works and while it waits, not once idle.
+    const agent = await goCall(page, 'terminal.Service.Create', { dir, command: `env OSF_WORK=600 bash ${script}`, cols: 100, rows: 30 });
+    ids.push(agent.id);
+    await until('the agent pane to read Claude Code', async () => (await what(agent.id)) === 'Claude Code');
+    await goCall(page, 'terminal.Service.Input', agent.id, 't');
+    await until('the agent to work', async () => (await label(agent.id)) === 'Working · work');
+    await page.click(`[data-close="${agent.id}"]`);
+    await dialog.waitFor();
+    assert((await dialog.textContent()).includes('Claude Code is working in work.'), `close question while working: ${await dialog.textContent()}`);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    const asking = await goCall(page, 'terminal.Service.Create', { dir, command: `bash ${script}`, cols: 100, rows: 30 });
+    ids.push(asking.id);
+    await until('the second agent pane to read Claude Code', async () => (await what(asking.id)) === 'Claude Code');
+    await goCall(page, 'terminal.Service.Input', asking.id, 't');
+    await until('the agent to ask', async () => (await label(asking.id)) === 'Needs you · work');
+    await page.click(`[data-close="${asking.id}"]`);
+    await dialog.waitFor();
+    assert((await dialog.textContent()).includes('Claude Code is waiting for your decision in work.'), `close question while asking: ${await dialog.textContent()}`);
+    await shot('terminal-close-agent-question');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await goCall(page, 'terminal.Service.Input', asking.id, '1');
+    await until('the agent to be idle after the answer', async () => (await label(asking.id)) === 'Idle · work');
+    await page.click(`[data-close="${asking.id}"]`);
+    await until('the idle agent pane to close without a question', async () => !alive(asking.pid));
+    assert((await page.$('[role="alertdialog"]')) === null, 'closing an idle agent should not ask');
+    await page.click(`[data-close="${agent.id}"]`);
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Close pane' }).click();
+    await until('the working agent to end', async () => !alive(agent.pid));
 
     // New pane: the folder of the last pane started from the form.
     await page.getByRole('button', { name: '+ New pane' }).click();
