@@ -54,6 +54,18 @@ func TestContinueHereShowsTheEarlierConversation(t *testing.T) {
 		t.Errorf("argv %q: the first task must fork the user's session", argv)
 	}
 
+	// The next task continues the fork the first one made, in place.
+	if d, _ := r.svc.GetChat(ctx, c.ID); d.Chat.CLISession != "sess-1" {
+		t.Fatalf("the chat continues %q, want the fork sess-1", d.Chat.CLISession)
+	}
+	run, err = r.svc.Send(ctx, c.ID, "and the tests?")
+	must(t, err)
+	r.svc.Wait(run.ID)
+	argv = r.lastArgv(t)
+	if i := slices.Index(argv, "--resume"); i < 0 || argv[i+1] != "sess-1" || slices.Contains(argv, "--fork-session") {
+		t.Errorf("second task argv %q, want --resume sess-1 without a new fork", argv)
+	}
+
 	other, err := r.svc.ContinueHere(ctx, "claude", "1d5b7c1e-1111-2222-3333-444455556666", r.folder, "")
 	must(t, err)
 	if d, _ := r.svc.GetChat(ctx, other.ID); len(d.Messages) != 0 {
