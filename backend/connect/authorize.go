@@ -78,7 +78,7 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, http.StatusBadRequest, "This sign-in request is too large ("+p+"). Nothing was stored or sent back; start connecting again from your assistant.")
 		return
 	}
-	if ok, wait := s.authLim.allow(r); !ok {
+	if ok, wait := s.authLim.allow(s.clientAddr(r)); !ok {
 		w.Header().Set("Retry-After", fmt.Sprint(int(wait.Seconds())+1))
 		s.errorPage(w, http.StatusTooManyRequests, "Too many sign-in requests from this address. Wait a minute and start connecting again.")
 		return

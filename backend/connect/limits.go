@@ -4,6 +4,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -74,12 +75,11 @@ func newAddrLimiter(perMinute, def int) *addrLimiter {
 	return &addrLimiter{rate: rate.Limit(float64(perMinute) / 60), burst: perMinute, seen: map[string]*limiterEntry{}}
 }
 
-// allow takes a token for r's address or says how long to wait.
-func (l *addrLimiter) allow(r *http.Request) (bool, time.Duration) {
+// allow takes a token for addr or says how long to wait.
+func (l *addrLimiter) allow(addr string) (bool, time.Duration) {
 	if l == nil {
 		return true, 0
 	}
-	addr := clientAddr(r)
 	now := time.Now()
 	l.mu.Lock()
 	e := l.seen[addr]
@@ -112,12 +112,34 @@ func (l *addrLimiter) forget(idle time.Duration) {
 	}
 }
 
-func clientAddr(r *http.Request) string {
+func peerAddr(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		return r.RemoteAddr
 	}
 	return host
+}
+
+// clientAddr is whom a request counts against. Behind the TLS proxy a
+// public URL implies, every request arrives from loopback; then the
+// address the proxy appended last to X-Forwarded-For (or X-Real-IP) is the
+// client's. Only a process on this machine could forge it, and such a
+// process could reach the server directly anyway.
+func (s *Server) clientAddr(r *http.Request) string {
+	peer := peerAddr(r)
+	if s.public == nil || !isLoopbackHost(peer) {
+		return peer
+	}
+	if xff := strings.Join(r.Header.Values("X-Forwarded-For"), ","); xff != "" {
+		parts := strings.Split(xff, ",")
+		if ip := net.ParseIP(strings.TrimSpace(parts[len(parts)-1])); ip != nil {
+			return ip.String()
+		}
+	}
+	if ip := net.ParseIP(strings.TrimSpace(r.Header.Get("X-Real-IP"))); ip != nil {
+		return ip.String()
+	}
+	return peer
 }
 
 // tooMany answers 429 with Retry-After in whole seconds.

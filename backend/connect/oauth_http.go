@@ -56,7 +56,7 @@ func (s *Server) serveRegister(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "use POST to register a client", http.StatusMethodNotAllowed)
 		return
 	}
-	if ok, wait := s.regLim.allow(r); !ok {
+	if ok, wait := s.regLim.allow(s.clientAddr(r)); !ok {
 		tooMany(w, wait, "registrations")
 		return
 	}
