@@ -19,6 +19,13 @@ type StoreSessions struct {
 
 	mu        sync.Mutex
 	refreshed time.Time
+	recent    map[string]latest // agent|dir|since → the last answer, for refreshEvery
+}
+
+type latest struct {
+	at    time.Time
+	found AgentSession
+	ok    bool
 }
 
 // refreshEvery bounds re-reads of the stores: card titles ask on every
@@ -63,8 +70,22 @@ func (s *StoreSessions) Latest(agent, dir string, since time.Time) (AgentSession
 	if !ok || dir == "" {
 		return AgentSession{}, false
 	}
+	key := agent + "|" + dir + "|" + since.String()
+	s.mu.Lock()
+	if r, hit := s.recent[key]; hit && time.Since(r.at) < refreshEvery {
+		s.mu.Unlock()
+		return r.found, r.ok
+	}
+	s.mu.Unlock()
 	s.refresh(false)
-	return latestIn(s.inv.List("", app), dir, since)
+	found, ok := latestIn(s.inv.List("", app), dir, since)
+	s.mu.Lock()
+	if s.recent == nil || len(s.recent) > 256 {
+		s.recent = map[string]latest{}
+	}
+	s.recent[key] = latest{at: time.Now(), found: found, ok: ok}
+	s.mu.Unlock()
+	return found, ok
 }
 
 // latestIn picks the newest session kept for dir and used since.
