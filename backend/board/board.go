@@ -261,7 +261,7 @@ func (b *Board) End(key string) (path string, err error) {
 	if err != nil {
 		// The session has ended and its summary is saved; only the card
 		// will not outlive a restart. Say so rather than hide it.
-		return path, err
+		return path, fmt.Errorf("The session ended and its summary is saved to %s, but its Done card will not be kept after a restart: %w", path, err)
 	}
 	return path, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/osfoundry/desktop/backend/store"
@@ -110,5 +111,31 @@ func TestColumnRefusalAgreesWithTheBoard(t *testing.T) {
 	want := "A session's column follows what it is doing. Only an idle or paused session can be moved, and only to Done."
 	if ErrColumn.Error() != want {
 		t.Errorf("ErrColumn = %q, want %q", ErrColumn, want)
+	}
+}
+
+// When the database cannot take the record, the session has still ended and
+// its card still shows in Done; the error says only the restart is at risk.
+func TestEndedCardShownWhenTheDatabaseFails(t *testing.T) {
+	db, err := store.Open(filepath.Join(t.TempDir(), "app.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := New(t.TempDir(), nil)
+	if err := b.Keep(context.Background(), db); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	src := newFake(Idle)
+	b.Add("terminal", src)
+	path, err := b.End("terminal/p-1")
+	if err == nil || path == "" || !strings.Contains(err.Error(), "summary is saved to "+path) {
+		t.Fatalf("End = %q, %v", path, err)
+	}
+	if len(src.ended) != 1 {
+		t.Error("the session was not ended")
+	}
+	if cards := b.Cards(); len(cards) != 1 || cards[0].State != Done {
+		t.Errorf("cards = %+v, want the ended card in Done", cards)
 	}
 }
