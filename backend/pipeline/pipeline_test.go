@@ -38,9 +38,12 @@ func TestRoleAssignment(t *testing.T) {
 	for _, ro := range roles {
 		got[ro.Name] = ro.Model
 	}
-	if got["Worker"] != "cli:claude:agent" || got["Titling"] != "cli:claude" || got["Researcher"] != "" {
+	// Researcher was not assigned: it plays on the installed Claude Code.
+	if got["Worker"] != "cli:claude:agent" || got["Titling"] != "cli:claude" || got["Researcher"] != "cli:claude:agent" {
 		t.Errorf("roles = %v", got)
 	}
+	_, err = r.svc.SetEnabled(ctx, "claude", false)
+	must(t, err)
 	if _, err := r.svc.RoleModel(ctx, "Researcher"); !errors.Is(err, ErrNoModel) || !strings.Contains(err.Error(), "Pipeline → Pipeline Roles") {
 		t.Errorf("unassigned role: %v", err)
 	}
@@ -260,10 +263,14 @@ func TestRefusalsBeforeRunning(t *testing.T) {
 	ctx := context.Background()
 	c, err := r.svc.CreateChat(ctx, NewChat{})
 	must(t, err)
+	// The Worker plays on the installed Claude Code by default; with it
+	// turned off there is no model.
+	_, err = r.svc.SetEnabled(ctx, "claude", false)
+	must(t, err)
 	if _, err := r.svc.Send(ctx, c.ID, "x"); !errors.Is(err, ErrNoModel) {
 		t.Errorf("no Worker model: %v", err)
 	}
-	_, err = r.svc.SetRoleModel(ctx, "Worker", "cli:claude:agent")
+	_, err = r.svc.SetEnabled(ctx, "claude", true)
 	must(t, err)
 	if _, err := r.svc.Send(ctx, c.ID, "x"); !errors.Is(err, ErrNoFolders) {
 		t.Errorf("no folder: %v", err)

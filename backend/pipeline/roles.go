@@ -18,8 +18,10 @@ type Role struct {
 	// Prompt is the role's system prompt (appended to Claude's, first in
 	// Codex's prompt).
 	Prompt string `json:"prompt"`
-	// Model is the assigned model id ("" when none is assigned yet).
-	Model string `json:"model"`
+	// Model is the assigned model id, else the default (Default is then
+	// true); "" when none is assigned and no CLI can play the role.
+	Model   string `json:"model"`
+	Default bool   `json:"default"`
 }
 
 // The roles of the pipeline. Text-only roles (Titling, Compaction) may use
@@ -139,8 +141,16 @@ func (s *Service) Roles(ctx context.Context) ([]Role, error) {
 		return nil, fmt.Errorf("reading pipeline roles: %w", err)
 	}
 	out := slices.Clone(roleDefs)
+	var clis []CLI
 	for i := range out {
 		out[i].Model = assigned[out[i].Name]
+		if out[i].Model == "" {
+			if clis == nil {
+				clis = s.ExternalAI(ctx)
+			}
+			out[i].Model = defaultModel(out[i], clis)
+			out[i].Default = out[i].Model != ""
+		}
 	}
 	return out, nil
 }
@@ -177,8 +187,32 @@ func (s *Service) SetRoleModel(ctx context.Context, role, model string) (Role, e
 	return r, nil
 }
 
-// ErrNoModel is wrapped when a role has no model assigned.
-var ErrNoModel = errors.New("no model is assigned")
+// ErrNoModel is wrapped when a role has no model assigned and no
+// installed, enabled CLI can play it.
+var ErrNoModel = errors.New("No model is assigned")
+
+// defaultModel is what a role nobody assigned plays on, so a first chat
+// works out of the box: Claude Code when installed and turned on (agent
+// mode for tool roles, the tool-less chat mode for text roles), else
+// Codex's agent mode; "" when neither can.
+func defaultModel(r Role, clis []CLI) string {
+	prefs := []string{agentcli.ModelClaudeAgent, agentcli.ModelCodexAgent}
+	if !r.NeedsTools {
+		prefs = []string{agentcli.ModelClaudeChat, agentcli.ModelCodexAgent}
+	}
+	for _, id := range prefs {
+		m, err := agentcli.ParseModel(id)
+		if err != nil || m.CheckRole(r.Name, r.NeedsTools) != nil {
+			continue
+		}
+		for _, c := range clis {
+			if c.Agent == m.Agent && c.Installed && c.Enabled {
+				return id
+			}
+		}
+	}
+	return ""
+}
 
 // RoleModel returns the model assigned to a role.
 func (s *Service) RoleModel(ctx context.Context, role string) (Role, error) {
@@ -188,7 +222,11 @@ func (s *Service) RoleModel(ctx context.Context, role string) (Role, error) {
 	}
 	err = s.db.QueryRowContext(ctx, `SELECT model FROM pipeline_roles WHERE role = ?`, r.Name).Scan(&r.Model)
 	if errors.Is(err, sql.ErrNoRows) {
-		return r, fmt.Errorf("%w to the %s role: pick one in Pipeline → Pipeline Roles", ErrNoModel, r.Name)
+		if r.Model = defaultModel(r, s.ExternalAI(ctx)); r.Model != "" {
+			r.Default = true
+			return r, nil
+		}
+		return r, fmt.Errorf("%w to the %s role and no CLI can play it: install or turn on Claude Code or Codex (External AI), or pick a model in Pipeline → Pipeline Roles", ErrNoModel, r.Name)
 	}
 	if err != nil {
 		return r, fmt.Errorf("reading the %s role: %w", r.Name, err)

@@ -168,7 +168,8 @@ export default async function ({ page, base, tmp, shot }) {
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   const agentRun = page.locator('article[data-run]');
   await until('the agent run to finish', async () => ((await agentRun.locator('[data-answer]').textContent().catch(() => '')) ?? '').trim() === 'ok', 90000);
-  assert((await agentRun.locator('.who').textContent()) === 'Researcher', 'the agent plays its Runtime Role');
+  assert((await agentRun.locator('.who').textContent()) === 'Release helper', "the run's card names the agent");
+  assert((await agentRun.locator('.as').textContent()) === 'as Researcher', 'the agent plays its Runtime Role');
   await shot('pipeline-agents');
 
   // --- A chat that isolates its runs: the branch, its diff, Discard branch ---

@@ -54,7 +54,9 @@ export interface Role {
   name: string;
   needsTools: boolean;
   prompt: string;
+  /** The assigned model, else the default one (default is then true); "" when no CLI can play the role. */
   model: string;
+  default: boolean;
 }
 
 export interface ModelOption {
@@ -201,6 +203,10 @@ export const pipelineApi = {
 
 /** message turns a rejected call into the text to show. */
 export function message(e: unknown): string {
-  const s = e instanceof Error ? e.message : String(e);
-  return s.replace(/^Error: /, '');
+  const s = (e instanceof Error ? e.message : String(e)).replace(/^Error: /, '');
+  // Go errors start in lower case; shown alone they start a sentence. A
+  // first word that is a name or an id (osFoundry, cli:claude, ~/x) stays.
+  const first = s.split(/\s/, 1)[0];
+  if (/^[a-z][a-z]*$/.test(first.replace(/[,;:.]$/, ''))) return s[0].toUpperCase() + s.slice(1);
+  return s;
 }
