@@ -93,7 +93,7 @@ func (p *Pipeline) Summary(id string) (Summary, error) {
 			s.Events = append(s.Events, Event{At: m.CreatedAt, Text: m.Role + ": " + firstLine(m.Text)})
 		}
 		if n := len(d.Messages); n > 0 {
-			s.LastScreen = strings.Split(strings.TrimSpace(d.Messages[n-1].Text), "\n")
+			s.LastScreen = lastLines(d.Messages[n-1].Text)
 		}
 		return s, nil
 	} else if !errors.Is(err, pipeline.ErrNoChat) {
@@ -109,7 +109,7 @@ func (p *Pipeline) Summary(id string) (Summary, error) {
 	for _, line := range r.Progress {
 		s.Events = append(s.Events, Event{Text: line})
 	}
-	s.LastScreen = strings.Split(strings.TrimSpace(r.Text), "\n")
+	s.LastScreen = lastLines(r.Text)
 	return s, nil
 }
 

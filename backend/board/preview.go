@@ -54,3 +54,12 @@ func isProse(line string) bool {
 	}
 	return letters >= 2
 }
+
+// lastLines is a message as the summary's last block: nil when it is empty.
+func lastLines(text string) []string {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return nil
+	}
+	return strings.Split(text, "\n")
+}

@@ -1,6 +1,9 @@
 package board
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // A chat card's line is the answer's prose, never the tail of a code block
 // or JSON it ended with.
@@ -21,5 +24,18 @@ func TestChatPreviewIsProse(t *testing.T) {
 				t.Errorf("prosePreview = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// A run's summary ends with its last message under that name, and a run
+// that said nothing has no empty block.
+func TestRunSummaryEndsWithItsLastMessage(t *testing.T) {
+	s := Summary{Title: "Slow helper", Kind: KindAgent, LastScreen: lastLines("")}
+	if md := s.Markdown(); strings.Contains(md, "## Last") {
+		t.Errorf("an empty last message still gets a block:\n%s", md)
+	}
+	s.LastScreen = lastLines("Wrote the notes.\n")
+	if md := s.Markdown(); !strings.Contains(md, "## Last message\n") || strings.Contains(md, "## Last screen") {
+		t.Errorf("a run's last message:\n%s", md)
 	}
 }

@@ -101,7 +101,11 @@ func (s Summary) Markdown() string {
 		}
 	}
 	if len(s.LastScreen) > 0 {
-		b.WriteString("\n## Last screen\n\n````text\n")
+		last := "Last message" // a chat's or run's
+		if s.Kind == KindTerminal {
+			last = "Last screen"
+		}
+		fmt.Fprintf(&b, "\n## %s\n\n````text\n", last)
 		for _, l := range s.LastScreen {
 			b.WriteString(strings.ReplaceAll(l, "````", "'''") + "\n")
 		}
