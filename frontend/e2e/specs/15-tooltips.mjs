@@ -1,4 +1,4 @@
-import { until, assert } from '../lib.mjs';
+import { until, assert, goCall } from '../lib.mjs';
 
 // Tooltips app-wide. Checks:
 //  1. no screen carries native title= tooltips (they linger after a click
@@ -11,8 +11,18 @@ async function titled(page) {
   return page.evaluate(() => [...document.querySelectorAll('[title]')].map((e) => e.outerHTML.slice(0, 90)));
 }
 
-export default async function ({ page, base }) {
+export default async function ({ page, base, tmp }) {
   await page.goto(base + '/');
+  // A pane, so the Terminal rail shows its per-pane buttons.
+  const pane = await goCall(page, 'terminal.Service.Create', { dir: tmp, command: 'sleep 60', cols: 80, rows: 24 });
+  try {
+    await check(page, base);
+  } finally {
+    await goCall(page, 'terminal.Service.Close', pane.id).catch(() => {});
+  }
+}
+
+async function check(page, base) {
   for (const r of routes) {
     await page.goto(base + '/#' + r);
     await page.locator(`[data-route="${r}"][aria-current=page]`).waitFor();
@@ -22,6 +32,7 @@ export default async function ({ page, base }) {
       await page.locator('[data-session]').first().click();
       await page.getByRole('button', { name: 'Open in Terminal' }).waitFor();
     }
+    if (r === '/terminal') await page.locator('[data-pause], [data-close]').first().waitFor({ state: 'attached' });
     if (r === '/notes') {
       const first = page.locator('[data-note]').first();
       if (await first.count()) await first.click();
