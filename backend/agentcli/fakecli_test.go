@@ -174,6 +174,12 @@ func fakeMain(mode, agent string, args []string) int {
 			out(map[string]any{"type": "error", "message": "Reconnecting... waiting for network (Connection failed: error sending request)"})
 		}
 		time.Sleep(300 * time.Second)
+	case "retrying":
+		// Codex retrying without ever saying it waits for network.
+		appendFile(filepath.Join(os.Getenv("OSF_FAKE_DIR"), "pids"), fmt.Sprintf("%d\n", os.Getpid()))
+		out(map[string]any{"type": "turn.started"})
+		out(map[string]any{"type": "error", "message": "Reconnecting... 2/5 (stream disconnected before completion: Connection refused (os error 111))"})
+		time.Sleep(300 * time.Second)
 	case "hang":
 		child := exec.Command("sleep", "300")
 		if err := child.Start(); err != nil {

@@ -23,10 +23,10 @@ import (
 //
 // Either CLI still retrying reachGrace after its first failed connection
 // is taken as unreachable too, so the answer comes within about 20 s.
-const (
-	claudeUnreachableAttempt = 5
-	reachGrace               = 15 * time.Second
-)
+const claudeUnreachableAttempt = 5
+
+// reachGrace is a variable so tests can shorten it.
+var reachGrace = 15 * time.Second
 
 type reachWatch struct {
 	agent   Agent

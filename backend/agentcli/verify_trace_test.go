@@ -228,3 +228,24 @@ func TestParseVersion(t *testing.T) {
 		}
 	}
 }
+
+// A CLI that keeps retrying without a line that settles it: after the
+// grace period the check answers "Cannot reach" from its last retry line.
+func TestVerifyUnreachableAfterGrace(t *testing.T) {
+	old := reachGrace
+	reachGrace = time.Second
+	defer func() { reachGrace = old }()
+	r, _ := fakeCLI(t, "retrying")
+	st := &statusLog{}
+	start := time.Now()
+	v, err := r.Verify(context.Background(), Codex, VerifyOptions{OnStatus: st.add})
+	checkUnreachable(t, v, err, time.Since(start), "OpenAI", st, "Reconnecting... 2/5")
+	if !strings.Contains(v.Detail, "still retrying after 1s: Reconnecting... 2/5") {
+		t.Errorf("detail: %q", v.Detail)
+	}
+	for _, pid := range readPids(t, r) {
+		if alive(pid) {
+			t.Errorf("the check's process %d is still running", pid)
+		}
+	}
+}
