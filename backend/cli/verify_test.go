@@ -40,3 +40,36 @@ func TestLiveVerifyCommandUnreachable(t *testing.T) {
 		t.Errorf("answered after %s", took)
 	}
 }
+
+// Codex, whose HTTPS goes through a proxy nothing listens on (what a
+// network or proxy outage looks like to it): its "Reconnecting…" lines on
+// stderr, then "Cannot reach OpenAI" within 20 s.
+func TestLiveVerifyCommandCodexUnreachable(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := "http://" + l.Addr().String()
+	l.Close()
+	e := agentenv.Codex(t, proxy)
+	useEnv(t, e)
+	for _, k := range []string{"HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"} {
+		t.Setenv(k, proxy)
+	}
+	t.Setenv("NO_PROXY", "")
+	t.Setenv("no_proxy", "")
+	var out, errb bytes.Buffer
+	start := time.Now()
+	code := Run(&Env{Stdout: &out, Stderr: &errb}, []string{"verify", "codex"})
+	took := time.Since(start)
+	t.Logf("exit %d after %s\nstdout: %s\nstderr: %s", code, took.Round(time.Millisecond), out.String(), errb.String())
+	if code != 3 || !strings.HasPrefix(out.String(), "Cannot reach OpenAI (Codex ") {
+		t.Errorf("exit %d, stdout %q; want 3 and Cannot reach OpenAI", code, out.String())
+	}
+	if !strings.Contains(errb.String(), "Reconnecting") {
+		t.Errorf("no live status line on stderr: %q", errb.String())
+	}
+	if took > 20*time.Second {
+		t.Errorf("answered after %s", took)
+	}
+}
