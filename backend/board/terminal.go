@@ -123,6 +123,9 @@ func (t *Terminal) why(col string, st panestate.PaneState, in terminal.Info) str
 		}
 		return agent + " is waiting for your decision"
 	case Running:
+		if st.Source == panestate.SourceActivity {
+			return st.Reason // a pane without an agent: "npm run dev is running"
+		}
 		return agent + " is working"
 	case Paused:
 		if st.Agent == "" {

@@ -22,6 +22,12 @@ const quietAfter = 3 * time.Second
 // (the foreground changes without output; a pane falls quiet).
 const activityTick = 500 * time.Millisecond
 
+// activityGrace: a pane this young is not yet judged by its activity. An
+// agent started through a wrapper (`bash run-claude.sh`) is only known
+// once its first screen is read; until then the wrapper would count as a
+// program at work.
+const activityGrace = time.Second
+
 // SourceActivity is PaneState.Source for a state from the pane's activity.
 const SourceActivity = "activity"
 
@@ -90,7 +96,7 @@ func (w *Watcher) checkActivity(id string) {
 
 // paneActivity is the rule itself.
 func paneActivity(p *terminal.Pane, now time.Time) activity {
-	if p.Exited() {
+	if p.Exited() || now.Sub(p.Started()) < activityGrace {
 		return activity{}
 	}
 	pg, name := p.Foreground()
