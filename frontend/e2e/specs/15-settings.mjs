@@ -24,6 +24,8 @@ export default async function ({ page, base, tmp, shot }) {
   assert(text.includes('Data folder') || (await body.getByText('Data folder').count()) > 0, 'the data folder is shown');
   const log = ((await body.getByTestId('about-log').textContent()) ?? '').trim();
   assert(log.startsWith(tmp), `the log file is in the data folder: ${log}`);
+  await body.getByRole('button', { name: 'Copy the log file path' }).click();
+  await body.getByRole('button', { name: 'Copied' }).waitFor();
 
   // 3.
   const toggle = body.getByRole('checkbox', { name: 'Desktop notifications when an agent needs you' });

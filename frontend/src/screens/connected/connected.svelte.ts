@@ -123,11 +123,7 @@ export async function signIn(): Promise<string> {
   return link;
 }
 
-/** copyText puts text on the clipboard: the window's first, a browser's (dev build) otherwise. */
-export async function copyText(text: string): Promise<void> {
-  const ok = window.runtime?.ClipboardSetText ? await window.runtime.ClipboardSetText(text).catch(() => false) : false;
-  if (!ok) await navigator.clipboard.writeText(text);
-}
+export { copyText } from '../../lib/clipboard';
 
 export function message(e: unknown): string {
   const s = e instanceof Error ? e.message : String(e);
