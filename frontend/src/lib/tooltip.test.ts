@@ -91,6 +91,14 @@ describe('tip', () => {
     expect(btn.getAttribute('aria-describedby')).toBe('what-1');
   });
 
+  it('hides when the window is resized (it would sit in the wrong place)', () => {
+    btn.dispatchEvent(new Event('pointerenter'));
+    vi.advanceTimersByTime(500);
+    expect(visible()).toBe(true);
+    window.dispatchEvent(new Event('resize'));
+    expect(visible()).toBe(false);
+  });
+
   it('does not show when the pointer leaves before the delay', () => {
     btn.dispatchEvent(new Event('pointerenter'));
     vi.advanceTimersByTime(200);

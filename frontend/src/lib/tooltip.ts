@@ -1,8 +1,8 @@
 // One small tooltip for the whole app, instead of native title= tooltips:
 // those linger after a click, sit over the menu the click opened, and can
 // hang outside the window. This one (use:tip={'text'}) shows after a short
-// hover or on keyboard focus, hides on click, Escape, scroll and route
-// change, and is placed inside the window.
+// hover or on keyboard focus, hides on click, Escape, scroll, resize and
+// route change, and is placed inside the window.
 import type { Action } from 'svelte/action';
 
 const SHOW_MS = 450;
@@ -90,6 +90,7 @@ function show(target: HTMLElement) {
   window.addEventListener('scroll', hide, true);
   window.addEventListener('keydown', onKey, true);
   window.addEventListener('blur', hide);
+  window.addEventListener('resize', hide);
 }
 
 /** hide removes the tooltip now (a click, a route change, Escape). */
@@ -108,6 +109,7 @@ export function hide() {
   window.removeEventListener('scroll', hide, true);
   window.removeEventListener('keydown', onKey, true);
   window.removeEventListener('blur', hide);
+  window.removeEventListener('resize', hide);
 }
 
 function onKey(e: KeyboardEvent) {
