@@ -141,7 +141,12 @@ export default async function ({ page, home, tmp, env, bin, shot }) {
     await page.click(`[data-pane="${claudeId}"]`);
     await page.waitForSelector(`[data-pane-view="${claudeId}"]`);
     await until('the earlier conversation on screen', async () => (await xtermText(page, claudeId)).includes('Remember the word osf-kiwi-7'), 45000);
-    const tip = await page.$eval(`[data-pane="${claudeId}"]`, (e) => e.closest('button').title);
+    // The rail entry's tooltip says how the pane came back.
+    await page.mouse.move(0, 0);
+    await page.hover(`[data-pane="${claudeId}"]`);
+    const tooltip = page.getByRole('tooltip');
+    await tooltip.waitFor({ timeout: 3000 });
+    const tip = await tooltip.textContent();
     assert(tip.includes(`Resumed Claude Code conversation ${before.session}`), `rail tooltip: ${tip}`);
     await until('Claude Code to be ready again', async () => ready.test(await xtermText(page, claudeId)), 45000);
     await shot('restore-after-restart');
