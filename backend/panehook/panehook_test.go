@@ -111,10 +111,13 @@ func TestSessionReportsCarryThePayload(t *testing.T) {
 		t.Fatalf("delivered %+v, want the session payload", got)
 	}
 	var v struct {
-		Hooks map[string][]struct{ Hooks []struct{ Command string } } `json:"hooks"`
+		Hooks map[string][]struct {
+			Matcher string
+			Hooks   []struct{ Command string }
+		} `json:"hooks"`
 	}
 	json.Unmarshal([]byte(ClaudeSettings("/bin/osfoundry", false)), &v)
-	if h := v.Hooks["SessionStart"]; len(h) != 1 || !strings.Contains(h[0].Hooks[0].Command, " pane session ") {
+	if h := v.Hooks["SessionStart"]; len(h) != 1 || !strings.Contains(h[0].Hooks[0].Command, " pane session ") || h[0].Matcher != "startup|resume|clear|compact" {
 		t.Fatalf("SessionStart hook = %+v, want `pane session`", h)
 	}
 }

@@ -24,10 +24,14 @@ func ClaudeSettings(exe string, permissionRequest bool) string {
 		h[0].(map[string]any)["matcher"] = "*"
 		return h
 	}
+	// Every way a conversation starts in the pane, named: some releases
+	// run a SessionStart hook without a matcher only at startup.
+	sessionStart := cmd("session")
+	sessionStart[0].(map[string]any)["matcher"] = "startup|resume|clear|compact"
 	hooks := map[string]any{
 		// Which conversation runs in the pane (at start, on /clear and on
 		// /resume): what a restore of the pane resumes.
-		"SessionStart":     cmd("session"),
+		"SessionStart":     sessionStart,
 		"UserPromptSubmit": cmd("report working"),
 		"PreToolUse":       withMatcher("report working"),
 		"Notification":     cmd("notify"),
