@@ -138,12 +138,6 @@ export class TerminalState {
   }
 }
 
-/** label is what the rail shows for a pane: folder · program. */
-export function paneLabel(p: PaneInfo): string {
-  const prog = p.exited ? `exited ${p.exitCode}` : p.foreground || p.argv[0]?.split('/').pop() || '';
-  return `${p.folder} · ${prog}`;
-}
-
 const base = (path: string) => path.split(/[\\/]/).pop() ?? path;
 
 /** paneCommand is the command a pane was started with ("" for the shell). */
