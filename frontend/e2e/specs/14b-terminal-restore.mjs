@@ -30,7 +30,7 @@ function freePort() {
 }
 
 /** startApp runs the dev build on its own data folder; returns its base URL and a quit function. */
-async function startApp(bin, env, data) {
+export async function startApp(bin, env, data) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const app = spawn('xvfb-run', ['-a', '-s', '-screen 0 1280x820x24', bin, '-devserver', `127.0.0.1:${port}`, '-assetdir', dist], {
