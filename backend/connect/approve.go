@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -46,21 +45,25 @@ func (s *Service) choices(ctx context.Context, user, clientName string) ([]conne
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("listing connections: %w", err)
 	}
+	held, err := s.carriedOver(ctx, user)
+	if err != nil {
+		return nil, err
+	}
 	var pending, reuse []connectionChoice
 	preselected := false
 	kind := assistantFor(clientName)
 	for _, r := range list {
-		carries, empty, err := s.carries(ctx, r.id)
-		if err != nil {
-			return nil, err
+		h := held[r.id]
+		if h == nil {
+			h = &carried{}
 		}
 		if r.status == StatusConnected {
-			reuse = append(reuse, connectionChoice{Value: r.id, Label: "Keep using: " + r.name, Carries: carries})
+			reuse = append(reuse, connectionChoice{Value: r.id, Label: "Keep using: " + r.name, Carries: h.text(len(s.cat.order))})
 			continue
 		}
 		c := connectionChoice{Value: r.id, Label: "Use pending: " + r.name}
-		if !empty { // the owner may have added projects before sign-in
-			c.Carries = carries
+		if len(h.projects) > 0 || h.channels > 0 || h.off > 0 { // the owner may have set it up before sign-in
+			c.Carries = h.text(len(s.cat.order))
 		}
 		if !preselected && r.assistant == kind {
 			c.Checked, preselected = true, true
@@ -71,47 +74,77 @@ func (s *Service) choices(ctx context.Context, user, clientName string) ([]conne
 	return append(out, reuse...), nil
 }
 
-// carries says what an existing connection hands over when an assistant
-// takes it: "carries over 2 projects (a, b), 1 channel, 5 of 9 tools";
-// empty is true when that is nothing beyond a fresh connection's.
-func (s *Service) carries(ctx context.Context, connID string) (text string, empty bool, err error) {
-	var projects, channels, off []string
-	projects, err = s.strings(ctx, `SELECT project FROM connect_projects WHERE connection_id = ? ORDER BY added_at, project`, connID)
-	if err != nil {
-		return "", false, err
-	}
-	channels, err = s.strings(ctx, `SELECT channel FROM connect_channel_invites WHERE connection_id = ? ORDER BY added_at, channel`, connID)
-	if err != nil {
-		return "", false, err
-	}
-	off, err = s.strings(ctx, `SELECT tool FROM connect_disabled_tools WHERE connection_id = ?`, connID)
-	if err != nil {
-		return "", false, err
-	}
+// carried is what an existing connection hands to an assistant that takes it.
+type carried struct {
+	projects      []string
+	channels, off int
+}
+
+// text says it: "carries over 2 projects (a, b), 1 channel, 5 of 9 tools".
+func (c carried) text(tools int) string {
 	count := func(n int, one, many string) string {
 		if n == 1 {
 			return "1 " + one
 		}
 		return fmt.Sprintf("%d %s", n, many)
 	}
-	parts := []string{count(len(projects), "project", "projects")}
-	if len(projects) > 0 {
-		parts[0] += " (" + strings.Join(projects, ", ") + ")"
+	parts := []string{count(len(c.projects), "project", "projects")}
+	if len(c.projects) > 0 {
+		parts[0] += " (" + strings.Join(c.projects, ", ") + ")"
 	}
-	parts = append(parts, count(len(channels), "channel", "channels"))
-	on := 0
-	for _, n := range s.cat.order {
-		if !slices.Contains(off, n) {
-			on++
-		}
-	}
-	if on == len(s.cat.order) {
+	parts = append(parts, count(c.channels, "channel", "channels"))
+	if c.off == 0 {
 		parts = append(parts, "all tools")
 	} else {
-		parts = append(parts, fmt.Sprintf("%d of %d tools", on, len(s.cat.order)))
+		parts = append(parts, fmt.Sprintf("%d of %d tools", tools-c.off, tools))
 	}
-	empty = len(projects) == 0 && len(channels) == 0 && len(off) == 0
-	return "carries over " + strings.Join(parts, ", "), empty, nil
+	return "carries over " + strings.Join(parts, ", ")
+}
+
+// carriedOver reads, in three queries whatever their number, what each
+// connection the consent page may offer to user would carry over.
+func (s *Service) carriedOver(ctx context.Context, user string) (map[string]*carried, error) {
+	const offered = `SELECT id FROM connect_connections WHERE status = 'pending' OR (status = 'connected' AND approver = ?)`
+	out := map[string]*carried{}
+	get := func(id string) *carried {
+		if out[id] == nil {
+			out[id] = &carried{}
+		}
+		return out[id]
+	}
+	for _, q := range []struct {
+		sql string
+		add func(c *carried, v string)
+	}{
+		{`SELECT connection_id, project FROM connect_projects WHERE connection_id IN (` + offered + `) ORDER BY added_at, project`,
+			func(c *carried, v string) { c.projects = append(c.projects, v) }},
+		{`SELECT connection_id, channel FROM connect_channel_invites WHERE connection_id IN (` + offered + `)`,
+			func(c *carried, _ string) { c.channels++ }},
+		{`SELECT connection_id, tool FROM connect_disabled_tools WHERE connection_id IN (` + offered + `)`,
+			func(c *carried, tool string) {
+				if _, known := s.cat.tools[tool]; known {
+					c.off++
+				}
+			}},
+	} {
+		rows, err := s.db.QueryContext(ctx, q.sql, user)
+		if err != nil {
+			return nil, fmt.Errorf("reading what connections carry: %w", err)
+		}
+		for rows.Next() {
+			var id, v string
+			if err := rows.Scan(&id, &v); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("reading what connections carry: %w", err)
+			}
+			q.add(get(id), v)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("reading what connections carry: %w", err)
+		}
+	}
+	return out, nil
 }
 
 // assistantFor guesses the panel's assistant kind from a client's name.
