@@ -101,48 +101,42 @@ func (c carried) text(tools int) string {
 	return "carries over " + strings.Join(parts, ", ")
 }
 
-// carriedOver reads, in three queries whatever their number, what each
+// carriedOver reads, in one query however many there are, what each
 // connection the consent page may offer to user would carry over.
 func (s *Service) carriedOver(ctx context.Context, user string) (map[string]*carried, error) {
 	const offered = `SELECT id FROM connect_connections WHERE status = 'pending' OR (status = 'connected' AND approver = ?)`
-	out := map[string]*carried{}
-	get := func(id string) *carried {
-		if out[id] == nil {
-			out[id] = &carried{}
-		}
-		return out[id]
+	rows, err := s.db.QueryContext(ctx, `
+		SELECT 'project', connection_id, project, added_at FROM connect_projects WHERE connection_id IN (`+offered+`)
+		UNION ALL SELECT 'channel', connection_id, channel, 0 FROM connect_channel_invites WHERE connection_id IN (`+offered+`)
+		UNION ALL SELECT 'tool', connection_id, tool, 0 FROM connect_disabled_tools WHERE connection_id IN (`+offered+`)
+		ORDER BY 4, 3`, user, user, user)
+	if err != nil {
+		return nil, fmt.Errorf("reading what connections carry: %w", err)
 	}
-	for _, q := range []struct {
-		sql string
-		add func(c *carried, v string)
-	}{
-		{`SELECT connection_id, project FROM connect_projects WHERE connection_id IN (` + offered + `) ORDER BY added_at, project`,
-			func(c *carried, v string) { c.projects = append(c.projects, v) }},
-		{`SELECT connection_id, channel FROM connect_channel_invites WHERE connection_id IN (` + offered + `)`,
-			func(c *carried, _ string) { c.channels++ }},
-		{`SELECT connection_id, tool FROM connect_disabled_tools WHERE connection_id IN (` + offered + `)`,
-			func(c *carried, tool string) {
-				if _, known := s.cat.tools[tool]; known {
-					c.off++
-				}
-			}},
-	} {
-		rows, err := s.db.QueryContext(ctx, q.sql, user)
-		if err != nil {
+	defer rows.Close()
+	out := map[string]*carried{}
+	for rows.Next() {
+		var kind, id, v string
+		var at int64
+		if err := rows.Scan(&kind, &id, &v, &at); err != nil {
 			return nil, fmt.Errorf("reading what connections carry: %w", err)
 		}
-		for rows.Next() {
-			var id, v string
-			if err := rows.Scan(&id, &v); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("reading what connections carry: %w", err)
-			}
-			q.add(get(id), v)
+		c := out[id]
+		if c == nil {
+			c = &carried{}
+			out[id] = c
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("reading what connections carry: %w", err)
+		switch _, known := s.cat.tools[v]; {
+		case kind == "project":
+			c.projects = append(c.projects, v)
+		case kind == "channel":
+			c.channels++
+		case known: // a tool since removed from the catalogue counts for nothing
+			c.off++
 		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading what connections carry: %w", err)
 	}
 	return out, nil
 }
