@@ -61,15 +61,19 @@ func (w *Watcher) agentOf(argv []string) string {
 // resumePlan is the Manager's Resume: the command that reopens the
 // conversation sp's agent reported, with why, or nil to run sp.Argv as it
 // is (not an agent, no conversation yet, or its file is gone — then there
-// is nothing to resume and a fresh start loses nothing).
+// is nothing to resume and a fresh start loses nothing; why says so).
 func (w *Watcher) resumePlan(sp terminal.Spec, _ []string) ([]string, string) {
 	s := sp.Session
 	if !validSessionID(s.ID) {
 		return nil, ""
 	}
 	agent := w.agentOf(sp.Argv)
-	if s.File != "" && !hasConversation(s.File) {
+	if agent == "" {
 		return nil, ""
+	}
+	name := w.cfg.Registry.DisplayName(agent)
+	if s.File != "" && !hasConversation(s.File) {
+		return nil, fmt.Sprintf("Started a new %s conversation: the last one (%s) had no messages to resume", name, s.ID)
 	}
 	var argv []string
 	switch agent {
@@ -81,7 +85,7 @@ func (w *Watcher) resumePlan(sp terminal.Spec, _ []string) ([]string, string) {
 	if argv == nil {
 		return nil, ""
 	}
-	return argv, fmt.Sprintf("Resumed %s conversation %s", w.cfg.Registry.DisplayName(agent), s.ID)
+	return argv, fmt.Sprintf("Resumed %s conversation %s", name, s.ID)
 }
 
 // hasConversation reports whether an agent's conversation file holds a

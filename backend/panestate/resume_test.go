@@ -70,6 +70,9 @@ func TestResumePlan(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got, why := r.w.resumePlan(c.sp, nil)
+			if c.name == "no conversation file yet" && why != "Started a new Claude Code conversation: the last one (abc-1) had no messages to resume" {
+				t.Errorf("why = %q, want it to say a new conversation started", why)
+			}
 			if !reflect.DeepEqual(got, c.want) || (got != nil) != strings.HasPrefix(why, "Resumed ") {
 				t.Fatalf("plan = %q (%q), want %q", got, why, c.want)
 			}
