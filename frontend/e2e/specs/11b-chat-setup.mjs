@@ -40,6 +40,16 @@ export default async function ({ page, base, tmp, shot }) {
   await page.getByRole('heading', { name: 'New chat' }).waitFor();
   await page.getByText('No local folder yet', { exact: false }).waitFor();
   assert((await page.getByText('has no model yet', { exact: false }).count()) === 0, 'no "no model" notice with Claude Code installed');
+  // Starting without a folder: the way to add one is said once, not by
+  // the notice and again by the error.
+  await page.getByLabel('Task').fill('Tidy the README');
+  await page.getByRole('button', { name: 'Start' }).click();
+  await page.waitForTimeout(1000);
+  const ways = await page.getByText('Settings → Local Folders', { exact: false }).count();
+  assert(ways === 1, `"Settings → Local Folders" is said ${ways} times`);
+  await page.getByRole('alert').filter({ hasText: 'No local folder yet' }).waitFor();
+  await shot('chat-no-folder-once');
+  for (const c of await goCall(page, 'pipeline.Binding.Chats')) if (c.title.startsWith('Tidy the README')) await goCall(page, 'pipeline.Binding.DeleteChat', c.id);
 
   // A chat with its own folder says nothing about a missing Local Folder.
   const chat = await goCall(page, 'pipeline.Binding.ContinueHere', 'claude', '0a1b2c3d-1111-4222-8333-444455556666', seed.work, 'Folder chat');

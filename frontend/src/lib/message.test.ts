@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { message } from './api/pipeline';
+import { repeatsNotice } from './pipeline';
 
 describe('message', () => {
   const cases: [unknown, string][] = [
@@ -14,4 +15,13 @@ describe('message', () => {
       expect(message(err)).toBe(want);
     });
   }
+});
+
+describe('repeatsNotice', () => {
+  const folderErr = 'No local folder is set: add one in Settings → Local Folders';
+  it('drops an error the folder notice already says', () => expect(repeatsNotice(folderErr, { noFolder: true, noModel: false })).toBe(true));
+  it('keeps it when no notice says it', () => expect(repeatsNotice(folderErr, { noFolder: false, noModel: false })).toBe(false));
+  it('drops the no-model error under the model notice', () =>
+    expect(repeatsNotice('No model is assigned to the Worker role …, or pick a model in Pipeline → Pipeline Roles', { noFolder: false, noModel: true })).toBe(true));
+  it('keeps other errors', () => expect(repeatsNotice('Claude Code is not installed', { noFolder: true, noModel: true })).toBe(false));
 });

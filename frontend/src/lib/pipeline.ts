@@ -211,3 +211,17 @@ export function shortPath(p: string, max = 48): string {
   if (p.length <= max) return p;
   return '…' + p.slice(p.length - max + 1);
 }
+
+/**
+ * repeatsNotice: the error only says again what a setup notice on screen
+ * already says with the way there (no Local Folder, no model for the
+ * Worker), so the screen says what to do once.
+ */
+export function repeatsNotice(error: string, notice: { noFolder: boolean; noModel: boolean }): boolean {
+  return (notice.noFolder && error.includes('Settings → Local Folders')) || (notice.noModel && error.includes('Pipeline → Pipeline Roles'));
+}
+
+/** setupNeeds is what the chat's setup notice says is missing before a task can run. */
+export function setupNeeds(o: { folder: string; loaded: boolean; agentModel: string; workerModel: string | null }): { noFolder: boolean; noModel: boolean } {
+  return { noFolder: !o.folder && o.loaded, noModel: !o.agentModel && o.workerModel !== null && !o.workerModel };
+}
