@@ -97,6 +97,12 @@ describe('Markdown as Claude and Codex write it', () => {
     expect(el.querySelector('b, a')).toBeNull();
   });
 
+  it('highlights the TOML of rules files', () => {
+    const el = dom(render('```toml\n[[rule]]\nstate = "blocked"\n```'));
+    expect(el.querySelector('pre code')?.className).toContain('language-toml');
+    expect(el.querySelector('pre code .hljs-string')?.textContent).toBe('"blocked"');
+  });
+
   it('renders emphasis, strikethrough and inline code', () => {
     const el = dom(render('**bold** *it* ~~gone~~ `x<y`'));
     expect(el.querySelector('strong')?.textContent).toBe('bold');

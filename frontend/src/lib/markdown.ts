@@ -12,6 +12,7 @@ import bash from 'highlight.js/lib/languages/bash';
 import css from 'highlight.js/lib/languages/css';
 import diff from 'highlight.js/lib/languages/diff';
 import go from 'highlight.js/lib/languages/go';
+import ini from 'highlight.js/lib/languages/ini';
 import javascript from 'highlight.js/lib/languages/javascript';
 import json from 'highlight.js/lib/languages/json';
 import markdownLang from 'highlight.js/lib/languages/markdown';
@@ -23,9 +24,10 @@ import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import { Marked, type Tokens } from 'marked';
 
-// The languages agents answer in most; the rest show as plain code (each
+// The languages agents answer in most (ini covers TOML, the app's rules
+// files); the rest show as plain code (each
 // grammar costs bundle size, the whole set ~190 KB more).
-for (const [name, lang] of Object.entries({ bash, css, diff, go, javascript, json, markdown: markdownLang, python, rust, sql, typescript, xml, yaml }))
+for (const [name, lang] of Object.entries({ bash, css, diff, go, ini, javascript, json, markdown: markdownLang, python, rust, sql, typescript, xml, yaml }))
   hljs.registerLanguage(name, lang);
 hljs.registerAliases(['sh', 'shell', 'zsh', 'console'], { languageName: 'bash' });
 
