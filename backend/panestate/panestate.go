@@ -2,7 +2,10 @@
 // feeds each pane's emulated screen, OSC sequences and foreground process
 // to a detect.Monitor, gives each pane a hook channel secret (and Claude
 // Code runs the app starts their --settings hooks), and publishes every
-// pane's state with the reason that decided it.
+// pane's state with the reason that decided it. It also learns which
+// conversation each agent pane runs, so a restore resumes it (resume.go,
+// codex.go), and says a pane without an agent works while a program runs
+// in it or it keeps printing (activity.go).
 package panestate
 
 import (

@@ -1,5 +1,7 @@
-// Package panestore remembers which panes are open (folder and command,
-// never their text) so the app restores them on the next start.
+// Package panestore remembers which panes are open (folder, command, place
+// in the rail and the conversation their agent reported — never their
+// text) so the app restores them on the next start, and the folders panes
+// were started in for the New pane form.
 package panestore
 
 import (
