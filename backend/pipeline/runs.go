@@ -74,6 +74,9 @@ func (s *Service) Send(ctx context.Context, chatID, text string) (Run, error) {
 		return Run{}, err
 	}
 	spec.role, spec.model, spec.instructions, spec.agentID = role, model, instr, c.AgentID
+	if _, err := s.check(ctx, &spec); err != nil {
+		return Run{}, err
+	}
 	if _, err := s.db.ExecContext(ctx, `INSERT INTO pipeline_messages(chat_id, role, text, created_at) VALUES(?,?,?,?)`,
 		chatID, "user", text, s.now().UnixMilli()); err != nil {
 		return Run{}, fmt.Errorf("saving the message: %w", err)
@@ -167,24 +170,35 @@ func agentModel(cli string) string {
 	return agentcli.ModelClaudeAgent
 }
 
-// start validates the run, records it and runs it in the background.
-func (s *Service) start(ctx context.Context, spec runSpec) (Run, error) {
+// check refuses a run that cannot start (model, role, CLI turned off, no
+// folder) and fills in the folder. Send calls it before it keeps the
+// user's message, so a refused task is not kept to be shown twice.
+func (s *Service) check(ctx context.Context, spec *runSpec) (agentcli.Model, error) {
 	m, err := agentcli.ParseModel(spec.model)
 	if err != nil {
-		return Run{}, err
+		return m, err
 	}
 	if err := m.CheckRole(spec.role.Name, spec.role.NeedsTools); err != nil {
-		return Run{}, err
+		return m, err
 	}
 	for _, c := range s.ExternalAI(ctx) {
 		if c.Agent == m.Agent && !c.Enabled {
-			return Run{}, fmt.Errorf("%s is turned off: turn it on in the External AI tab", c.Name)
+			return m, fmt.Errorf("%s is turned off: turn it on in the External AI tab", c.Name)
 		}
 	}
 	if spec.folder == "" {
 		if spec.folder, err = s.CurrentFolder(ctx); err != nil {
-			return Run{}, err
+			return m, err
 		}
+	}
+	return m, nil
+}
+
+// start validates the run, records it and runs it in the background.
+func (s *Service) start(ctx context.Context, spec runSpec) (Run, error) {
+	m, err := s.check(ctx, &spec)
+	if err != nil {
+		return Run{}, err
 	}
 	if m.Agent == agentcli.Codex && spec.role.NeedsTools && spec.resume == "" && inGitRepo(spec.folder) {
 		// Codex gets the app's tools only with git isolation (SPEC §3).
