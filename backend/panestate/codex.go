@@ -25,28 +25,20 @@ import (
 // codexScanGap bounds how often one pane's rollouts are looked for.
 const codexScanGap = time.Second
 
-// codexPanes tracks the panes started as codex.
+// codexPanes tracks the panes whose conversation is found from the files
+// their agent writes: codex, and claude run with the user's own --settings
+// (no hooks of ours report its session then).
 type codexPanes struct {
 	mu      sync.Mutex
-	home    map[string]string    // pane → CODEX_HOME
-	last    map[string]time.Time // pane → last look
-	pending map[string]bool      // pane → a look is scheduled
-	claim   map[string]string    // rollout file → pane
+	find    map[string]func(*terminal.Pane) (terminal.Session, bool) // pane → where to look
+	last    map[string]time.Time                                     // pane → last look
+	pending map[string]bool                                          // pane → a look is scheduled
+	claim   map[string]string                                        // rollout file → pane
 }
 
 // codexHome is the CODEX_HOME a pane with env uses (nil env: the app's).
 func codexHome(env []string) string {
-	get := os.Getenv
-	if env != nil {
-		get = func(k string) string {
-			for i := len(env) - 1; i >= 0; i-- {
-				if v, ok := strings.CutPrefix(env[i], k+"="); ok {
-					return v
-				}
-			}
-			return ""
-		}
-	}
+	get := envGetter(env)
 	if h := get("CODEX_HOME"); h != "" {
 		return h
 	}
@@ -57,23 +49,65 @@ func codexHome(env []string) string {
 	return filepath.Join(home, ".codex")
 }
 
+// envGetter reads variables from env (nil: the app's own environment).
+func envGetter(env []string) func(string) string {
+	if env == nil {
+		return os.Getenv
+	}
+	return func(k string) string {
+		for i := len(env) - 1; i >= 0; i-- {
+			if v, ok := strings.CutPrefix(env[i], k+"="); ok {
+				return v
+			}
+		}
+		return ""
+	}
+}
+
 // watchCodex starts looking for the conversation of a pane started as
 // codex (called from the launch hook, which knows the pane's environment).
 func (w *Watcher) watchCodex(id string, env []string) {
+	sessions := filepath.Join(codexHome(env), "sessions")
+	w.watchFiles(id, func(p *terminal.Pane) (terminal.Session, bool) { return w.findCodexSession(p, sessions) })
+}
+
+// watchClaude starts looking for the transcript of a pane started as
+// claude without the app's hooks.
+func (w *Watcher) watchClaude(id string, env []string) {
+	folder := ""
+	w.watchFiles(id, func(p *terminal.Pane) (terminal.Session, bool) {
+		if folder == "" {
+			folder = claudeProjectDir(env, p.Dir())
+		}
+		return transcriptFor(folder, p.Started(), time.Now(), w.takenBy(p.ID()))
+	})
+}
+
+func (w *Watcher) watchFiles(id string, find func(*terminal.Pane) (terminal.Session, bool)) {
 	w.codex.mu.Lock()
 	defer w.codex.mu.Unlock()
-	if w.codex.home == nil {
-		w.codex.home, w.codex.last, w.codex.claim = map[string]string{}, map[string]time.Time{}, map[string]string{}
+	if w.codex.find == nil {
+		w.codex.find, w.codex.last, w.codex.claim = map[string]func(*terminal.Pane) (terminal.Session, bool){}, map[string]time.Time{}, map[string]string{}
 		w.codex.pending = map[string]bool{}
 	}
-	w.codex.home[id] = codexHome(env)
+	w.codex.find[id] = find
+}
+
+// takenBy reports the files another pane than id claimed.
+func (w *Watcher) takenBy(id string) func(string) bool {
+	return func(f string) bool {
+		w.codex.mu.Lock()
+		defer w.codex.mu.Unlock()
+		owner, claimed := w.codex.claim[f]
+		return claimed && owner != id
+	}
 }
 
 // forgetCodex drops a closed pane.
 func (w *Watcher) forgetCodex(id string) {
 	w.codex.mu.Lock()
 	defer w.codex.mu.Unlock()
-	delete(w.codex.home, id)
+	delete(w.codex.find, id)
 	delete(w.codex.last, id)
 	delete(w.codex.pending, id)
 	for f, p := range w.codex.claim {
@@ -88,7 +122,7 @@ func (w *Watcher) forgetCodex(id string) {
 // or ended: the rollout exists from the first message on).
 func (w *Watcher) lookForCodexSession(id string) {
 	w.codex.mu.Lock()
-	home, ok := w.codex.home[id]
+	find, ok := w.codex.find[id]
 	if !ok || w.codex.pending[id] {
 		w.codex.mu.Unlock()
 		return
@@ -107,7 +141,7 @@ func (w *Watcher) lookForCodexSession(id string) {
 		if err != nil {
 			return
 		}
-		if s, ok := w.findCodexSession(p, filepath.Join(home, "sessions")); ok {
+		if s, ok := find(p); ok {
 			w.onCodexSession(id, s)
 		}
 	})
@@ -133,12 +167,7 @@ func (w *Watcher) findCodexSession(p *terminal.Pane, sessions string) (terminal.
 		}
 		return terminal.Session{}, false
 	}
-	return rolloutFor(sessions, p.Dir(), p.Started(), time.Now(), func(f string) bool {
-		w.codex.mu.Lock()
-		defer w.codex.mu.Unlock()
-		owner, claimed := w.codex.claim[f]
-		return claimed && owner != p.ID()
-	})
+	return rolloutFor(sessions, p.Dir(), p.Started(), time.Now(), w.takenBy(p.ID()))
 }
 
 // rolloutFor is the newest rollout under sessions for folder dir written
@@ -209,4 +238,50 @@ func readRolloutMeta(path string) (id, cwd string, ok bool) {
 		return "", "", false
 	}
 	return rec.Payload.ID, rec.Payload.Cwd, true
+}
+
+// claudeProjectDir is the folder where Claude Code keeps the transcripts of
+// conversations in dir: $CLAUDE_CONFIG_DIR (or ~/.claude)/projects/ and
+// the path with every character but letters and digits made a dash.
+func claudeProjectDir(env []string, dir string) string {
+	get := envGetter(env)
+	root := get("CLAUDE_CONFIG_DIR")
+	if root == "" {
+		home := get("HOME")
+		if home == "" {
+			home, _ = os.UserHomeDir()
+		}
+		root = filepath.Join(home, ".claude")
+	}
+	var b strings.Builder
+	for _, r := range dir {
+		if r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('-')
+		}
+	}
+	return filepath.Join(root, "projects", b.String())
+}
+
+// transcriptFor is the newest Claude Code transcript (<id>.jsonl) in folder
+// written between started and now that no other pane took.
+func transcriptFor(folder string, started, now time.Time, taken func(string) bool) (terminal.Session, bool) {
+	since := started.Add(-2 * time.Second)
+	ents, _ := os.ReadDir(folder)
+	var best terminal.Session
+	var bestAt time.Time
+	for _, e := range ents {
+		id, ok := strings.CutSuffix(e.Name(), ".jsonl")
+		if !ok || e.IsDir() || !validSessionID(id) {
+			continue
+		}
+		f := filepath.Join(folder, e.Name())
+		at := modTime(f)
+		if at.Before(since) || at.After(now.Add(time.Minute)) || !at.After(bestAt) || taken(f) {
+			continue
+		}
+		best, bestAt = terminal.Session{ID: id, File: f}, at
+	}
+	return best, best.ID != ""
 }

@@ -210,7 +210,11 @@ func (w *Watcher) launch(id string, argv, paneEnv []string) (env, args []string)
 	}
 	if w.cfg.Exe == "" || len(argv) == 0 || !isClaude(argv[0]) || hasFlag(argv, "--settings") {
 		// A user's own --settings is theirs: the screen rules and the
-		// status protocol still see the prompts without our hooks.
+		// status protocol still see the prompts without our hooks, and
+		// the conversation is found from its transcript.
+		if len(argv) > 0 && w.agentOf(argv) == "claude" {
+			w.watchClaude(id, paneEnv)
+		}
 		return env, nil
 	}
 	perm := w.cfg.PermissionRequest(argv[0], paneEnv)

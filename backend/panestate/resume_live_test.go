@@ -58,6 +58,16 @@ func (s *memSpecs) get(id string) terminal.Spec {
 // conversation, and the next message goes to the model with the earlier
 // turn in it — not a new empty session. The pane still reads `claude`.
 func TestLiveClaudePaneResumesItsConversationAfterARestart(t *testing.T) {
+	liveClaudeResume(t, "--permission-mode", "default")
+}
+
+// With the user's own --settings the app adds no hooks; the conversation
+// is found from Claude's transcript instead.
+func TestLiveClaudeWithOwnSettingsResumesItsConversation(t *testing.T) {
+	liveClaudeResume(t, "--permission-mode", "default", "--settings", `{"theme":"dark"}`)
+}
+
+func liveClaudeResume(t *testing.T, args ...string) {
 	srv := fakemodel.Start(t)
 	e := agentenv.Claude(t, srv.URL)
 	exe, _ := os.Executable()
@@ -65,7 +75,7 @@ func TestLiveClaudePaneResumesItsConversationAfterARestart(t *testing.T) {
 	r := newRig(t, Config{Exe: exe})
 	r.mgr.SetStore(specs)
 	srv.Push(fakemodel.Text("Noted: osf-kiwi-7."), fakemodel.Text("You asked me to remember osf-kiwi-7."))
-	argv := e.Argv("--permission-mode", "default")
+	argv := e.Argv(args...)
 	info, err := r.mgr.Create(terminal.Options{Dir: e.Work, Argv: argv, Env: e.Env, Cols: 120, Rows: 32})
 	if err != nil {
 		t.Fatal(err)

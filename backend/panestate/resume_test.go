@@ -106,3 +106,33 @@ func TestCodexRolloutByFolder(t *testing.T) {
 		t.Fatalf("rollout = %+v %v, want 0000mine in %s", got, ok, mine)
 	}
 }
+
+// Claude Code run with the user's own --settings has none of the app's
+// hooks: its conversation is the newest transcript in its project folder
+// since the pane started that no other pane took.
+func TestClaudeTranscriptByFolder(t *testing.T) {
+	home := t.TempDir()
+	folder := claudeProjectDir([]string{"HOME=" + home}, "/work/shop_api.v2")
+	if want := filepath.Join(home, ".claude", "projects", "-work-shop-api-v2"); folder != want {
+		t.Fatalf("project folder = %s, want %s", folder, want)
+	}
+	if got := claudeProjectDir([]string{"HOME=" + home, "CLAUDE_CONFIG_DIR=/cfg"}, "/w"); got != "/cfg/projects/-w" {
+		t.Fatalf("with CLAUDE_CONFIG_DIR: %s", got)
+	}
+	os.MkdirAll(filepath.Join(folder, "0000mine", "subagents"), 0o700)
+	started := time.Now()
+	write := func(name string, at time.Time) string {
+		f := filepath.Join(folder, name)
+		os.WriteFile(f, []byte(`{"type":"user"}`+"\n"), 0o600)
+		os.Chtimes(f, at, at)
+		return f
+	}
+	write("0000old0.jsonl", started.Add(-time.Hour))
+	mine := write("0000mine.jsonl", started.Add(time.Second))
+	taken := write("0000took.jsonl", started.Add(2*time.Second))
+	write("-bad.jsonl", started.Add(3*time.Second))
+	got, ok := transcriptFor(folder, started, started.Add(5*time.Second), func(f string) bool { return f == taken })
+	if !ok || got.ID != "0000mine" || got.File != mine {
+		t.Fatalf("transcript = %+v %v, want 0000mine", got, ok)
+	}
+}
