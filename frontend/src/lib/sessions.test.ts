@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BoardCard, PaneState } from './api/board';
-import { applyFilter, byColumn, cardAction, countNeedsYou, filterLabel, needsYouLabel, isJumpKey, jumpHint, needsYou, nextNeedingYou, noFilter, railLabel } from './sessions';
+import { applyFilter, byColumn, cardAction, countNeedsYou, filterLabel, needsYouLabel, isJumpKey, jumpHint, needsYou, nextNeedingYou, noFilter } from './sessions';
 
 const card = (over: Partial<BoardCard>): BoardCard => ({
   key: 'terminal/p', source: 'terminal', id: 'p', kind: 'terminal', title: 't', folder: 'shop-api',
@@ -34,12 +34,6 @@ describe('filter', () => {
 });
 
 describe('rail and jump', () => {
-  it('labels panes by state', () => {
-    expect(railLabel('shop-api', ps('p1', 'blocked'), false, 0)).toBe('Needs you · shop-api');
-    expect(railLabel('shop-web', ps('p2', 'working'), false, 0)).toBe('Working · shop-web');
-    expect(railLabel('docs', ps('p3', 'idle'), false, 0)).toBe('Idle · docs');
-    expect(railLabel('docs', undefined, true, 2)).toBe('Exited 2 · docs');
-  });
   it('jumps to the next blocked pane, wrapping', () => {
     const states = { a: ps('a', 'blocked'), b: ps('b', 'working'), c: ps('c', 'blocked') };
     const order = ['a', 'b', 'c'];
@@ -61,10 +55,7 @@ describe('rail and jump', () => {
 
 describe('paused sessions', () => {
   const paused = (id: string, state: PaneState['state']): PaneState => ({ ...ps(id, state), paused: true });
-  it('a paused pane is labelled Paused, never Working or Needs you', () => {
-    expect(railLabel('shop-api', paused('p1', 'blocked'), false, 0)).toBe('Paused · shop-api');
-    expect(railLabel('shop-web', paused('p2', 'working'), false, 0)).toBe('Paused · shop-web');
-    expect(railLabel('shop-web', paused('p2', 'working'), true, 137)).toBe('Exited 137 · shop-web');
+  it('a paused pane never needs you', () => {
     expect(needsYou(paused('p1', 'blocked'))).toBe(false);
     expect(needsYou(ps('p1', 'blocked'))).toBe(true);
     expect(needsYou(undefined)).toBe(false);

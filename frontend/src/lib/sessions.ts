@@ -87,21 +87,10 @@ export function needsYouLabel(label: string, n: number): string {
 
 export const kindLabel = (k: Kind) => kinds.find((x) => x.id === k)?.label ?? k;
 
-const stateWords: Record<PaneState['state'], string> = { blocked: 'Needs you', working: 'Working', idle: 'Idle' };
-
 /** needsYou: the pane shows a prompt and is not paused (a frozen pane
  * cannot take an answer; it waits for Resume, not for the user's decision). */
 export function needsYou(st: PaneState | undefined): boolean {
   return st?.state === 'blocked' && !st.paused;
-}
-
-/** railLabel is what the Terminal rail shows, e.g. "Needs you · shop-api";
- * a paused pane reads "Paused · shop-api" whatever it was doing. */
-export function railLabel(folder: string, st: PaneState | undefined, exited: boolean, exitCode: number): string {
-  if (exited) return `Exited ${exitCode} · ${folder}`;
-  if (!st) return folder;
-  if (st.paused) return `Paused · ${folder}`;
-  return `${stateWords[st.state] ?? 'Idle'} · ${folder}`;
 }
 
 /** cardAction is the pause control a board card offers: Pause on Running
