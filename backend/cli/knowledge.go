@@ -1,0 +1,195 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/osfoundry/desktop/backend/appdir"
+	"github.com/osfoundry/desktop/backend/notes"
+)
+
+// knowledgeSubs are the owner commands on knowledge bases and articles.
+var knowledgeSubs = map[string]struct {
+	usage string
+	run   func(ctx context.Context, env *Env, s *notes.Store, args []string) error
+}{
+	"create": {"WORKSPACE NAME [--project P]", knowledgeCreate},
+	"add":    {"KB --title T --file F|- [--article ID   (replaces that article)]", knowledgeAdd},
+	"list":   {"[KB]   (no KB: every knowledge base; KB: its articles)", knowledgeList},
+	"show":   {"KB ARTICLE", knowledgeShow},
+	"search": {"KB QUERY", knowledgeSearch},
+}
+
+func init() {
+	c := &Command{Name: "knowledge", Usage: "create|add|list|show|search …",
+		Help: "Manage knowledge bases and their articles as their owner (agents read them with search_knowledge_base)."}
+	c.Run = func(env *Env, args []string) int {
+		if len(args) == 0 {
+			return fail(env, c, "name a subcommand: %s", knowledgeUsage())
+		}
+		sub, ok := knowledgeSubs[args[0]]
+		if !ok {
+			return fail(env, c, "unknown subcommand %q; known: %s", args[0], knowledgeUsage())
+		}
+		db, dir, err := openAppDB()
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "osfoundry knowledge: %v\n", err)
+			return 1
+		}
+		defer db.Close()
+		s, err := notes.Open(db, appdir.Knowledge(dir))
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "osfoundry knowledge: %v\n", err)
+			return 1
+		}
+		if err := sub.run(context.Background(), env, s, args[1:]); err != nil {
+			fmt.Fprintf(env.Stderr, "osfoundry knowledge %s: %v\nusage: osfoundry knowledge %s %s\n", args[0], err, args[0], sub.usage)
+			return 1
+		}
+		return 0
+	}
+	register(c)
+}
+
+func knowledgeUsage() string { return "create, add, list, show, search" }
+
+// knowledgeFlags parses --name VALUE flags placed before, between or after
+// the positional arguments.
+func knowledgeFlags(args []string, names ...string) (map[string]*string, []string, error) {
+	fs := flag.NewFlagSet("knowledge", flag.ContinueOnError)
+	fs.SetOutput(new(strings.Builder))
+	vals := map[string]*string{}
+	for _, n := range names {
+		vals[n] = fs.String(n, "", "")
+	}
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return vals, rest, nil
+		}
+		rest = append(rest, args[0])
+		args = args[1:]
+	}
+}
+
+func knowledgeCreate(ctx context.Context, env *Env, s *notes.Store, args []string) error {
+	f, rest, err := knowledgeFlags(args, "project")
+	if err != nil {
+		return err
+	}
+	if len(rest) != 2 {
+		return fmt.Errorf("want WORKSPACE and NAME")
+	}
+	kb, err := s.CreateKnowledgeBase(ctx, rest[0], *f["project"], "", rest[1])
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stdout, kb.ID)
+	return nil
+}
+
+func knowledgeAdd(ctx context.Context, env *Env, s *notes.Store, args []string) error {
+	f, rest, err := knowledgeFlags(args, "title", "file", "article")
+	if err != nil {
+		return err
+	}
+	if len(rest) != 1 || *f["title"] == "" || *f["file"] == "" {
+		return fmt.Errorf("want KB, --title and --file (a path, or - for standard input)")
+	}
+	var body []byte
+	// Read one byte past the limit so an oversized file is refused clearly
+	// without loading all of it.
+	if *f["file"] == "-" {
+		body, err = io.ReadAll(io.LimitReader(env.Stdin, notes.MaxTextBytes+1))
+	} else {
+		var fh *os.File
+		if fh, err = os.Open(*f["file"]); err == nil {
+			body, err = io.ReadAll(io.LimitReader(fh, notes.MaxTextBytes+1))
+			fh.Close()
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", *f["file"], err)
+	}
+	a, err := s.PutArticleAs(ctx, rest[0], *f["article"], *f["title"], string(body), notes.AuthorCommandLine)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stdout, a.ID)
+	return nil
+}
+
+func knowledgeList(ctx context.Context, env *Env, s *notes.Store, args []string) error {
+	switch len(args) {
+	case 0:
+		ws, err := s.ListWorkspaces(ctx)
+		if err != nil {
+			return err
+		}
+		rows := [][]string{}
+		for _, w := range ws {
+			kbs, err := s.ListKnowledgeBases(ctx, w.ID)
+			if err != nil {
+				return err
+			}
+			for _, kb := range kbs {
+				rows = append(rows, []string{kb.ID, kb.Workspace, kb.Project, kb.Name})
+			}
+		}
+		printTable(env, []string{"id", "workspace", "project", "name"}, rows)
+		return nil
+	case 1:
+		as, err := s.ListArticles(ctx, args[0])
+		if err != nil {
+			return err
+		}
+		rows := [][]string{}
+		for _, a := range as {
+			rows = append(rows, []string{a.ID, fmt.Sprint(a.Version), a.UpdatedAt.Format("2006-01-02 15:04"), a.UpdatedBy, a.Title})
+		}
+		printTable(env, []string{"id", "version", "updated", "by", "title"}, rows)
+		return nil
+	}
+	return fmt.Errorf("want no argument or one KB id")
+}
+
+func knowledgeShow(ctx context.Context, env *Env, s *notes.Store, args []string) error {
+	if len(args) != 2 {
+		return fmt.Errorf("want KB and ARTICLE")
+	}
+	a, err := s.GetArticle(ctx, args[0], args[1])
+	if err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(a, "", "  ")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stdout, string(b))
+	return nil
+}
+
+func knowledgeSearch(ctx context.Context, env *Env, s *notes.Store, args []string) error {
+	if len(args) != 2 {
+		return fmt.Errorf("want KB and QUERY")
+	}
+	hits, err := s.SearchArticles(ctx, args[0], args[1], 0)
+	if err != nil {
+		return err
+	}
+	rows := [][]string{}
+	for _, h := range hits {
+		rows = append(rows, []string{h.ArticleID, h.UpdatedAt.Format("2006-01-02 15:04"), h.Title, h.Snippet})
+	}
+	printTable(env, []string{"id", "updated", "title", "snippet"}, rows)
+	return nil
+}
