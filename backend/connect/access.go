@@ -27,6 +27,7 @@ const (
 	DenyToolDisabled  = "tool_disabled"
 	DenyNotFound      = "not_found"
 	DenyNotInProject  = "not_in_project"
+	DenyNotInvited    = "not_invited"
 	DenyApproverView  = "approver_cannot_view"
 	DenyApproverEdit  = "approver_cannot_edit"
 	DenyInsufficient  = "insufficient_scope"
@@ -40,6 +41,7 @@ var denyText = map[string]string{
 	DenyToolDisabled: "The owner turned this tool off for this connection.",
 	DenyNotFound:     "No such item in the connected workspace.",
 	DenyNotInProject: "This item is in a project this connection has not been added to. Ask the owner to add the project (Connected agents → Projects → Add to project); call list_granted_resources to see what is open.",
+	DenyNotInvited:   "This connection has not been invited to this Message channel. Being in a project opens only its discussion channel; other channels need the owner's Invite (Connected agents → Message channels → Invite), a private channel its owner's invite. Call list_granted_resources to see what is open.",
 	DenyApproverView: "The person who approved this connection can no longer see this item.",
 	DenyApproverEdit: "The person who approved this connection can no longer edit this item.",
 	DenyInsufficient: "This tool needs a scope the connection was not granted.",
@@ -68,7 +70,8 @@ type allowed struct {
 const accessQuery = `SELECT c.status, c.workspace, c.approver,
 	(SELECT COUNT(*) FROM connect_disabled_tools d WHERE d.connection_id = c.id AND d.tool = ?),
 	(SELECT COUNT(*) FROM connect_projects p WHERE p.connection_id = c.id AND p.project = ?),
-	(SELECT COUNT(*) FROM connect_channel_invites i WHERE i.connection_id = c.id AND i.channel = ?),
+	(SELECT COUNT(*) FROM connect_channel_invites i WHERE i.connection_id = c.id AND i.channel = ?
+		AND (? = '' OR i.invited_by = ?)),
 	COALESCE((SELECT u.admin FROM connect_users u WHERE u.id = c.approver), -1),
 	COALESCE((SELECT MAX(CASE r.role WHEN 'owner' THEN 3 WHEN 'editor' THEN 2 WHEN 'viewer' THEN 1 ELSE 0 END)
 		FROM connect_roles r WHERE r.user_id = c.approver AND r.workspace = c.workspace
@@ -110,7 +113,7 @@ func (s *Service) check(ctx context.Context, g Grant, tool string, args json.Raw
 		off, inProject, invited, admin, r int
 	)
 	project := t.Project
-	err = s.q.access.QueryRowContext(ctx, tool, project, t.ID, project, g.ConnectionID).
+	err = s.q.access.QueryRowContext(ctx, tool, project, t.ID, t.InviteFrom, t.InviteFrom, project, g.ConnectionID).
 		Scan(&status, &workspace, &approver, &off, &inProject, &invited, &admin, &r)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, deny(DenyRevoked)
@@ -134,6 +137,9 @@ func (s *Service) check(ctx context.Context, g Grant, tool string, args json.Raw
 		return nil, deny(DenyNotFound)
 	}
 	if inProject == 0 && !(invited > 0 && slices.Contains(channelKinds, t.Kind)) {
+		if t.Kind == "message_channel" {
+			return nil, deny(DenyNotInvited)
+		}
 		return nil, deny(DenyNotInProject)
 	}
 	need := 1

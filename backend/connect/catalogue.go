@@ -57,6 +57,13 @@ func newCatalogue(s *Service) (*catalogue, error) {
 			return nil, err
 		}
 	}
+	for _, src := range s.extra {
+		for _, t := range src.Tools() {
+			if err := add(&entry{Tool: t, source: src}); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if s.runner != nil {
 		for _, t := range s.runner.Tools() {
 			if err := add(&entry{Tool: t, source: s.runner}); err != nil {

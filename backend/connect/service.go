@@ -33,6 +33,9 @@ type Target struct {
 	ID        string `json:"id"`
 	Workspace string `json:"workspace"`
 	Project   string `json:"project"`
+	// InviteFrom: only an invite by this person opens the item (a private
+	// Message channel and its owner). "" = any invite counts.
+	InviteFrom string `json:"inviteFrom,omitempty"`
 }
 
 // Resource is one item of a project, as list_project_resources shows it.
@@ -80,6 +83,9 @@ type Runner = ToolSource
 type Options struct {
 	Resources Resources // required
 	Runner    Runner    // optional
+	// Extra are further tool sources (the message store), checked on every
+	// call like the others.
+	Extra []ToolSource
 	// Now is the clock (tests move it to expire codes and tokens).
 	Now func() time.Time
 }
@@ -89,6 +95,7 @@ type Service struct {
 	db     *sql.DB
 	res    Resources
 	runner Runner
+	extra  []ToolSource
 	now    func() time.Time
 	cat    *catalogue
 	q      hotQueries
@@ -134,7 +141,7 @@ func Open(ctx context.Context, db *sql.DB, opts Options) (*Service, error) {
 	if err := store.Migrate(ctx, db, Component, migrations); err != nil {
 		return nil, fmt.Errorf("opening connect store: %w", err)
 	}
-	s := &Service{db: db, res: opts.Resources, runner: opts.Runner, now: opts.Now}
+	s := &Service{db: db, res: opts.Resources, runner: opts.Runner, extra: opts.Extra, now: opts.Now}
 	if s.now == nil {
 		s.now = time.Now
 	}
