@@ -57,6 +57,7 @@ type App struct {
 	Connect  *connect.Panel
 	Picker   *notesres.Picker
 	Notes    *notes.Binding
+	Records  *notes.RecordsBinding
 	Settings *settings.Binding
 
 	inv       *inventory.Service
@@ -91,6 +92,7 @@ func newApp(dir string, inst *instance.Instance) (*App, error) {
 	}
 	a.notesWatch = notes.NewWatcher(a.notes, a.emit)
 	a.Notes = notes.NewBinding(a.notes, a.notesWatch)
+	a.Records = notes.NewRecordsBinding(a.notes, a.emit)
 	ruleProblems, err := a.openDetection()
 	if err != nil {
 		return nil, err
@@ -217,6 +219,9 @@ func (a *App) startup(ctx context.Context) {
 	if err := a.notesWatch.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "osfoundry:", err)
 	}
+	if err := a.Records.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "osfoundry:", err)
+	}
 	// A fixed port keeps the address assistants saved valid; when another
 	// program holds it, any free loopback port still lets assistants connect.
 	if err := a.conn.Start(connect.DefaultAddr); err != nil {
@@ -255,6 +260,7 @@ func (a *App) shutdown(context.Context) {
 	a.conn.Close(ctx)
 	cancel()
 	a.notesWatch.Stop()
+	a.Records.Stop()
 	a.db.Close()
 	a.inst.Close()
 }
@@ -311,7 +317,7 @@ func runWindow(toFile bool) error {
 		// macOS hands a clicked osfoundry:// link to the running app as an
 		// Apple Event, not as an argument of a second process.
 		Mac:  &mac.Options{OnUrlOpen: func(u string) { a.launched(instance.Launch{Args: []string{u}}) }},
-		Bind: []any{about, a.Terminal, a.Inventory, a.Connect, a.Picker, a.Notes, notes.NewKnowledgeBinding(a.notes), a.work.PipelineBinding, a.work.ApprovalsBinding, a.Board, shellenv.NewBinding(), a.Settings},
+		Bind: []any{about, a.Terminal, a.Inventory, a.Connect, a.Picker, a.Notes, a.Records, notes.NewKnowledgeBinding(a.notes), a.work.PipelineBinding, a.work.ApprovalsBinding, a.Board, shellenv.NewBinding(), a.Settings},
 	})
 	if err != nil {
 		return fmt.Errorf("running the window: %w", err)

@@ -111,6 +111,9 @@ func OpenWith(db *sql.DB, knowledgeDir string, opts Options) (*Store, error) {
 	if err := store.Migrate(context.Background(), db, Component, migrations); err != nil {
 		return nil, fmt.Errorf("opening notes store: %w", lockErr(err))
 	}
+	if err := store.Migrate(context.Background(), db, RecordsComponent, recordMigrations); err != nil {
+		return nil, fmt.Errorf("opening records store: %w", lockErr(err))
+	}
 	if err := migrateKnowledge(db); err != nil {
 		return nil, err
 	}

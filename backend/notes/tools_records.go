@@ -176,6 +176,15 @@ func (s *Store) editRecordItem(ctx context.Context, c tools.Call, a *editRecordA
 			if err != nil {
 				return nil, "", 0, err
 			}
+			if _, ok := a.Values["status"]; ok {
+				allowed, err := s.recordStatuses(ctx, tx, a.Channel)
+				if err != nil {
+					return nil, "", 0, err
+				}
+				if why := statusRefusal(item.Status, allowed); why != "" {
+					return nil, "", 0, argErr("%s", why)
+				}
+			}
 			fj, err := json.Marshal(item.Fields)
 			if err != nil {
 				return nil, "", 0, fmt.Errorf("encoding fields: %w", err)

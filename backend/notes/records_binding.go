@@ -1,0 +1,248 @@
+package notes
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// EventRecordsChanged is emitted after every committed change to a Record
+// item — an agent's edit_record_item from any process, an owner command,
+// the person's own save — so an open board follows without polling.
+const EventRecordsChanged = "records:changed"
+
+// RecordsChangedEvent is EventRecordsChanged's payload.
+type RecordsChangedEvent struct {
+	Channel string `json:"record_channel_id"`
+	Item    string `json:"item_id"`
+	Version int64  `json:"version"`
+}
+
+// RecordsBinding is the Records screen's bound service over the app's one
+// Store. Start begins announcing changes; Stop ends it.
+type RecordsBinding struct {
+	s       *Store
+	emit    Emitter
+	timeout time.Duration
+	every   time.Duration
+
+	mu   sync.Mutex
+	seen map[string]int64 // item id → last version announced
+	stop context.CancelFunc
+	done chan struct{}
+}
+
+// NewRecordsBinding returns the Records screen's service; emit nil drops
+// events.
+func NewRecordsBinding(s *Store, emit Emitter) *RecordsBinding {
+	if emit == nil {
+		emit = noEmitter{}
+	}
+	return &RecordsBinding{s: s, emit: emit, timeout: 30 * time.Second, every: watchEvery, seen: map[string]int64{}}
+}
+
+func (b *RecordsBinding) ctx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), b.timeout)
+}
+
+// Start watches for Record changes made by any connection (the agent tools
+// run in this process and in `osfoundry bridge` / `osfoundry notes tool`).
+// What is stored when Start returns is the baseline: only later changes
+// are announced.
+func (b *RecordsBinding) Start() error {
+	ctx, cancel := context.WithCancel(context.Background())
+	conn, err := b.s.db.Conn(ctx)
+	if err != nil {
+		cancel()
+		return fmt.Errorf("starting records watcher: %w", lockErr(err))
+	}
+	var dv int64
+	since := ""
+	if err := conn.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&dv); err == nil {
+		since, err = b.scan(ctx, conn, "", true)
+		if err != nil {
+			dv = -1
+		}
+	} else {
+		dv = -1
+	}
+	b.mu.Lock()
+	b.stop, b.done = cancel, make(chan struct{})
+	done := b.done
+	b.mu.Unlock()
+	go b.watch(ctx, conn, dv, since, done)
+	return nil
+}
+
+// Stop ends Start's watcher.
+func (b *RecordsBinding) Stop() {
+	b.mu.Lock()
+	stop, done := b.stop, b.done
+	b.stop = nil
+	b.mu.Unlock()
+	if stop == nil {
+		return
+	}
+	stop()
+	<-done
+}
+
+func (b *RecordsBinding) announce(channel, item string, version int64) {
+	b.mu.Lock()
+	if b.seen[item] >= version {
+		b.mu.Unlock()
+		return
+	}
+	b.seen[item] = version
+	b.mu.Unlock()
+	b.emit.Emit(EventRecordsChanged, RecordsChangedEvent{Channel: channel, Item: item, Version: version})
+}
+
+// watch polls PRAGMA data_version on one held connection (it moves only
+// when another connection commits) and then reads the items touched since
+// the last look, as the Notes watcher does.
+func (b *RecordsBinding) watch(ctx context.Context, conn *sql.Conn, last int64, since string, done chan struct{}) {
+	defer close(done)
+	defer conn.Close()
+	t := time.NewTicker(b.every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		var dv int64
+		if err := conn.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&dv); err == nil && dv != last {
+			if since, err = b.scan(ctx, conn, since, last == -1); err == nil {
+				last = dv
+			}
+		}
+	}
+}
+
+func (b *RecordsBinding) scan(ctx context.Context, q querier, since string, first bool) (string, error) {
+	rows, err := q.QueryContext(ctx, `SELECT id, channel_id, version, updated_at FROM record_items WHERE updated_at >= ?`, since)
+	if err != nil {
+		return since, err
+	}
+	defer rows.Close()
+	type change struct {
+		id, channel string
+		v           int64
+	}
+	var changed []change
+	newest := since
+	for rows.Next() {
+		var c change
+		var upd string
+		if err := rows.Scan(&c.id, &c.channel, &c.v, &upd); err != nil {
+			return since, err
+		}
+		newest = max(newest, upd)
+		changed = append(changed, c)
+	}
+	if err := rows.Err(); err != nil {
+		return since, err
+	}
+	for _, c := range changed {
+		if first {
+			b.mu.Lock()
+			b.seen[c.id] = max(b.seen[c.id], c.v)
+			b.mu.Unlock()
+			continue
+		}
+		b.announce(c.channel, c.id, c.v)
+	}
+	return newest, nil
+}
+
+// RecordsOverview is everything the Records list shows.
+type RecordsOverview struct {
+	Workspaces []Workspace   `json:"workspaces"`
+	Projects   []Project     `json:"projects"`
+	Channels   []RecordBoard `json:"channels"`
+}
+
+// Overview lists every workspace with its projects and Record channels.
+func (b *RecordsBinding) Overview() (RecordsOverview, error) {
+	ctx, cancel := b.ctx()
+	defer cancel()
+	ws, err := b.s.ListWorkspaces(ctx)
+	if err != nil {
+		return RecordsOverview{}, err
+	}
+	o := RecordsOverview{Workspaces: ws, Projects: []Project{}, Channels: []RecordBoard{}}
+	for _, w := range ws {
+		ps, err := b.s.ListProjects(ctx, w.ID)
+		if err != nil {
+			return RecordsOverview{}, err
+		}
+		cs, err := b.s.RecordBoards(ctx, w.ID)
+		if err != nil {
+			return RecordsOverview{}, err
+		}
+		o.Projects = append(o.Projects, ps...)
+		o.Channels = append(o.Channels, cs...)
+	}
+	return o, nil
+}
+
+// CreateChannel creates a Record channel with its statuses, e.g.
+// ["Draft", "Review", "Ready"]; project "" leaves it outside every project.
+func (b *RecordsBinding) CreateChannel(workspace, project, name string, statuses []string) (RecordBoard, error) {
+	ctx, cancel := b.ctx()
+	defer cancel()
+	return b.s.CreateRecordBoard(ctx, workspace, project, name, statuses)
+}
+
+// Channel returns one channel with its statuses.
+func (b *RecordsBinding) Channel(channelID string) (RecordBoard, error) {
+	ctx, cancel := b.ctx()
+	defer cancel()
+	return b.s.RecordBoardByID(ctx, channelID)
+}
+
+// Items lists a channel's items, oldest first.
+func (b *RecordsBinding) Items(channelID string) ([]RecordItem, error) {
+	ctx, cancel := b.ctx()
+	defer cancel()
+	return b.s.ListRecords(ctx, channelID)
+}
+
+// Item returns one item.
+func (b *RecordsBinding) Item(channelID, itemID string) (RecordItem, error) {
+	ctx, cancel := b.ctx()
+	defer cancel()
+	return b.s.GetRecord(ctx, channelID, itemID)
+}
+
+// AddItem adds an item; status "" takes the channel's first status.
+func (b *RecordsBinding) AddItem(channelID, title, status, body string) (RecordItem, error) {
+	ctx, cancel := b.ctx()
+	defer cancel()
+	it, err := b.s.AddRecord(ctx, channelID, title, status, body)
+	if err != nil {
+		return RecordItem{}, err
+	}
+	b.announce(it.Channel, it.ID, it.Version)
+	return it, nil
+}
+
+// SaveItem saves the person's edit if the item is still at
+// expectedVersion; on a conflict nothing is written and the result carries
+// the item as it is now.
+func (b *RecordsBinding) SaveItem(channelID, itemID string, expectedVersion int64, edit RecordEdit) (RecordSaveResult, error) {
+	ctx, cancel := b.ctx()
+	defer cancel()
+	r, err := b.s.SaveRecordAsPerson(ctx, channelID, itemID, expectedVersion, edit)
+	if err != nil {
+		return RecordSaveResult{}, fmt.Errorf("saving record: %w", err)
+	}
+	if r.Saved {
+		b.announce(channelID, itemID, r.Version)
+	}
+	return r, nil
+}
