@@ -249,3 +249,16 @@ func applyPatch(ctx context.Context, wt, patch string) error {
 	}
 	return nil
 }
+
+// AtHead returns a file's text at the repository's HEAD, and false when
+// HEAD has no such file.
+func AtHead(ctx context.Context, repo, path string) (string, bool, error) {
+	if _, err := runGit(ctx, repo, nil, "cat-file", "-e", "HEAD:"+path); err != nil {
+		return "", false, nil
+	}
+	out, err := runGit(ctx, repo, nil, "cat-file", "blob", "HEAD:"+path)
+	if err != nil {
+		return "", false, fmt.Errorf("reading %s at HEAD: %w", path, err)
+	}
+	return out, true, nil
+}

@@ -67,6 +67,11 @@ type Proposal struct {
 	CreatedAt    time.Time `json:"createdAt"`
 	DecidedAt    time.Time `json:"decidedAt"`
 	DecidedBy    string    `json:"decidedBy"`
+	// A change set (kind change_set): its files or patch, then what
+	// approving it did (Branch, Commit, Diff) or why it could not (Problem).
+	Changes []FileChange `json:"changes"`
+	Patch   string       `json:"patch"`
+	Outcome
 }
 
 func (s *Service) addProposal(ctx context.Context, p Proposal) (Proposal, error) {
@@ -76,23 +81,47 @@ func (s *Service) addProposal(ctx context.Context, p Proposal) (Proposal, error)
 	if p.Files == nil {
 		p.Files = []string{}
 	}
+	if p.Changes == nil {
+		p.Changes = []FileChange{}
+	}
 	files, _ := json.Marshal(p.Files)
-	_, err := s.db.ExecContext(ctx, `INSERT INTO connect_proposals (id, connection_id, kind, project, target, title, files, details, status, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`, p.ID, p.ConnectionID, p.Kind, p.Project, p.Target, p.Title, string(files), p.Details, p.CreatedAt.UnixMilli())
+	change := ""
+	if p.Kind == kindChangeSet {
+		b, _ := json.Marshal(storedChange{Changes: p.Changes, Patch: p.Patch})
+		change = string(b)
+	}
+	_, err := s.db.ExecContext(ctx, `INSERT INTO connect_proposals (id, connection_id, kind, project, target, title, files, details, status, created_at, change_set)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`, p.ID, p.ConnectionID, p.Kind, p.Project, p.Target, p.Title, string(files), p.Details, p.CreatedAt.UnixMilli(), change)
 	if err != nil {
 		return Proposal{}, fmt.Errorf("queueing proposal: %w", err)
 	}
 	return p, nil
 }
 
-const proposalCols = `p.id, p.connection_id, COALESCE(c.display_name, ''), p.kind, p.project, p.target, p.title, p.files, p.details, p.status, p.created_at, p.decided_at, p.decided_by`
+const proposalCols = `p.id, p.connection_id, COALESCE(c.display_name, ''), p.kind, p.project, p.target, p.title, p.files, p.details, p.status, p.created_at, p.decided_at, p.decided_by, p.change_set, p.outcome`
 
 func scanProposal(sc interface{ Scan(...any) error }) (Proposal, error) {
 	var p Proposal
-	var files string
+	var files, change, outcome string
 	var created, decided int64
-	if err := sc.Scan(&p.ID, &p.ConnectionID, &p.Connection, &p.Kind, &p.Project, &p.Target, &p.Title, &files, &p.Details, &p.Status, &created, &decided, &p.DecidedBy); err != nil {
+	if err := sc.Scan(&p.ID, &p.ConnectionID, &p.Connection, &p.Kind, &p.Project, &p.Target, &p.Title, &files, &p.Details, &p.Status, &created, &decided, &p.DecidedBy, &change, &outcome); err != nil {
 		return p, err
+	}
+	p.Changes = []FileChange{}
+	if change != "" {
+		var sc storedChange
+		if err := json.Unmarshal([]byte(change), &sc); err != nil {
+			return p, fmt.Errorf("reading change set of %s: %w", p.ID, err)
+		}
+		if sc.Changes != nil {
+			p.Changes = sc.Changes
+		}
+		p.Patch = sc.Patch
+	}
+	if outcome != "" {
+		if err := json.Unmarshal([]byte(outcome), &p.Outcome); err != nil {
+			return p, fmt.Errorf("reading outcome of %s: %w", p.ID, err)
+		}
 	}
 	if err := json.Unmarshal([]byte(files), &p.Files); err != nil || p.Files == nil {
 		p.Files = []string{}
@@ -138,7 +167,18 @@ func (s *Service) Proposal(ctx context.Context, id string) (Proposal, error) {
 }
 
 // Decide approves or declines a pending proposal on behalf of user.
+// Approving a change set applies it first (see applyChangeSet); one that
+// cannot apply stays pending with its Problem.
 func (s *Service) Decide(ctx context.Context, id, user string, approve bool) (Proposal, error) {
+	if approve {
+		p, err := s.Proposal(ctx, id)
+		if err != nil {
+			return Proposal{}, err
+		}
+		if p.Kind == kindChangeSet {
+			return s.applyChangeSet(ctx, id, user)
+		}
+	}
 	status := "declined"
 	if approve {
 		status = "approved"

@@ -118,6 +118,10 @@ func (s *Service) builtins() []*entry {
 			builtin: s.proposalStatus, target: s.proposalTarget},
 	}
 	for _, pk := range proposalKinds {
+		if pk.kind == kindChangeSet {
+			out = append(out, s.changeSetTool())
+			continue
+		}
 		out = append(out, &entry{Tool: tools.Tool{Meta: tools.Meta{Name: pk.tool, Scope: tools.ScopeWrite,
 			Description: "Propose " + pk.what + ". Nothing changes until the owner approves it under Needs your approval in osFoundry; check the outcome with get_proposal_status.",
 			InputSchema: json.RawMessage(proposalSchema)}},

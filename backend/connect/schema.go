@@ -144,4 +144,9 @@ CREATE TABLE connect_proposals (
 ALTER TABLE connect_auth_requests ADD COLUMN browser_hash TEXT NOT NULL DEFAULT '';
 ALTER TABLE connect_auth_requests ADD COLUMN created_at INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX connect_auth_requests_expiry ON connect_auth_requests(expires_at);
+`}, {Version: 3, SQL: `
+-- A change set's files (with their contents before) or patch, as JSON, and
+-- what approving it did: the branch, commit and diff, or why it failed.
+ALTER TABLE connect_proposals ADD COLUMN change_set TEXT NOT NULL DEFAULT '';
+ALTER TABLE connect_proposals ADD COLUMN outcome TEXT NOT NULL DEFAULT '';
 `}}

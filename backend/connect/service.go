@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/osfoundry/desktop/backend/store"
@@ -88,6 +89,9 @@ type Options struct {
 	Extra []ToolSource
 	// Now is the clock (tests move it to expire codes and tokens).
 	Now func() time.Time
+	// Repos finds a project's git repository (its Local Folder), where an
+	// approved change set applies; without it propose_change_set says so.
+	Repos RepoFolder
 }
 
 // Service owns the connect tables. It is safe for concurrent use.
@@ -99,6 +103,11 @@ type Service struct {
 	now    func() time.Time
 	cat    *catalogue
 	q      hotQueries
+
+	repos RepoFolder
+	// applying lets one change set apply at a time, so two clicks on
+	// Approve cannot race for the same branch.
+	applying sync.Mutex
 }
 
 // hotQueries run on every tool call; they are prepared once.
@@ -141,7 +150,7 @@ func Open(ctx context.Context, db *sql.DB, opts Options) (*Service, error) {
 	if err := store.Migrate(ctx, db, Component, migrations); err != nil {
 		return nil, fmt.Errorf("opening connect store: %w", err)
 	}
-	s := &Service{db: db, res: opts.Resources, runner: opts.Runner, extra: opts.Extra, now: opts.Now}
+	s := &Service{db: db, res: opts.Resources, runner: opts.Runner, extra: opts.Extra, now: opts.Now, repos: opts.Repos}
 	if s.now == nil {
 		s.now = time.Now
 	}
