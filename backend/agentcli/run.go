@@ -58,6 +58,11 @@ type Job struct {
 	Tap func(line []byte)
 	// Control, when set, lets the caller pause and resume the run.
 	Control *Control
+	// OnWorktree, when set, hears where a worktree run works as soon as
+	// its worktree exists, before the CLI starts: a caller that records it
+	// can offer the run's changes after the app was killed mid-run
+	// (RecoverWorktree).
+	OnWorktree func(WorktreeInfo)
 }
 
 // RunnerOptions configure a Runner.
@@ -174,6 +179,9 @@ func (r *Runner) Run(ctx context.Context, job Job) (res Result, err error) {
 		}
 		folder = wt.Sub
 		res.Repo = wt.Repo
+		if job.OnWorktree != nil {
+			job.OnWorktree(wt.info())
+		}
 		s.send(KindProgress, "Working on branch "+wt.Branch+" in its own worktree")
 		defer func() {
 			stat, diff, kept, ferr := wt.finish(ctx, commitMessage(job))

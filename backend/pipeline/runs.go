@@ -28,6 +28,7 @@ type activeRun struct {
 	progress []string
 	partial  strings.Builder
 	flushed  time.Time
+	timer    *time.Timer // flushes text still held when no more arrives
 }
 
 // partialEvery batches streamed answer text: one UI event per frame-ish
@@ -238,11 +239,17 @@ func (s *Service) execute(ctx context.Context, ar *activeRun, spec runSpec) {
 	}
 	job := agentcli.Job{ID: ar.id, Model: spec.model, Role: spec.role.Name, NeedsTools: spec.role.NeedsTools,
 		SystemPrompt: prompt, Turns: spec.turns, Folder: spec.folder, Worktree: spec.worktree, Resume: spec.resume, Fork: spec.fork,
-		OnEvent: func(e agentcli.Event) { s.onEvent(ar, e) }, Control: ar.ctl}
+		OnEvent: func(e agentcli.Event) { s.onEvent(ar, e) }, Control: ar.ctl,
+		OnWorktree: func(wt agentcli.WorktreeInfo) { s.recordWorktree(ar.id, wt) }}
 	if s.o.Tools != nil && spec.role.NeedsTools {
 		job.Tools = s.o.Tools(ar.id, spec.role)
 	}
 	res, runErr := s.run.Run(ctx, job)
+	ar.mu.Lock()
+	if ar.timer != nil {
+		ar.timer.Stop()
+	}
+	ar.mu.Unlock()
 	s.flushPartial(ar)
 	state, errText := StateDone, ""
 	if runErr != nil {
@@ -257,7 +264,7 @@ func (s *Service) finish(ar *activeRun, spec runSpec, res agentcli.Result, state
 	usage, _ := json.Marshal(res.Usage)
 	now := s.now().UnixMilli()
 	_, err := s.db.ExecContext(ctx, `UPDATE pipeline_runs SET state=?, text=?, error=?, progress=?, usage=?, cost_usd=0,
-		session_id=?, repo=?, branch=?, diff_stat=?, diff=?, finished_at=? WHERE id=?`,
+		session_id=?, repo=?, branch=?, diff_stat=?, diff=?, worktree='', finished_at=? WHERE id=?`,
 		state, res.Text, errText, string(prog), string(usage), res.SessionID, res.Repo, res.Branch, res.DiffStat, res.Diff, now, ar.id)
 	if err == nil && spec.chatID != "" {
 		role, text := "assistant", res.Text
@@ -288,6 +295,9 @@ func (s *Service) onEvent(ar *activeRun, e agentcli.Event) {
 		ar.mu.Lock()
 		ar.partial.WriteString(e.Text)
 		due := time.Since(ar.flushed) >= partialEvery
+		if !due && ar.timer == nil {
+			ar.timer = time.AfterFunc(partialEvery, func() { s.flushPartial(ar) })
+		}
 		ar.mu.Unlock()
 		if due {
 			s.flushPartial(ar)
@@ -298,7 +308,9 @@ func (s *Service) onEvent(ar *activeRun, e agentcli.Event) {
 	if e.Kind == agentcli.KindProgress || e.Kind == agentcli.KindError {
 		ar.mu.Lock()
 		ar.progress = append(ar.progress, e.Text)
+		prog := append([]string{}, ar.progress...)
 		ar.mu.Unlock()
+		s.persistProgress(ar.id, prog)
 	}
 	s.em.Emit(EventRun, RunEvent{RunID: ar.id, ChatID: ar.chatID, Kind: e.Kind, Text: e.Text})
 }
@@ -308,8 +320,10 @@ func (s *Service) flushPartial(ar *activeRun) {
 	text := ar.partial.String()
 	ar.partial.Reset()
 	ar.flushed = time.Now()
+	ar.timer = nil
 	ar.mu.Unlock()
 	if text != "" {
+		s.persistPartial(ar.id, text)
 		s.em.Emit(EventRun, RunEvent{RunID: ar.id, ChatID: ar.chatID, Kind: agentcli.KindPartial, Text: text})
 	}
 }

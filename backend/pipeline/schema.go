@@ -79,4 +79,8 @@ CREATE TABLE pipeline_cli (
 	agent   TEXT PRIMARY KEY,
 	enabled INTEGER NOT NULL
 );
+`}, {Version: 2, SQL: `
+-- A worktree run's WorktreeInfo (JSON) while it runs, so a run the app was
+-- killed in can have its changes kept on its branch at the next start.
+ALTER TABLE pipeline_runs ADD COLUMN worktree TEXT NOT NULL DEFAULT '';
 `}}

@@ -94,10 +94,8 @@ func New(ctx context.Context, o Options) (*Service, error) {
 	}
 	s := &Service{o: o, db: o.DB, run: o.Runner, em: o.Emitter, active: map[string]*activeRun{}, subs: map[int]func(){}}
 	s.runCtx, s.stopRuns = context.WithCancel(context.Background())
-	// Runs that were going when the app last quit did not finish.
-	if _, err := o.DB.ExecContext(ctx, `UPDATE pipeline_runs SET state = ?, error = ?, finished_at = ? WHERE state = ?`,
-		StateFailed, "the app quit while this run was going", o.Now().UnixMilli(), StateRunning); err != nil {
-		return nil, fmt.Errorf("starting the pipeline: closing interrupted runs: %w", err)
+	if err := s.recoverInterrupted(ctx); err != nil {
+		return nil, fmt.Errorf("starting the pipeline: %w", err)
 	}
 	return s, nil
 }
