@@ -1,0 +1,180 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/osfoundry/desktop/backend/appdir"
+	"github.com/osfoundry/desktop/backend/notes"
+)
+
+// recordsSubs are the owner commands on Record channels and their items.
+var recordsSubs = map[string]struct {
+	usage string
+	run   func(ctx context.Context, env *Env, s *notes.Store, args []string) error
+}{
+	"channel-create": {"WORKSPACE NAME [--project P] [--statuses a,b,c]", recordsChannelCreate},
+	"add":            {"CHANNEL --title T [--status S] [--body B]", recordsAdd},
+	"list":           {"[CHANNEL]   (no CHANNEL: every Record channel; CHANNEL: its items)", recordsList},
+	"show":           {"CHANNEL ITEM", recordsShow},
+}
+
+func init() {
+	c := &Command{Name: "records", Usage: "channel-create|add|list|show …",
+		Help: "Manage Record channels and their items as their owner (agents change them with edit_record_item)."}
+	c.Run = func(env *Env, args []string) int {
+		if len(args) == 0 {
+			return fail(env, c, "name a subcommand: %s", recordsUsage())
+		}
+		sub, ok := recordsSubs[args[0]]
+		if !ok {
+			return fail(env, c, "unknown subcommand %q; known: %s", args[0], recordsUsage())
+		}
+		db, dir, err := openAppDB()
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "osfoundry records: %v\n", err)
+			return 1
+		}
+		defer db.Close()
+		s, err := notes.Open(db, appdir.Knowledge(dir))
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "osfoundry records: %v\n", err)
+			return 1
+		}
+		if err := sub.run(context.Background(), env, s, args[1:]); err != nil {
+			fmt.Fprintf(env.Stderr, "osfoundry records %s: %v\nusage: osfoundry records %s %s\n", args[0], err, args[0], sub.usage)
+			return 1
+		}
+		return 0
+	}
+	register(c)
+}
+
+func recordsUsage() string { return "channel-create, add, list, show" }
+
+// recordsFlags parses --name VALUE flags placed before, between or after
+// the positional arguments.
+func recordsFlags(args []string, names ...string) (map[string]*string, []string, error) {
+	fs := flag.NewFlagSet("records", flag.ContinueOnError)
+	fs.SetOutput(new(strings.Builder))
+	vals := map[string]*string{}
+	for _, n := range names {
+		vals[n] = fs.String(n, "", "")
+	}
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, nil, err
+		}
+		if fs.NArg() == 0 {
+			return vals, rest, nil
+		}
+		rest = append(rest, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// workspaceHint makes a missing workspace say where to find the ids.
+func workspaceHint(err error) error {
+	if errors.Is(err, notes.ErrNotFound) && strings.Contains(err.Error(), "workspace") {
+		return fmt.Errorf("%w (see the ids with `osfoundry notes workspaces`)", err)
+	}
+	return err
+}
+
+func recordsChannelCreate(ctx context.Context, env *Env, s *notes.Store, args []string) error {
+	f, rest, err := recordsFlags(args, "project", "statuses")
+	if err != nil {
+		return err
+	}
+	if len(rest) != 2 {
+		return fmt.Errorf("want WORKSPACE and NAME")
+	}
+	statuses, err := notes.ParseStatuses(*f["statuses"])
+	if err != nil {
+		return err
+	}
+	c, err := s.CreateRecordBoard(ctx, rest[0], *f["project"], rest[1], statuses)
+	if err != nil {
+		return workspaceHint(err)
+	}
+	fmt.Fprintln(env.Stdout, c.ID)
+	return nil
+}
+
+func recordsAdd(ctx context.Context, env *Env, s *notes.Store, args []string) error {
+	f, rest, err := recordsFlags(args, "title", "status", "body")
+	if err != nil {
+		return err
+	}
+	if len(rest) != 1 || *f["title"] == "" {
+		return fmt.Errorf("want one CHANNEL and --title")
+	}
+	it, err := s.AddRecord(ctx, rest[0], *f["title"], *f["status"], *f["body"])
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stdout, it.ID)
+	return nil
+}
+
+func recordsList(ctx context.Context, env *Env, s *notes.Store, args []string) error {
+	if len(args) > 1 {
+		return fmt.Errorf("want at most one CHANNEL")
+	}
+	if len(args) == 1 {
+		if _, err := s.RecordBoardByID(ctx, args[0]); err != nil {
+			return err
+		}
+		items, err := s.ListRecords(ctx, args[0])
+		if err != nil {
+			return err
+		}
+		rows := [][]string{}
+		for _, it := range items {
+			rows = append(rows, []string{it.ID, it.Status, fmt.Sprint(it.Version), it.UpdatedAt.Format("2006-01-02 15:04"), it.Title})
+		}
+		printTable(env, []string{"id", "status", "version", "updated", "title"}, rows)
+		return nil
+	}
+	ws, err := s.ListWorkspaces(ctx)
+	if err != nil {
+		return err
+	}
+	rows := [][]string{}
+	for _, w := range ws {
+		bs, err := s.RecordBoards(ctx, w.ID)
+		if err != nil {
+			return err
+		}
+		for _, b := range bs {
+			st := strings.Join(b.Statuses, ",")
+			if st == "" {
+				st = "(any)"
+			}
+			rows = append(rows, []string{b.ID, b.Workspace, b.Project, st, b.Name})
+		}
+	}
+	printTable(env, []string{"id", "workspace", "project", "statuses", "name"}, rows)
+	return nil
+}
+
+func recordsShow(ctx context.Context, env *Env, s *notes.Store, args []string) error {
+	if len(args) != 2 {
+		return fmt.Errorf("want CHANNEL and ITEM")
+	}
+	it, err := s.GetRecord(ctx, args[0], args[1])
+	if err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(it, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding record: %w", err)
+	}
+	fmt.Fprintln(env.Stdout, string(b))
+	return nil
+}
