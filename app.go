@@ -234,7 +234,11 @@ func (a *App) startup(ctx context.Context) {
 // openConnect builds the Connected agents endpoint over the notes store.
 func (a *App) openConnect() error {
 	ctx := context.Background()
-	svc, err := connect.Open(ctx, a.db, connect.Options{Resources: notesres.New(a.notes), Runner: a.work.ConnectRunner()})
+	svc, err := connect.Open(ctx, a.db, connect.Options{Resources: notesres.New(a.notes), Runner: a.work.ConnectRunner(),
+		// Local Folders are not per project: a change set applies to the
+		// folder runs use (Settings → Local Folders).
+		Repos: func(ctx context.Context, _ string) (string, error) { return a.work.Pipeline.CurrentFolder(ctx) },
+	})
 	if err != nil {
 		return err
 	}
