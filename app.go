@@ -21,11 +21,13 @@ import (
 	"github.com/osfoundry/desktop/backend/board"
 	"github.com/osfoundry/desktop/backend/cli"
 	"github.com/osfoundry/desktop/backend/connect"
+	"github.com/osfoundry/desktop/backend/connect/msgres"
 	"github.com/osfoundry/desktop/backend/connect/notesres"
 	"github.com/osfoundry/desktop/backend/desktopnotify"
 	"github.com/osfoundry/desktop/backend/detect"
 	"github.com/osfoundry/desktop/backend/instance"
 	"github.com/osfoundry/desktop/backend/inventory"
+	"github.com/osfoundry/desktop/backend/messages"
 	"github.com/osfoundry/desktop/backend/notes"
 	"github.com/osfoundry/desktop/backend/panestate"
 	"github.com/osfoundry/desktop/backend/panestore"
@@ -58,6 +60,7 @@ type App struct {
 	Picker   *notesres.Picker
 	Notes    *notes.Binding
 	Records  *notes.RecordsBinding
+	Messages *messages.Binding
 	Settings *settings.Binding
 
 	inv       *inventory.Service
@@ -234,7 +237,12 @@ func (a *App) startup(ctx context.Context) {
 // openConnect builds the Connected agents endpoint over the notes store.
 func (a *App) openConnect() error {
 	ctx := context.Background()
-	svc, err := connect.Open(ctx, a.db, connect.Options{Resources: notesres.New(a.notes), Runner: a.work.ConnectRunner(),
+	msgs, err := messages.Open(a.db, messages.Options{})
+	if err != nil {
+		return err
+	}
+	svc, err := connect.Open(ctx, a.db, connect.Options{Resources: msgres.Resources{Resources: notesres.New(a.notes), S: msgs},
+		Runner: a.work.ConnectRunner(), Extra: []connect.ToolSource{msgres.Source{S: msgs}},
 		// Local Folders are not per project: a change set applies to the
 		// folder runs use (Settings → Local Folders).
 		Repos: func(ctx context.Context, _ string) (string, error) { return a.work.Pipeline.CurrentFolder(ctx) },
@@ -242,12 +250,24 @@ func (a *App) openConnect() error {
 	if err != nil {
 		return err
 	}
+	msgs.SetNameOf(msgres.NameOf(svc))
+	a.Messages = messages.NewBinding(ctx, msgs, a.emit, a.notifyPost, nil)
 	if a.conn, err = connect.NewServer(svc, connect.ServerConfig{}); err != nil {
 		return err
 	}
 	a.Connect = connect.NewPanel(ctx, svc, a.conn)
 	a.Picker = notesres.NewPicker(ctx, a.notes)
 	return nil
+}
+
+// notifyPost tells the person an assistant posted (the binding keeps the
+// per-channel cooldown); off the poster's path like every notification.
+func (a *App) notifyPost(title, body, channel string) {
+	go func() {
+		if err := a.notifier.Show(desktopnotify.Message{Title: title, Body: body, Key: "channel:" + channel}); err != nil {
+			fmt.Fprintln(os.Stderr, "osfoundry:", err)
+		}
+	}()
 }
 
 // shutdown ends every pane's whole session before the process exits.
@@ -321,7 +341,7 @@ func runWindow(toFile bool) error {
 		// macOS hands a clicked osfoundry:// link to the running app as an
 		// Apple Event, not as an argument of a second process.
 		Mac:  &mac.Options{OnUrlOpen: func(u string) { a.launched(instance.Launch{Args: []string{u}}) }},
-		Bind: []any{about, a.Terminal, a.Inventory, a.Connect, a.Picker, a.Notes, a.Records, notes.NewKnowledgeBinding(a.notes), a.work.PipelineBinding, a.work.ApprovalsBinding, a.Board, shellenv.NewBinding(), a.Settings},
+		Bind: []any{about, a.Terminal, a.Inventory, a.Connect, a.Picker, a.Notes, a.Records, a.Messages, notes.NewKnowledgeBinding(a.notes), a.work.PipelineBinding, a.work.ApprovalsBinding, a.Board, shellenv.NewBinding(), a.Settings},
 	})
 	if err != nil {
 		return fmt.Errorf("running the window: %w", err)
