@@ -46,4 +46,20 @@ describe('RunCard', () => {
     const el = show({ runId: 'r1', items: [], streaming: '', ended: true, state: 'done' }, '- [x] tests pass');
     expect(el.querySelector('[data-answer] input[type=checkbox]')).not.toBeNull();
   });
+
+  it('keeps what an interrupted run had said below its error', () => {
+    target = document.createElement('div');
+    document.body.append(target);
+    const stopped: Run = {
+      ...run, state: 'failed', text: 'Renamed **three** of the five files',
+      error: 'Interrupted: osFoundry stopped while this run was going.', branch: 'osf/run-r1', diffStat: ' a.go | 2 +-',
+    };
+    card = mount(RunCard, { target, props: { run: stopped, failed: stopped.error } });
+    flushSync();
+    expect(target.querySelector('[role=alert]')?.textContent).toContain('Interrupted');
+    const kept = target.querySelector('[data-partial]');
+    expect(kept?.textContent).toContain('Output before it stopped');
+    expect(kept?.querySelector('strong')?.textContent).toBe('three');
+    expect(target.textContent).toContain('Changes kept on branch osf/run-r1');
+  });
 });
