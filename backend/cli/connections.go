@@ -13,7 +13,10 @@ import (
 
 	"github.com/osfoundry/desktop/backend/appdir"
 	"github.com/osfoundry/desktop/backend/connect"
+	"github.com/osfoundry/desktop/backend/connect/msgres"
 	"github.com/osfoundry/desktop/backend/connect/notesres"
+	"github.com/osfoundry/desktop/backend/messages"
+	"github.com/osfoundry/desktop/backend/notes"
 )
 
 // serverURLFile is where `osfoundry serve` writes its address, so owner
@@ -30,17 +33,30 @@ func init() {
 	register(c)
 }
 
-// openConnect opens the app database and the connect Service over the notes store.
+// openConnect opens the app database and the connect Service over the notes
+// and message stores.
 func openConnect(ctx context.Context) (*connect.Service, *sql.DB, string, error) {
 	db, dir, err := openAppDB()
 	if err != nil {
 		return nil, nil, "", err
 	}
-	svc, _, err := notesres.Open(ctx, db, appdir.Knowledge(dir), nil)
+	st, err := notes.Open(db, appdir.Knowledge(dir))
 	if err != nil {
 		db.Close()
 		return nil, nil, "", err
 	}
+	ms, err := messages.Open(db, messages.Options{})
+	if err != nil {
+		db.Close()
+		return nil, nil, "", err
+	}
+	svc, err := connect.Open(ctx, db, connect.Options{Resources: msgres.Resources{Resources: notesres.New(st), S: ms},
+		Extra: []connect.ToolSource{msgres.Source{S: ms}}})
+	if err != nil {
+		db.Close()
+		return nil, nil, "", err
+	}
+	ms.SetNameOf(msgres.NameOf(svc))
 	return svc, db, dir, nil
 }
 
