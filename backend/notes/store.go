@@ -22,6 +22,9 @@ var (
 	// ErrLocked: another program holds the database's write lock for longer
 	// than the busy timeout. Closing the other osFoundry instance fixes it.
 	ErrLocked = errors.New("the osFoundry database is locked by another program; close other osFoundry windows or commands using it and try again")
+	// ErrDiskFull: the disk holding the database filled up during a write.
+	// The write was rolled back whole: the previous version is intact.
+	ErrDiskFull = errors.New("the disk holding the osFoundry data folder is full, so nothing was saved and the previous version is kept; free some space on it and try again")
 	// ErrInvalid: an owner-side helper got an argument it cannot store.
 	ErrInvalid = errors.New("invalid argument")
 	// ErrUnknownTool: CallTarget was asked about a tool this store does not serve.
@@ -189,13 +192,17 @@ func newID(prefix string) string {
 	return prefix + "-" + hex.EncodeToString(b[:])
 }
 
-// lockErr turns SQLite's busy/locked failures into ErrLocked so the person
-// reads what to do instead of "database is locked (5) (SQLITE_BUSY)".
+// lockErr turns SQLite's busy/locked failures into ErrLocked, and a full
+// disk into ErrDiskFull, so the person reads what to do instead of
+// "database is locked (5) (SQLITE_BUSY)" or "database or disk is full (13)".
 func lockErr(err error) error {
 	if err == nil {
 		return nil
 	}
 	msg := err.Error()
+	if strings.Contains(msg, "SQLITE_FULL") || strings.Contains(msg, "database or disk is full") {
+		return fmt.Errorf("%w (%v)", ErrDiskFull, err)
+	}
 	if strings.Contains(msg, "SQLITE_BUSY") || strings.Contains(msg, "database is locked") ||
 		strings.Contains(msg, "SQLITE_LOCKED") {
 		return fmt.Errorf("%w (%v)", ErrLocked, err)
