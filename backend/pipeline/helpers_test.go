@@ -23,6 +23,8 @@ ok)
   echo '{"type":"system","subtype":"init","session_id":"sess-1"}'
   echo '{"type":"stream_event","event":{"type":"content_block_delta","delta":{"type":"text_delta","text":"Work"}},"parent_tool_use_id":null}'
   echo '{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"mcp__osfoundry__memory_search","input":{"query":"plan"}}]},"parent_tool_use_id":null}'
+  # A test holds the answer back while it checks what happens mid-run.
+  while [ -e "$FAKE_DIR/hold" ]; do sleep 0.01; done
   echo "{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"result\":\"$FAKE_ANSWER\",\"session_id\":\"sess-1\",\"total_cost_usd\":1.5,\"usage\":{\"input_tokens\":5,\"output_tokens\":2}}"
   ;;
 fail)

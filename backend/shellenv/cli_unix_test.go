@@ -85,7 +85,8 @@ func TestVerifyFindsClaudeFromBashrcWithNoPATH(t *testing.T) {
 	home, bin := fakeClaudeHome(t)
 	// env -i HOME=… SHELL=bash osfoundry verify claude: no PATH at all.
 	out, code, _ := osfoundry(t, []string{"HOME=" + home, "SHELL=" + bash, "USER=nobody-in-passwd"}, "verify", "claude")
-	want := "Needs sign-in (Claude Code, " + filepath.Join(bin, "claude") + ")"
+	// "Needs sign-in (Claude Code 9.9.9, <path>)": the version is the fake's.
+	want := "Needs sign-in (Claude Code 9.9.9, " + filepath.Join(bin, "claude") + ")"
 	if code != 1 || !strings.Contains(out, want) || !strings.Contains(out, "Not logged in") {
 		t.Fatalf("osfoundry verify claude = exit %d:\n%s\nwant exit 1 with %q and the CLI's own words", code, out, want)
 	}
@@ -115,7 +116,7 @@ func TestVerifyRealClaudeFromBashrc(t *testing.T) {
 	rc := "export PATH=\"" + agents + ":$PATH\"\n"
 	os.WriteFile(filepath.Join(home, ".bashrc"), []byte(rc), 0o644)
 	out, code, took := osfoundry(t, []string{"HOME=" + home, "SHELL=" + bash, "IS_SANDBOX=1"}, "verify", "claude")
-	want := "Needs sign-in (Claude Code, " + filepath.Join(agents, "claude") + ")"
+	want := "Needs sign-in (Claude Code 2.1.328, " + filepath.Join(agents, "claude") + ")"
 	if code != 1 || !strings.Contains(out, want) {
 		t.Fatalf("osfoundry verify claude = exit %d after %s:\n%s\nwant %q", code, took, out, want)
 	}
