@@ -48,6 +48,14 @@ export const mainScreens: Screen[] = [
     available: () => bound('notes', 'Binding'),
   },
   {
+    path: '/knowledge',
+    group: 'main',
+    label: 'Knowledge bases',
+    icon: 'M4 5a2 2 0 0 1 2-2h13v16H6a2 2 0 0 0-2 2zM4 21V5M9 7h6M9 11h6',
+    view: lazy(() => import('../screens/knowledge/KnowledgeScreen.svelte')),
+    available: () => bound('notes', 'KnowledgeBinding'),
+  },
+  {
     path: '/chat',
     group: 'main',
     label: 'Chat',

@@ -1,0 +1,228 @@
+// The Knowledge bases screen's state: the knowledge bases, the open one's
+// articles (or search hits) and the open article's editor. The editor is the
+// Notes text editor's sync state (TextTabState): saves are conditional on the
+// version it last saw, a refused save keeps a local draft, and compare /
+// re-apply work the same. The open knowledge base is followed live by
+// comparing its stamp once a second (any process's write moves it).
+import { knowledgeApi, type Article, type KnowledgeHit, type KnowledgeOverview } from './api/knowledge';
+import { notesApi, type SaveResult } from './api/notes';
+import { DraftStore } from './notes/drafts';
+import { TextTabState } from './notes/text.svelte';
+
+export const FOLLOW_EVERY_MS = 1000;
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export class ArticleEditor {
+  article = $state<Article | null>(null);
+  readonly ed: TextTabState;
+
+  constructor(readonly kb: string, readonly id: string, drafts: DraftStore) {
+    this.ed = new TextTabState(kb, id, drafts, (expected, text) => this.saveBody(expected, text));
+  }
+
+  private async saveBody(expected: number, text: string): Promise<SaveResult> {
+    const r = await knowledgeApi.saveArticle(this.kb, this.id, expected, this.article?.title ?? '', text);
+    if (r.current) this.article = { ...r.current, body: undefined };
+    else if (r.saved && this.article) this.article = { ...this.article, version: r.version, updated_by: 'you', updated_at: new Date().toISOString() };
+    return { saved: r.saved, version: r.version, tab_version: r.version, current: r.current ? { tab_id: this.id, kind: 'text', title: '', position: 0, tab_version: r.version, updated_at: r.current.updated_at, text: r.current.body ?? '' } : undefined };
+  }
+
+  /** follow takes the article as stored now without dropping the person's typing. */
+  follow(a: Article) {
+    if (!this.article) {
+      this.article = { ...a, body: undefined };
+      this.ed.load(a.body ?? '', a.version);
+      return;
+    }
+    if (a.version < this.ed.baseVersion) return;
+    this.article = { ...a, body: undefined };
+    this.ed.server(a.body ?? '', a.version);
+  }
+}
+
+export class KnowledgeState {
+  overview = $state<KnowledgeOverview>({ workspaces: [], projects: [], knowledge_bases: [] });
+  loaded = $state(false);
+  error = $state('');
+  kb = $state('');
+  articles = $state<Article[]>([]);
+  query = $state('');
+  hits = $state<KnowledgeHit[] | null>(null);
+  editor = $state<ArticleEditor | null>(null);
+  readonly drafts = new DraftStore();
+  private stamp = '';
+
+  /** start loads the list and follows the open knowledge base; it returns the stop function. */
+  start(): () => void {
+    void this.load();
+    const t = setInterval(() => void this.tick(), FOLLOW_EVERY_MS);
+    return () => clearInterval(t);
+  }
+
+  async load() {
+    try {
+      this.overview = await knowledgeApi.overview();
+      this.error = '';
+    } catch (e) {
+      this.error = `Could not load knowledge bases: ${message(e)}`;
+    }
+    this.loaded = true;
+  }
+
+  where(projectId: string, workspaceId: string): string {
+    const p = this.overview.projects.find((x) => x.id === projectId);
+    const w = this.overview.workspaces.find((x) => x.id === workspaceId);
+    return [w?.name, p?.name ?? 'No project'].filter(Boolean).join(' · ');
+  }
+
+  async createKb(workspace: string, project: string, name: string): Promise<string | null> {
+    try {
+      const kb = await knowledgeApi.create(workspace, project, name);
+      await this.load();
+      return kb.knowledge_base_id;
+    } catch (e) {
+      this.error = `Not created: ${message(e)}`;
+      return null;
+    }
+  }
+
+  async createProject(workspace: string, name: string): Promise<string | null> {
+    try {
+      const p = await notesApi.createProject(workspace, name);
+      await this.load();
+      return p.id;
+    } catch (e) {
+      this.error = `Project not created: ${message(e)}`;
+      return null;
+    }
+  }
+
+  async selectKb(id: string) {
+    if (this.kb !== id) {
+      this.kb = id;
+      this.editor = null;
+      this.query = '';
+      this.hits = null;
+      this.articles = [];
+    }
+    this.stamp = '';
+    await this.refresh();
+  }
+
+  async openArticle(id: string) {
+    if (!this.kb) return;
+    if (this.editor?.id === id) return;
+    const ed = new ArticleEditor(this.kb, id, this.drafts);
+    this.editor = ed;
+    try {
+      ed.follow(await knowledgeApi.article(this.kb, id));
+    } catch (e) {
+      this.error = `Could not open the article: ${message(e)}`;
+      this.editor = null;
+    }
+  }
+
+  closeArticle() {
+    this.editor = null;
+  }
+
+  async addArticle(title: string, body: string): Promise<string | null> {
+    try {
+      const a = await knowledgeApi.addArticle(this.kb, title, body);
+      this.error = '';
+      await this.refresh();
+      return a.article_id;
+    } catch (e) {
+      this.error = `Not added: ${message(e)}`;
+      return null;
+    }
+  }
+
+  /** rename saves a new title with the body as last stored, under the version rule. */
+  async rename(title: string): Promise<boolean> {
+    const ed = this.editor;
+    if (!ed?.article) return false;
+    try {
+      const r = await knowledgeApi.saveArticle(this.kb, ed.id, ed.ed.baseVersion, title, ed.ed.base);
+      if (!r.saved) {
+        this.error = 'Not renamed: the article changed since you opened it. It now shows the current version; rename it again.';
+        if (r.current) ed.follow(r.current);
+        return false;
+      }
+      ed.article = { ...ed.article, title, version: r.version, updated_by: 'you' };
+      ed.ed.advance(ed.ed.baseVersion, r.version);
+      this.error = '';
+      await this.refresh();
+      return true;
+    } catch (e) {
+      this.error = `Not renamed: ${message(e)}`;
+      return false;
+    }
+  }
+
+  async remove(): Promise<boolean> {
+    const ed = this.editor;
+    if (!ed) return false;
+    try {
+      await knowledgeApi.deleteArticle(this.kb, ed.id);
+      this.drafts.remove(this.kb, ed.id);
+      this.editor = null;
+      this.error = '';
+      await this.refresh();
+      return true;
+    } catch (e) {
+      this.error = `Not deleted: ${message(e)}`;
+      return false;
+    }
+  }
+
+  async search(q: string) {
+    this.query = q;
+    if (!q.trim() || !this.kb) {
+      this.hits = null;
+      return;
+    }
+    try {
+      const hits = (await knowledgeApi.search(this.kb, q)) ?? [];
+      if (this.query === q) this.hits = hits;
+    } catch (e) {
+      this.error = `Search failed: ${message(e)}`;
+    }
+  }
+
+  /** refresh re-reads the article list, the open article and the search hits. */
+  async refresh() {
+    const kb = this.kb;
+    if (!kb) return;
+    try {
+      const [stamp, list] = await Promise.all([knowledgeApi.stamp(kb), knowledgeApi.articles(kb)]);
+      if (kb !== this.kb) return;
+      this.stamp = stamp;
+      this.articles = list;
+      const ed = this.editor;
+      if (ed) {
+        if (!list.some((a) => a.article_id === ed.id)) {
+          if (!ed.ed.dirty) this.editor = null;
+          else this.error = 'This article was deleted elsewhere. Your text is still here: copy it or add it as a new article.';
+        } else if (list.find((a) => a.article_id === ed.id)!.version !== ed.article?.version) {
+          ed.follow(await knowledgeApi.article(kb, ed.id));
+        }
+      }
+      if (this.query.trim()) await this.search(this.query);
+    } catch (e) {
+      this.error = `Could not load articles: ${message(e)}`;
+    }
+  }
+
+  private async tick() {
+    if (!this.kb) return;
+    try {
+      if ((await knowledgeApi.stamp(this.kb)) !== this.stamp) await this.refresh();
+    } catch {
+      // the next tick tries again; a real failure shows on the next action
+    }
+  }
+}
