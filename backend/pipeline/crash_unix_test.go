@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -122,6 +123,13 @@ func TestWorktreeRunSurvivesSIGKILL(t *testing.T) {
 	}
 	must(t, cmd.Process.Signal(syscall.SIGKILL))
 	cmd.Wait()
+	// The CLI dies with the app: an agent left working in the worktree
+	// would race the restart that keeps its changes (and spend the
+	// person's subscription with nobody watching). Linux only: macOS has
+	// no parent-death signal.
+	if pid := fakePID(t, dir); runtime.GOOS == "linux" && !gone(pid, 5*time.Second) {
+		t.Errorf("the run's CLI (pid %d) is still running after the app was killed", pid)
+	}
 
 	runner, path := crashRig(t, dir)
 	db, err := store.Open(path)
@@ -166,6 +174,32 @@ func TestWorktreeRunSurvivesSIGKILL(t *testing.T) {
 	must(t, svc.DiscardBranch(context.Background(), runID))
 	if out := git(t, repo, "branch", "--list", branch); strings.TrimSpace(out) != "" {
 		t.Errorf("Discard left the branch: %q", out)
+	}
+}
+
+func fakePID(t *testing.T, dir string) int {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "pid"))
+	must(t, err)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	must(t, err)
+	return pid
+}
+
+// gone waits until process pid has ended (a zombie nobody reaped has).
+func gone(pid int, within time.Duration) bool {
+	for end := time.Now().Add(within); ; time.Sleep(20 * time.Millisecond) {
+		st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			if syscall.Kill(pid, 0) != nil {
+				return true
+			}
+		} else if f := strings.Fields(string(st)); len(f) > 2 && f[2] == "Z" {
+			return true
+		}
+		if time.Now().After(end) {
+			return false
+		}
 	}
 }
 
