@@ -4,6 +4,7 @@ import { onRuntimeEvent } from './wails';
 import type { BoardCard, PaneState } from './api/board';
 import type { RunEvent, VerifyState } from './api/pipeline';
 import type { ApprovalRequest } from './api/approvals';
+import type { RecordsChangedEvent } from './api/records';
 
 export interface PaneOutputEvent {
   id: string;
@@ -27,6 +28,8 @@ export interface EventMap {
   'pane:exit': PaneExitEvent;
   'panes:changed': null;
   'notes:changed': NotesChangedEvent;
+  /** A Record item committed a new version, from any writer (backend/notes EventRecordsChanged). */
+  'records:changed': RecordsChangedEvent;
   /** The External agents list changed (a session appeared, grew or went). */
   'inventory:changed': null;
   /** A pipeline run's progress line, partial text, session id or end (backend/pipeline EventRun). */

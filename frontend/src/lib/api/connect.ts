@@ -56,6 +56,23 @@ export interface Proposal {
   createdAt: string;
   decidedAt: string;
   decidedBy: string;
+  /** change_set: each file's text at HEAD when proposed and the new text */
+  changes: FileChange[];
+  /** change_set given as a unified patch instead of files */
+  patch: string;
+  /** an applied change set: its branch, commit and diff */
+  branch: string;
+  commit: string;
+  diff: string;
+  /** why approving did not apply it (it stays waiting; nothing was changed) */
+  problem: string;
+}
+
+export interface FileChange {
+  path: string;
+  before: string;
+  after: string;
+  added: boolean;
 }
 
 export interface PickProject {

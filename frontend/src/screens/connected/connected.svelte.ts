@@ -21,6 +21,8 @@ export class ConnectedState {
   selectedId = $state('');
   activity = $state<Activity[]>([]);
   proposals = $state<Proposal[]>([]);
+  /** change sets approved in this window, shown with their branch and diff until dismissed */
+  applied = $state<Proposal[]>([]);
   projects = $state<PickProject[]>([]);
   channels = $state<PickChannel[]>([]);
   error = $state('');
@@ -79,6 +81,15 @@ export class ConnectedState {
   }
 
   /** run performs a panel action, replaces the connection it returns and shows any error. */
+  /** decide approves or declines a proposal; an applied change set joins "Applied". */
+  decide(id: string, approve: boolean): Promise<boolean> {
+    return this.run(async () => {
+      const p = approve ? await connectApi.approve(id) : await connectApi.decline(id);
+      if (p.status === 'approved' && p.branch) this.applied = [p, ...this.applied.filter((x) => x.id !== p.id)];
+      return p;
+    });
+  }
+
   async run(action: () => Promise<Connection | unknown>): Promise<boolean> {
     this.error = '';
     try {
