@@ -164,3 +164,30 @@ func (b *Binding) CreateChannel(workspace, project, name string, private bool) (
 	}
 	return b.s.CreateChannel(b.ctx, n)
 }
+
+// Place is a workspace or project a channel can be created in.
+type Place struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Workspace string `json:"workspace"` // a project's workspace; "" for a workspace
+}
+
+// Places lists the workspaces and their projects, by name, for the New
+// channel form.
+func (b *Binding) Places() ([]Place, error) {
+	rows, err := b.s.db.QueryContext(b.ctx, `SELECT id, name, '' FROM workspaces
+		UNION ALL SELECT id, name, workspace_id FROM projects ORDER BY 3, 2, 1`)
+	if err != nil {
+		return nil, fmt.Errorf("listing workspaces and projects: %w", err)
+	}
+	defer rows.Close()
+	out := []Place{}
+	for rows.Next() {
+		var p Place
+		if err := rows.Scan(&p.ID, &p.Name, &p.Workspace); err != nil {
+			return nil, fmt.Errorf("listing workspaces and projects: %w", err)
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
