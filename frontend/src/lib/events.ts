@@ -4,7 +4,6 @@ import { onRuntimeEvent } from './wails';
 import type { BoardCard, PaneState } from './api/board';
 import type { RunEvent, VerifyState } from './api/pipeline';
 import type { ApprovalRequest } from './api/approvals';
-import type { PostedEvent } from './api/messages';
 import type { RecordsChangedEvent } from './api/records';
 
 export interface PaneOutputEvent {
@@ -29,8 +28,6 @@ export interface EventMap {
   'pane:exit': PaneExitEvent;
   'panes:changed': null;
   'notes:changed': NotesChangedEvent;
-  /** A post was committed in a Message channel, by the person or an assistant (backend/messages EventPosted). */
-  'messages:posted': PostedEvent;
   /** A Record item committed a new version, from any writer (backend/notes EventRecordsChanged). */
   'records:changed': RecordsChangedEvent;
   /** The External agents list changed (a session appeared, grew or went). */

@@ -64,14 +64,6 @@ export const mainScreens: Screen[] = [
     available: () => bound('notes', 'RecordsBinding'),
   },
   {
-    path: '/messages',
-    group: 'main',
-    label: 'Messages',
-    icon: 'M4 5h16v11H9l-5 4zM8 9h8M8 12h5',
-    view: lazy(() => import('../screens/messages/MessagesScreen.svelte')),
-    available: () => bound('messages', 'Binding'),
-  },
-  {
     path: '/chat',
     group: 'main',
     label: 'Chat',
