@@ -4,7 +4,7 @@ import { onRuntimeEvent } from './wails';
 import type { BoardCard, PaneState } from './api/board';
 import type { RunEvent, VerifyState } from './api/pipeline';
 import type { ApprovalRequest } from './api/approvals';
-import type { RecordsChangedEvent } from './api/records';
+import type { PostedEvent } from './api/messages';
 
 export interface PaneOutputEvent {
   id: string;
@@ -28,8 +28,8 @@ export interface EventMap {
   'pane:exit': PaneExitEvent;
   'panes:changed': null;
   'notes:changed': NotesChangedEvent;
-  /** A Record item committed a new version, from any writer (backend/notes EventRecordsChanged). */
-  'records:changed': RecordsChangedEvent;
+  /** A post was committed in a Message channel, by the person or an assistant (backend/messages EventPosted). */
+  'messages:posted': PostedEvent;
   /** The External agents list changed (a session appeared, grew or went). */
   'inventory:changed': null;
   /** A pipeline run's progress line, partial text, session id or end (backend/pipeline EventRun). */

@@ -56,12 +56,12 @@ export const mainScreens: Screen[] = [
     available: () => bound('notes', 'KnowledgeBinding'),
   },
   {
-    path: '/records',
+    path: '/messages',
     group: 'main',
-    label: 'Records',
-    icon: 'M4 4h6v16H4zM14 4h6v9h-6zM6.5 8h1M6.5 12h1M16.5 8h1',
-    view: lazy(() => import('../screens/records/RecordsScreen.svelte')),
-    available: () => bound('notes', 'RecordsBinding'),
+    label: 'Messages',
+    icon: 'M4 5h16v11H9l-5 4zM8 9h8M8 12h5',
+    view: lazy(() => import('../screens/messages/MessagesScreen.svelte')),
+    available: () => bound('messages', 'Binding'),
   },
   {
     path: '/chat',
