@@ -14,7 +14,7 @@ import (
 func init() {
 	registerBench(&bench{
 		name: "notes",
-		help: "Notes race experiments (lost lines, version scope, ms versions, creates under lost responses) and guarded-write cost",
+		help: "Notes race experiments (lost lines, version scope, ms versions, creates under lost responses), guarded-write cost and search_knowledge_base over 10,000 articles",
 		run:  benchNotes,
 	})
 }

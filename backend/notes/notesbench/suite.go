@@ -21,7 +21,7 @@ type Table struct {
 }
 
 // Experiments, in print order.
-var Experiments = []string{"race", "scope", "fast", "create", "cost"}
+var Experiments = []string{"race", "scope", "fast", "create", "cost", "kbsearch"}
 
 // SuiteOptions size the experiments; zero values are the seed's sizes.
 type SuiteOptions struct {
@@ -74,6 +74,8 @@ func Suite(ctx context.Context, o SuiteOptions) ([]Table, error) {
 			t, err = createTable(ctx, o)
 		case "cost":
 			t, err = costTable(ctx, o)
+		case "kbsearch":
+			t, err = kbSearchTable(ctx, o)
 		}
 		if err != nil {
 			return out, fmt.Errorf("running %s: %w", name, err)
