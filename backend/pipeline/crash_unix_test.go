@@ -211,3 +211,54 @@ func git(t *testing.T, dir string, args ...string) string {
 	}
 	return string(out)
 }
+
+// partialSeen reports each streamed piece of text on a channel.
+type partialSeen chan string
+
+func (p partialSeen) Emit(name string, payload any) {
+	if ev, ok := payload.(RunEvent); ok && ev.Kind == agentcli.KindPartial {
+		select {
+		case p <- ev.RunID:
+		default:
+		}
+	}
+}
+
+// TestCancelledRunKeepsItsOutput: a run the person cancels keeps the text
+// it had streamed, like one the app was killed in.
+func TestCancelledRunKeepsItsOutput(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	must(t, os.MkdirAll(bin, 0o755))
+	must(t, os.WriteFile(filepath.Join(bin, "claude"), []byte(crashClaude), 0o755))
+	repo := filepath.Join(dir, "repo")
+	must(t, os.MkdirAll(repo, 0o755))
+	runner, path := crashRig(t, dir)
+	db, err := store.Open(path)
+	must(t, err)
+	t.Cleanup(func() { db.Close() })
+	seen := make(partialSeen, 1)
+	ctx := context.Background()
+	svc, err := New(ctx, Options{DB: db, Runner: runner, Emitter: seen})
+	must(t, err)
+	t.Cleanup(func() { svc.Close() })
+	_, err = svc.SetRoleModel(ctx, "Worker", "cli:claude:agent")
+	must(t, err)
+	_, err = svc.AddFolder(ctx, repo)
+	must(t, err)
+	c, err := svc.CreateChat(ctx, NewChat{Title: "Change wip"})
+	must(t, err)
+	run, err := svc.Send(ctx, c.ID, "Change wip.txt")
+	must(t, err)
+	select {
+	case <-seen:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the run streamed no text")
+	}
+	must(t, svc.Cancel(run.ID))
+	r, err := svc.GetRun(ctx, run.ID)
+	must(t, err)
+	if r.State != StateFailed || !strings.Contains(r.Text, "Partial answer so far") {
+		t.Errorf("cancelled run: %s with text %q, want the text it had streamed kept", r.State, r.Text)
+	}
+}

@@ -263,9 +263,11 @@ func (s *Service) finish(ar *activeRun, spec runSpec, res agentcli.Result, state
 	prog, _ := json.Marshal(res.Progress)
 	usage, _ := json.Marshal(res.Usage)
 	now := s.now().UnixMilli()
-	_, err := s.db.ExecContext(ctx, `UPDATE pipeline_runs SET state=?, text=?, error=?, progress=?, usage=?, cost_usd=0,
+	// A run cut short keeps the text it had streamed (written as it came).
+	keepStreamed := state == StateFailed && res.Text == ""
+	_, err := s.db.ExecContext(ctx, `UPDATE pipeline_runs SET state=?, text=CASE WHEN ? THEN text ELSE ? END, error=?, progress=?, usage=?, cost_usd=0,
 		session_id=?, repo=?, branch=?, diff_stat=?, diff=?, worktree='', finished_at=? WHERE id=?`,
-		state, res.Text, errText, string(prog), string(usage), res.SessionID, res.Repo, res.Branch, res.DiffStat, res.Diff, now, ar.id)
+		state, boolInt(keepStreamed), res.Text, errText, string(prog), string(usage), res.SessionID, res.Repo, res.Branch, res.DiffStat, res.Diff, now, ar.id)
 	if err == nil && spec.chatID != "" {
 		role, text := "assistant", res.Text
 		if state == StateFailed {
