@@ -262,3 +262,33 @@ func AtHead(ctx context.Context, repo, path string) (string, bool, error) {
 	}
 	return out, true, nil
 }
+
+// CheckHead refuses paths that go through, or are, a symbolic link or a
+// submodule in the repository's HEAD (where the branch starts), so such a
+// proposal is refused when it is made, not only when it is approved.
+func CheckHead(ctx context.Context, repo string, paths []string) error {
+	for _, p := range paths {
+		parts := strings.Split(p, "/")
+		prefixes := make([]string, len(parts))
+		for i := range parts {
+			prefixes[i] = strings.Join(parts[:i+1], "/")
+		}
+		out, err := runGit(ctx, repo, nil, append([]string{"ls-tree", "-z", "HEAD", "--"}, prefixes...)...)
+		if err != nil {
+			return fmt.Errorf("checking %s at HEAD: %w", p, err)
+		}
+		for _, rec := range strings.Split(out, "\x00") {
+			meta, name, ok := strings.Cut(rec, "\t")
+			if !ok {
+				continue
+			}
+			switch strings.Fields(meta)[0] {
+			case "120000":
+				return refuse("path %q goes through the symbolic link %q; change the link's target instead", p, name)
+			case "160000":
+				return refuse("path %q is inside the submodule %q; propose the change in that repository", p, name)
+			}
+		}
+	}
+	return nil
+}

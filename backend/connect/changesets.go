@@ -94,6 +94,13 @@ func (s *Service) proposeChangeSet(ctx context.Context, a *allowed, args json.Ra
 	if err != nil {
 		return tools.ErrorResult(err.Error()), nil
 	}
+	files := append([]string{}, paths...)
+	for _, f := range c.Files {
+		files = append(files, f.Path)
+	}
+	if err := changeset.CheckHead(ctx, repo, files); err != nil {
+		return tools.ErrorResult(err.Error()), nil
+	}
 	changes := []FileChange{}
 	for _, f := range c.Files {
 		before, ok, err := changeset.AtHead(ctx, repo, f.Path)

@@ -115,6 +115,9 @@ func TestChangeSetStalePatchStaysOnCard(t *testing.T) {
 
 func TestChangeSetRefusesBadInput(t *testing.T) {
 	e, token, repo := changeSetEnv(t)
+	must(t, os.Symlink("/etc", filepath.Join(repo, "etc")))
+	gitIn(t, repo, "add", "etc")
+	gitIn(t, repo, "commit", "-q", "-m", "link")
 	cases := []struct {
 		name string
 		args map[string]any
@@ -124,6 +127,8 @@ func TestChangeSetRefusesBadInput(t *testing.T) {
 		{"git", map[string]any{"files": []map[string]string{{"path": ".git/config", "content": "x"}}}, "DENY change set refused"},
 		{"binary", map[string]any{"files": []map[string]string{{"path": "a", "content": "\x00"}}}, "DENY change set refused"},
 		{"nothing", map[string]any{}, "DENY change set refused"},
+		{"symlink", map[string]any{"files": []map[string]string{{"path": "etc/passwd", "content": "x"}}}, "DENY change set refused"},
+		{"symlink itself", map[string]any{"files": []map[string]string{{"path": "etc", "content": "x"}}}, "DENY change set refused"},
 		{"old shape", map[string]any{"target": "repo", "files": []string{"a.txt"}}, "DENY argument files"},
 	}
 	for _, c := range cases {
@@ -135,7 +140,6 @@ func TestChangeSetRefusesBadInput(t *testing.T) {
 	if ps, _ := e.svc.Proposals(bg, ""); len(ps) != 0 {
 		t.Fatalf("refused input was queued: %+v", ps)
 	}
-	_ = repo
 }
 
 func TestChangeSetWithoutLocalFolder(t *testing.T) {
