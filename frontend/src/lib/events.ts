@@ -5,6 +5,7 @@ import type { BoardCard, PaneState } from './api/board';
 import type { RunEvent, VerifyState } from './api/pipeline';
 import type { ApprovalRequest } from './api/approvals';
 import type { PostedEvent } from './api/messages';
+import type { RecordsChangedEvent } from './api/records';
 
 export interface PaneOutputEvent {
   id: string;
@@ -30,6 +31,8 @@ export interface EventMap {
   'notes:changed': NotesChangedEvent;
   /** A post was committed in a Message channel, by the person or an assistant (backend/messages EventPosted). */
   'messages:posted': PostedEvent;
+  /** A Record item committed a new version, from any writer (backend/notes EventRecordsChanged). */
+  'records:changed': RecordsChangedEvent;
   /** The External agents list changed (a session appeared, grew or went). */
   'inventory:changed': null;
   /** A pipeline run's progress line, partial text, session id or end (backend/pipeline EventRun). */

@@ -56,6 +56,14 @@ export const mainScreens: Screen[] = [
     available: () => bound('notes', 'KnowledgeBinding'),
   },
   {
+    path: '/records',
+    group: 'main',
+    label: 'Records',
+    icon: 'M4 4h6v16H4zM14 4h6v9h-6zM6.5 8h1M6.5 12h1M16.5 8h1',
+    view: lazy(() => import('../screens/records/RecordsScreen.svelte')),
+    available: () => bound('notes', 'RecordsBinding'),
+  },
+  {
     path: '/messages',
     group: 'main',
     label: 'Messages',

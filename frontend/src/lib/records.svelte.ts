@@ -1,0 +1,200 @@
+// The Records screen's state: the Record channels, the open channel's items
+// (a board by status, or a table) and the open item's editor. The body
+// editor is the Notes text editor's sync state (TextTabState): saves are
+// conditional on the version it last saw, a refused save keeps a local
+// draft, compare / re-apply work the same. Title and status changes are
+// conditional too. records:changed (any writer, an agent's edit_record_item
+// included) refreshes the open channel and follows the open item live.
+import { on } from './events';
+import { bodyOf, recordsApi, type RecordChannel, type RecordEdit, type RecordItem, type RecordsOverview } from './api/records';
+import { notesApi, type SaveResult } from './api/notes';
+import { DraftStore } from './notes/drafts';
+import { TextTabState } from './notes/text.svelte';
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export class RecordEditor {
+  item = $state<RecordItem | null>(null);
+  /** a refused title or status change, said in words */
+  error = $state('');
+  readonly ed: TextTabState;
+
+  constructor(readonly channel: string, readonly id: string, drafts: DraftStore) {
+    this.ed = new TextTabState(channel, id, drafts, (expected, text) => this.saveBody(expected, text));
+  }
+
+  private async saveBody(expected: number, text: string): Promise<SaveResult> {
+    const it = this.item;
+    const r = await recordsApi.saveItem(this.channel, this.id, expected, { title: it?.title ?? '', status: it?.status ?? '', body: text });
+    if (r.current) this.item = r.current;
+    else if (r.saved && it) this.item = { ...it, version: r.version, fields: { ...it.fields, body: text } };
+    return {
+      saved: r.saved, version: r.version, tab_version: r.version,
+      current: r.current ? { tab_id: this.id, kind: 'text', title: '', position: 0, tab_version: r.version, updated_at: r.current.updated_at, text: bodyOf(r.current) } : undefined,
+    };
+  }
+
+  /** follow takes the item as stored now without dropping the person's typing. */
+  follow(it: RecordItem) {
+    if (!this.item) {
+      this.item = it;
+      this.ed.load(bodyOf(it), it.version);
+      return;
+    }
+    if (it.version < this.item.version) return;
+    this.item = it;
+    this.ed.server(bodyOf(it), it.version);
+  }
+
+  /** change saves a new title or status on the item as last seen; the body stays as stored. */
+  async change(edit: Partial<Pick<RecordEdit, 'title' | 'status'>>): Promise<boolean> {
+    const it = this.item;
+    if (!it) return false;
+    const prev = it.version;
+    try {
+      const r = await recordsApi.saveItem(this.channel, this.id, prev, { title: it.title, status: it.status, body: bodyOf(it), ...edit });
+      if (r.saved) {
+        this.item = { ...it, ...edit, version: r.version };
+        this.ed.advance(prev, r.version);
+        this.error = '';
+        return true;
+      }
+      this.error = `Not changed: this record changed since you opened it (now version ${r.version}). It is shown as it is now; make your change again.`;
+      if (r.current) this.follow(r.current);
+    } catch (e) {
+      this.error = `Not changed: ${message(e)}`;
+    }
+    return false;
+  }
+}
+
+export class RecordsState {
+  overview = $state<RecordsOverview>({ workspaces: [], projects: [], channels: [] });
+  loaded = $state(false);
+  error = $state('');
+  channel = $state('');
+  items = $state<RecordItem[]>([]);
+  editor = $state<RecordEditor | null>(null);
+  readonly drafts = new DraftStore();
+
+  /** start loads the list and follows record changes; it returns the stop function. */
+  start(): () => void {
+    void this.load();
+    return on('records:changed', (ev) => {
+      if (ev.record_channel_id !== this.channel) return;
+      void this.refresh();
+      const ed = this.editor;
+      if (ed?.id === ev.item_id) void this.followItem(ed);
+    });
+  }
+
+  async load() {
+    try {
+      this.overview = await recordsApi.overview();
+      this.error = '';
+    } catch (e) {
+      this.error = `Could not load Record channels: ${message(e)}`;
+    }
+    this.loaded = true;
+  }
+
+  get current(): RecordChannel | undefined {
+    return this.overview.channels.find((c) => c.record_channel_id === this.channel);
+  }
+
+  where(c: RecordChannel): string {
+    const p = this.overview.projects.find((x) => x.id === c.project_id);
+    const w = this.overview.workspaces.find((x) => x.id === c.workspace_id);
+    return [w?.name, p?.name ?? 'No project'].filter(Boolean).join(' · ');
+  }
+
+  async createChannel(workspace: string, project: string, name: string, statuses: string[]): Promise<string | null> {
+    try {
+      const c = await recordsApi.createChannel(workspace, project, name, statuses);
+      await this.load();
+      return c.record_channel_id;
+    } catch (e) {
+      this.error = `Not created: ${message(e)}`;
+      return null;
+    }
+  }
+
+  async createProject(workspace: string, name: string): Promise<string | null> {
+    try {
+      const p = await notesApi.createProject(workspace, name);
+      await this.load();
+      return p.id;
+    } catch (e) {
+      this.error = `Project not created: ${message(e)}`;
+      return null;
+    }
+  }
+
+  async selectChannel(id: string) {
+    if (this.channel !== id) {
+      this.channel = id;
+      this.editor = null;
+      this.items = [];
+    }
+    await this.refresh();
+  }
+
+  async refresh() {
+    if (!this.channel) return;
+    try {
+      this.items = await recordsApi.items(this.channel);
+    } catch (e) {
+      this.error = `Could not load the records: ${message(e)}`;
+    }
+  }
+
+  async openItem(id: string) {
+    if (!this.channel || this.editor?.id === id) return;
+    const ed = new RecordEditor(this.channel, id, this.drafts);
+    this.editor = ed;
+    if (!(await this.followItem(ed))) this.editor = null;
+  }
+
+  private async followItem(ed: RecordEditor): Promise<boolean> {
+    try {
+      ed.follow(await recordsApi.item(ed.channel, ed.id));
+      return true;
+    } catch (e) {
+      this.error = `Could not open the record: ${message(e)}`;
+      return false;
+    }
+  }
+
+  closeItem() {
+    this.editor = null;
+  }
+
+  async addItem(title: string, status: string, body: string): Promise<string | null> {
+    try {
+      const it = await recordsApi.addItem(this.channel, title, status, body);
+      this.error = '';
+      await this.refresh();
+      return it.item_id;
+    } catch (e) {
+      this.error = `Not added: ${message(e)}`;
+      return null;
+    }
+  }
+
+  /** move sets an item's status from the board, conditional on the version the board shows. */
+  async move(it: RecordItem, status: string): Promise<boolean> {
+    if (this.editor?.id === it.item_id) return this.editor.change({ status });
+    try {
+      const r = await recordsApi.saveItem(this.channel, it.item_id, it.version, { title: it.title, status, body: bodyOf(it) });
+      if (!r.saved) this.error = `Not moved: "${it.title}" changed since the board showed it (now version ${r.version}). Look again and move it once more.`;
+      else this.error = '';
+      await this.refresh();
+      return r.saved;
+    } catch (e) {
+      this.error = `Not moved: ${message(e)}`;
+      return false;
+    }
+  }
+}
