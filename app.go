@@ -256,7 +256,7 @@ func (a *App) openConnect() error {
 		return err
 	}
 	a.Connect = connect.NewPanel(ctx, svc, a.conn)
-	a.Picker = notesres.NewPicker(ctx, a.notes)
+	a.Picker = notesres.NewPicker(ctx, a.notes, msgs)
 	return nil
 }
 

@@ -3,6 +3,7 @@ package notesres
 import (
 	"context"
 
+	"github.com/osfoundry/desktop/backend/messages"
 	"github.com/osfoundry/desktop/backend/notes"
 )
 
@@ -13,10 +14,14 @@ import (
 type Picker struct {
 	ctx context.Context
 	s   *notes.Store
+	ms  *messages.Store
 }
 
-// NewPicker lists from s; ctx is the app's lifetime.
-func NewPicker(ctx context.Context, s *notes.Store) *Picker { return &Picker{ctx: ctx, s: s} }
+// NewPicker lists projects from s and Message channels from ms; ctx is
+// the app's lifetime.
+func NewPicker(ctx context.Context, s *notes.Store, ms *messages.Store) *Picker {
+	return &Picker{ctx: ctx, s: s, ms: ms}
+}
 
 // PickProject is one project offered to a connection.
 type PickProject struct {
@@ -32,6 +37,7 @@ type PickChannel struct {
 	ID            string `json:"id"`
 	Name          string `json:"name"`
 	Kind          string `json:"kind"`
+	Private       bool   `json:"private"`
 	Project       string `json:"project"`
 	Workspace     string `json:"workspace"`
 	WorkspaceName string `json:"workspaceName"`
@@ -58,7 +64,8 @@ func (p *Picker) Projects() ([]PickProject, error) {
 
 // Channels lists every workspace's channels that a connection can be
 // invited to: today the Record channels (the access check accepts an
-// invite for record_channel targets).
+// Channels lists the Message channels an invite can open: every channel
+// but the discussion channels (a project opens its own), by workspace.
 func (p *Picker) Channels() ([]PickChannel, error) {
 	ws, err := p.s.ListWorkspaces(p.ctx)
 	if err != nil {
@@ -66,12 +73,17 @@ func (p *Picker) Channels() ([]PickChannel, error) {
 	}
 	out := []PickChannel{}
 	for _, w := range ws {
-		cs, err := p.s.ListRecordChannels(p.ctx, w.ID)
+		cs, err := p.ms.ListChannels(p.ctx, w.ID, "")
 		if err != nil {
 			return nil, err
 		}
 		for _, c := range cs {
-			out = append(out, PickChannel{ID: c.ID, Name: c.Name, Kind: notes.ResourceRecordChannel, Project: c.Project,
+			// The panel invites as the owner, and a private channel opens
+			// only with its owner's invite: offer only what an invite opens.
+			if c.Discussion || c.Private && c.Owner != messages.OwnerID {
+				continue
+			}
+			out = append(out, PickChannel{ID: c.ID, Name: c.Name, Kind: messages.KindChannel, Private: c.Private, Project: c.Project,
 				Workspace: w.ID, WorkspaceName: w.Name})
 		}
 	}

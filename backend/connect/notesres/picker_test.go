@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/osfoundry/desktop/backend/connect/notesres"
+	"github.com/osfoundry/desktop/backend/messages"
 	"github.com/osfoundry/desktop/backend/notes"
 	"github.com/osfoundry/desktop/backend/store"
 )
@@ -21,7 +22,11 @@ func TestPickerListsLiveProjectsAndChannels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := notesres.NewPicker(bg, st)
+	ms, err := messages.Open(db, messages.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := notesres.NewPicker(bg, st, ms)
 	got, err := p.Projects()
 	if err != nil || len(got) != 0 {
 		t.Fatalf("empty store: got %+v, %v; want no projects", got, err)
@@ -31,8 +36,14 @@ func TestPickerListsLiveProjectsAndChannels(t *testing.T) {
 	must(t, err2(st.CreateProject(bg, "ws-a", "proj-2", "Launch")))
 	must(t, err2(st.CreateProject(bg, "ws-a", "proj-1", "Finance")))
 	must(t, err2(st.CreateProject(bg, "ws-b", "proj-3", "Hiring")))
+	// Record channels are not Message channels: the invite picker never offers them.
 	must(t, err2(st.CreateRecordChannel(bg, "ws-a", "proj-2", "rc-1", "Bugs")))
-	must(t, err2(st.CreateRecordChannel(bg, "ws-b", "", "rc-2", "Announcements")))
+	_, err = ms.Discussion(bg, "ws-a", "proj-2") // opened by the project, not by an invite
+	must(t, err)
+	support, err := ms.CreateChannel(bg, messages.NewChannel{Workspace: "ws-a", Project: "proj-2", Name: "support"})
+	must(t, err)
+	news, err := ms.CreateChannel(bg, messages.NewChannel{Workspace: "ws-b", Name: "Announcements", Private: true, Owner: "owner"})
+	must(t, err)
 
 	got, err = p.Projects()
 	if err != nil {
@@ -51,8 +62,8 @@ func TestPickerListsLiveProjectsAndChannels(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantC := []notesres.PickChannel{
-		{ID: "rc-1", Name: "Bugs", Kind: "record_channel", Project: "proj-2", Workspace: "ws-a", WorkspaceName: "Acme"},
-		{ID: "rc-2", Name: "Announcements", Kind: "record_channel", Workspace: "ws-b", WorkspaceName: "Beta"},
+		{ID: support.ID, Name: "support", Kind: "message_channel", Project: "proj-2", Workspace: "ws-a", WorkspaceName: "Acme"},
+		{ID: news.ID, Name: "Announcements", Kind: "message_channel", Private: true, Workspace: "ws-b", WorkspaceName: "Beta"},
 	}
 	if !reflect.DeepEqual(ch, wantC) {
 		t.Errorf("channels:\n got %+v\nwant %+v", ch, wantC)

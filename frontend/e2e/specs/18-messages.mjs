@@ -16,7 +16,9 @@ import { until, assert, goCall } from '../lib.mjs';
 //    post appears live with the connection's name and an assistant badge;
 //    a retry with the same idempotency_key does not post twice.
 // 5. A channel the person creates in the same project stays closed to the
-//    assistant (not_invited) until the owner invites it.
+//    assistant (not_invited) until the owner invites it; the Connected
+//    panel's Message channel picker offers it (and no Record channel or
+//    discussion channel).
 const run = promisify(execFile);
 const bin = resolve(process.argv[2] ?? '../build/bin/osfoundry-dev');
 
@@ -93,6 +95,9 @@ export default async function ({ page, base, env, tmp, shot }) {
   const support = new URL(page.url().replace('#/', '')).searchParams.get('channel');
   const closed = await rpc('list_channel_messages', { channel_id: support });
   assert(closed.isError && closed.text.startsWith('not_invited'), 'a non-discussion channel is closed without an invite: ' + closed.text);
+  const offered = await goCall(page, 'notesres.Picker.Channels');
+  assert(offered.some((c) => c.id === support && c.kind === 'message_channel') && !offered.some((c) => c.id === discID),
+    'Connected → Message channels offers the new channel for an invite, never the discussion channel: ' + JSON.stringify(offered));
   await goCall(page, 'connect.Panel.InviteChannel', conn.id, support);
   const open = await rpc('post_channel_message', { channel_id: support, text: 'hello support', idempotency_key: 'e2e-2' });
   assert(!open.isError, 'after the invite the assistant posts: ' + open.text);

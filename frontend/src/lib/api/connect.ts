@@ -86,6 +86,8 @@ export interface PickChannel {
   id: string;
   name: string;
   kind: string;
+  /** a private Message channel: only its owner's invite opens it */
+  private?: boolean;
   project: string;
   workspace: string;
   workspaceName: string;

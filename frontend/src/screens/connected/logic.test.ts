@@ -41,9 +41,9 @@ const projects: PickProject[] = [
 ];
 
 const channels: PickChannel[] = [
-  { id: 'rc-1', name: 'Bugs', kind: 'record_channel', project: 'p-a', workspace: 'ws-1', workspaceName: 'Acme' },
-  { id: 'rc-2', name: 'All hands', kind: 'record_channel', project: '', workspace: 'ws-1', workspaceName: 'Acme' },
-  { id: 'rc-3', name: 'Other', kind: 'record_channel', project: '', workspace: 'ws-2', workspaceName: 'Beta' },
+  { id: 'rc-1', name: 'Bugs', kind: 'message_channel', project: 'p-a', workspace: 'ws-1', workspaceName: 'Acme' },
+  { id: 'rc-2', name: 'All hands', kind: 'message_channel', project: '', workspace: 'ws-1', workspaceName: 'Acme' },
+  { id: 'rc-3', name: 'Other', kind: 'message_channel', project: '', workspace: 'ws-2', workspaceName: 'Beta' },
 ];
 
 describe('decisionView', () => {
@@ -84,10 +84,10 @@ describe('pickers', () => {
     const c = conn({ status: 'connected', workspace: 'ws-1', projects: ['p-a'] });
     expect(projectChoices(projects, c).map((p) => p.id)).toEqual(['p-b']);
   });
-  it('does not offer channels already open through a project or already invited', () => {
+  it('offers a project\'s channels even when the project is added (only its discussion channel opens), not invited ones', () => {
     const c = conn({ status: 'connected', workspace: 'ws-1', projects: ['p-a'] });
-    expect(channelChoices(channels, c).map((x) => x.id)).toEqual(['rc-2']);
-    expect(channelChoices(channels, { ...c, channels: ['rc-2'] })).toEqual([]);
+    expect(channelChoices(channels, c).map((x) => x.id)).toEqual(['rc-1', 'rc-2']);
+    expect(channelChoices(channels, { ...c, channels: ['rc-1', 'rc-2'] })).toEqual([]);
     expect(channelChoices(channels, conn()).map((x) => x.id)).toEqual(['rc-1', 'rc-2', 'rc-3']);
   });
   it('groups by workspace in order', () => {

@@ -51,10 +51,12 @@ export function projectChoices(all: PickProject[], conn: Connection): PickProjec
   return inWorkspace(all, conn).filter((p) => !conn.projects.includes(p.id));
 }
 
-/** channelChoices are the channels Invite offers: in the workspace, not
- * invited yet, and not already open through an added project. */
+/** channelChoices are the Message channels Invite offers: in the
+ * workspace and not invited yet. Being in a project opens only its
+ * discussion channel (never offered), so a project's other channels
+ * still need their invite. */
 export function channelChoices(all: PickChannel[], conn: Connection): PickChannel[] {
-  return inWorkspace(all, conn).filter((c) => !conn.channels.includes(c.id) && !(c.project && conn.projects.includes(c.project)));
+  return inWorkspace(all, conn).filter((c) => !conn.channels.includes(c.id));
 }
 
 /** groupByWorkspace groups picker items under their workspace name, in order. */
