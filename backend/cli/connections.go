@@ -135,6 +135,13 @@ func runConnections(env *Env, c *Command, args []string) int {
 		if err != nil {
 			return report(env, err)
 		}
+		if p.Problem != "" { // a change set that could not apply: still pending, nothing changed
+			return report(env, fmt.Errorf("%s not applied (still waiting; decline it or ask for a new one): %s", p.ID, p.Problem))
+		}
+		if p.Branch != "" {
+			fmt.Fprintf(out, "%s %s: committed on branch %s (%s)\n", p.ID, p.Status, p.Branch, p.Commit)
+			break
+		}
 		fmt.Fprintf(out, "%s %s\n", p.ID, p.Status)
 	case sub == "users" && need(0):
 		us, err := svc.Users(ctx)
