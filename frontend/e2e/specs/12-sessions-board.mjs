@@ -21,7 +21,7 @@ const script = resolve(here, '../../../backend/testkit/fakeprompt/prompt.sh');
 const overlap = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 export default async function ({ page, base, tmp, env, shot }) {
-  const api = join(tmp, 'board', 'shop-api');
+  const api = join(tmp, 'board', 'billing-api');
   const web = join(tmp, 'board', 'shop-web-storefront-with-a-long-folder-name');
   mkdirSync(api, { recursive: true });
   mkdirSync(web, { recursive: true });
@@ -42,7 +42,7 @@ export default async function ({ page, base, tmp, env, shot }) {
     const titleA = (await page.locator(`${card(a.id)} .title`).textContent()).trim();
     const titleW = (await page.locator(`${card(w.id)} .title`).textContent()).trim();
     assert(titleA !== titleW, `two cards share the title ${JSON.stringify(titleA)}`);
-    assert(titleA === 'Claude Code in shop-api', `title of the shop-api pane: ${titleA}`);
+    assert(titleA === 'Claude Code in billing-api', `title of the billing-api pane: ${titleA}`);
 
     // The elapsed time ticks.
     const ago = page.locator(`${card(a.id)} .ago`);
@@ -94,7 +94,7 @@ export default async function ({ page, base, tmp, env, shot }) {
     await notice.getByRole('button', { name: 'Open summary' }).click();
     const viewer = page.getByRole('dialog', { name: 'Session summary' });
     await viewer.waitFor();
-    await viewer.getByRole('heading', { level: 1, name: 'Claude Code in shop-api' }).waitFor();
+    await viewer.getByRole('heading', { level: 1, name: 'Claude Code in billing-api' }).waitFor();
     const shown = await viewer.textContent();
     for (const want of ['Kind: Terminal', `Where: ${api}`, 'What it did', 'Last screen', 'Removed build/.']) {
       assert(shown.includes(want), `the viewer lacks ${JSON.stringify(want)}: ${shown}`);
@@ -107,7 +107,7 @@ export default async function ({ page, base, tmp, env, shot }) {
     await viewer.waitFor({ state: 'detached' });
     await page.reload();
     await page.waitForSelector(inColumn('done', a.id));
-    assert(readFileSync(path, 'utf8').startsWith('# Claude Code in shop-api'), 'the summary file');
+    assert(readFileSync(path, 'utf8').startsWith('# Claude Code in billing-api'), 'the summary file');
     await page.locator(card(a.id)).getByRole('button', { name: /^Open the summary/ }).click();
     await viewer.waitFor();
     await viewer.getByRole('button', { name: 'Close' }).click();
