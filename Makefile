@@ -18,7 +18,7 @@ export PATH := /usr/local/go/bin:$(PATH)
 export VERSION
 
 .PHONY: run app cli dev-app frontend deps deps-package deps-test test vet unit frontend-test e2e window cross agents node-mcp fixtures bench \
-	icons package package-linux package-windows package-macos sums package-test
+	icons package package-linux package-windows package-macos sums package-test soak
 
 run: deps app cli
 	@build/scripts/run.sh $(GUI)
@@ -111,3 +111,8 @@ bench: app cli
 	$(CLI) bench pty
 	build/scripts/bench-startup.sh $(GUI)
 	build/scripts/bench-package.sh
+	build/scripts/bench-soak.sh $(GUI) --panes 12 --minutes 10 --warmup 3
+
+# The long-session soak alone: memory slope of the window and its web view.
+soak: app cli
+	build/scripts/bench-soak.sh $(GUI) --panes 12 --minutes 10 --warmup 3
