@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -34,7 +33,7 @@ func (codexStore) Roots(env Env) []string {
 	return []string{h, filepath.Join(h, "sessions"), filepath.Join(h, "archived_sessions")}
 }
 
-var stateDBName = regexp.MustCompile(`^state_(\d+)\.sqlite$`)
+var stateDBName = lazyRE(`^state_(\d+)\.sqlite$`)
 
 func (codexStore) Units(ctx context.Context, env Env) ([]Unit, error) {
 	h := codexHome(env)
@@ -71,8 +70,8 @@ func (codexStore) Units(ctx context.Context, env Env) ([]Unit, error) {
 // newestStateDB finds state_<n>.sqlite with the highest n in Codex's home.
 func newestStateDB(h string) (Unit, bool) {
 	best, bestN := Unit{}, -1
-	for _, u := range listFiles(h, func(n string) bool { return stateDBName.MatchString(n) }) {
-		n, _ := strconv.Atoi(stateDBName.FindStringSubmatch(filepath.Base(u.Path))[1])
+	for _, u := range listFiles(h, func(n string) bool { return stateDBName().MatchString(n) }) {
+		n, _ := strconv.Atoi(stateDBName().FindStringSubmatch(filepath.Base(u.Path))[1])
 		if n > bestN {
 			best, bestN = u, n
 		}
@@ -81,7 +80,7 @@ func newestStateDB(h string) (Unit, bool) {
 }
 
 func (c codexStore) Read(ctx context.Context, env Env, u Unit) ([]Session, error) {
-	if stateDBName.MatchString(filepath.Base(u.Path)) {
+	if stateDBName().MatchString(filepath.Base(u.Path)) {
 		return readCodexDB(ctx, u.Path)
 	}
 	s, ok, err := readRollout(u.Path)
@@ -198,7 +197,7 @@ func kebab(v string) string {
 
 var classicSandbox = map[string]bool{"read-only": true, "workspace-write": true, "danger-full-access": true}
 
-var desktopOriginator = regexp.MustCompile(`(?i)desktop|codex_work|chatgpt|codex_app|codex_mac|vscode`)
+var desktopOriginator = lazyRE(`(?i)desktop|codex_work|chatgpt|codex_app|codex_mac|vscode`)
 
 // Merge joins the database row and the rollout of each thread, then says
 // which app started it.
@@ -249,7 +248,7 @@ func (codexStore) Merge(in []Session) []Session {
 	}
 	for i := range out {
 		out[i].App = CodexCLI
-		if desktopOriginator.MatchString(out[i].originator) {
+		if desktopOriginator().MatchString(out[i].originator) {
 			out[i].App = CodexApp
 		}
 	}

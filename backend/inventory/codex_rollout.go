@@ -3,13 +3,12 @@ package inventory
 import (
 	"bytes"
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
 // rolloutID is the thread id at the end of a rollout's file name
 // (rollout-2025-05-07T17-24-21-<uuid>.jsonl).
-var rolloutID = regexp.MustCompile(`-([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.jsonl$`)
+var rolloutID = lazyRE(`-([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.jsonl$`)
 
 // readRollout reads a rollout's session_meta (first line), the first real
 // user message (head) and the newest turn_context (tail).
@@ -91,7 +90,7 @@ func readRollout(path string) (Session, bool, error) {
 		// The meta line was over the head's line cap (instructions with a
 		// very long AGENTS.md) and was skipped unread: the file name holds
 		// the thread id too.
-		if m := rolloutID.FindStringSubmatch(filepath.Base(path)); m != nil {
+		if m := rolloutID().FindStringSubmatch(filepath.Base(path)); m != nil {
 			s.ID, meta = m[1], true
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -74,15 +73,15 @@ var (
 	// An option line starts at most six columns in (commander: 2; clap: 2
 	// for "-c, --config", 6 for "    --last"); a wrapped description line
 	// sits further right, even when it begins with a flag it mentions.
-	flagLine   = regexp.MustCompile(`^ {0,6}(-[A-Za-z0-9]|--[A-Za-z0-9][A-Za-z0-9-]*)\b`)
-	flagToken  = regexp.MustCompile(`(?:^|[\s,])(--?[A-Za-z0-9][A-Za-z0-9-]*)`)
-	choicesRe  = regexp.MustCompile(`choices:\s*((?:"[^"]*"(?:,\s*)?)+)`)
-	quotedRe   = regexp.MustCompile(`"([^"]*)"`)
-	possibleRe = regexp.MustCompile(`\[possible values:\s*([^\]]*)\]`)
-	listItemRe = regexp.MustCompile(`^\s*-\s+([A-Za-z0-9][A-Za-z0-9-]*)\s*(?::|$)`)
+	flagLine   = lazyRE(`^ {0,6}(-[A-Za-z0-9]|--[A-Za-z0-9][A-Za-z0-9-]*)\b`)
+	flagToken  = lazyRE(`(?:^|[\s,])(--?[A-Za-z0-9][A-Za-z0-9-]*)`)
+	choicesRe  = lazyRE(`choices:\s*((?:"[^"]*"(?:,\s*)?)+)`)
+	quotedRe   = lazyRE(`"([^"]*)"`)
+	possibleRe = lazyRE(`\[possible values:\s*([^\]]*)\]`)
+	listItemRe = lazyRE(`^\s*-\s+([A-Za-z0-9][A-Za-z0-9-]*)\s*(?::|$)`)
 	// A description that ends by listing the levels in plain parentheses,
 	// as claude 2.1.328 does for --effort: "(low, medium, high, xhigh, max)".
-	plainListRe = regexp.MustCompile(`\(([a-z][A-Za-z0-9-]*(?:, [a-z][A-Za-z0-9-]*)+)\)\.?$`)
+	plainListRe = lazyRE(`\(([a-z][A-Za-z0-9-]*(?:, [a-z][A-Za-z0-9-]*)+)\)\.?$`)
 )
 
 // parseHelp reads flags and their accepted values from commander.js style
@@ -102,17 +101,17 @@ func parseHelp(text string) cliCaps {
 	flush := func() {
 		d := strings.Join(desc, " ")
 		desc = desc[:0]
-		if m := plainListRe.FindStringSubmatch(d); m != nil && strings.Contains(d, "<") && !strings.Contains(d, "choices:") {
+		if m := plainListRe().FindStringSubmatch(d); m != nil && strings.Contains(d, "<") && !strings.Contains(d, "choices:") {
 			for _, v := range strings.Split(m[1], ", ") {
 				add(v)
 			}
 		}
-		if m := choicesRe.FindStringSubmatch(d); m != nil {
-			for _, q := range quotedRe.FindAllStringSubmatch(m[1], -1) {
+		if m := choicesRe().FindStringSubmatch(d); m != nil {
+			for _, q := range quotedRe().FindAllStringSubmatch(m[1], -1) {
 				add(q[1])
 			}
 		}
-		if m := possibleRe.FindStringSubmatch(d); m != nil {
+		if m := possibleRe().FindStringSubmatch(d); m != nil {
 			for _, v := range strings.Split(m[1], ",") {
 				if v = strings.TrimSpace(v); v != "" {
 					add(v)
@@ -123,10 +122,10 @@ func parseHelp(text string) cliCaps {
 	for _, line := range strings.Split(text, "\n") {
 		trimmed := strings.TrimSpace(line)
 		switch {
-		case flagLine.MatchString(line) && !listItemRe.MatchString(line):
+		case flagLine().MatchString(line) && !listItemRe().MatchString(line):
 			flush()
 			cur = nil
-			for _, m := range flagToken.FindAllStringSubmatch(strings.SplitN(trimmed, "  ", 2)[0], -1) {
+			for _, m := range flagToken().FindAllStringSubmatch(strings.SplitN(trimmed, "  ", 2)[0], -1) {
 				cur = append(cur, m[1])
 				c.flags[m[1]] = true
 			}
@@ -136,7 +135,7 @@ func parseHelp(text string) cliCaps {
 			flush()
 			cur = nil
 		case len(cur) > 0:
-			if m := listItemRe.FindStringSubmatch(line); m != nil {
+			if m := listItemRe().FindStringSubmatch(line); m != nil {
 				add(m[1])
 				continue
 			}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
 	"strings"
 )
 
@@ -80,7 +79,7 @@ var (
 	claudeStrictModes = map[string]bool{"default": true, "plan": true}
 	codexStrictAsk    = map[string]bool{"untrusted": true, "on-request": true}
 	codexStrictBox    = map[string]bool{"read-only": true, "workspace-write": true}
-	effortPattern     = regexp.MustCompile(`^[a-z]{1,16}$`)
+	effortPattern     = lazyRE(`^[a-z]{1,16}$`)
 )
 
 // planner builds plans; it holds the injected runner and the help cache.
@@ -150,7 +149,7 @@ func (p *planner) claude(ctx context.Context, pl *Plan, s Session, opts PlanOpti
 	if s.Effort != "" {
 		ok, listed := caps.accepts(s.Effort, "--effort")
 		switch {
-		case !effortPattern.MatchString(s.Effort):
+		case !effortPattern().MatchString(s.Effort):
 			pl.note("Effort", s.Effort, "not passed: not a plain effort level")
 		case caps.has("--effort") && (ok || !listed):
 			argv = append(argv, "--effort", s.Effort)
@@ -202,7 +201,7 @@ func (p *planner) codex(ctx context.Context, pl *Plan, s Session, opts PlanOptio
 	}
 	if s.Effort != "" {
 		switch {
-		case !effortPattern.MatchString(s.Effort):
+		case !effortPattern().MatchString(s.Effort):
 			pl.note("Effort", s.Effort, "not passed: not a plain effort level")
 		case caps.has("-c", "--config"):
 			argv = append(argv, "-c", `model_reasoning_effort="`+s.Effort+`"`)

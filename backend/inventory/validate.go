@@ -3,7 +3,6 @@ package inventory
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -12,16 +11,16 @@ import (
 // shell syntax, whitespace, newlines or escape sequences, is refused, so a
 // crafted file can never change what runs.
 var (
-	idPattern     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$`)
-	modelPattern  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:/\[\]-]{0,127}$`)
-	optionPattern = regexp.MustCompile(`^[a-z][a-zA-Z0-9-]{0,39}$`)
+	idPattern     = lazyRE(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$`)
+	modelPattern  = lazyRE(`^[A-Za-z0-9][A-Za-z0-9._:/\[\]-]{0,127}$`)
+	optionPattern = lazyRE(`^[a-z][a-zA-Z0-9-]{0,39}$`)
 )
 
-func validID(s string) bool    { return idPattern.MatchString(s) }
-func validModel(s string) bool { return modelPattern.MatchString(s) }
+func validID(s string) bool    { return idPattern().MatchString(s) }
+func validModel(s string) bool { return modelPattern().MatchString(s) }
 
 // validOption accepts a CLI enum value such as "on-request" or "acceptEdits".
-func validOption(s string) bool { return optionPattern.MatchString(s) }
+func validOption(s string) bool { return optionPattern().MatchString(s) }
 
 // ErrUnsafeValue marks a recorded value that cannot be passed to a CLI.
 var ErrUnsafeValue = errors.New("unsafe value")
