@@ -33,6 +33,10 @@ export default async function ({ page, base, tmp }) {
       },
     });
   });
+  // Panes an earlier spec left open would keep a view (and the listener):
+  // this spec counts from none.
+  await page.goto(base + '/#/sessions');
+  for (const p of (await goCall(page, 'terminal.Service.List')) ?? []) await goCall(page, 'terminal.Service.Close', p.id).catch(() => {});
   const spin = join(tmp, 'listeners-spin.sh');
   writeFileSync(spin, `i=0\nwhile :; do printf "\\r| spin-$1 %d" "$i"; i=$((i+1)); sleep 0.1; done\n`);
   await page.goto(base + '/#/terminal');
