@@ -129,9 +129,13 @@ type Store struct {
 	db   *sql.DB
 	opts Options
 
-	mu   sync.Mutex
-	subs map[int]func(Channel, Message)
-	next int
+	mu    sync.Mutex // guards opts.NameOf
+	posts store.Subscribers[post]
+}
+
+type post struct {
+	c Channel
+	m Message
 }
 
 // Open migrates the message tables on db.
@@ -142,7 +146,7 @@ func Open(db *sql.DB, opts Options) (*Store, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Store{db: db, opts: opts, subs: map[int]func(Channel, Message){}}, nil
+	return &Store{db: db, opts: opts}, nil
 }
 
 // SetNameOf sets how tool callers are named (the app wires it once the
@@ -156,29 +160,10 @@ func (s *Store) SetNameOf(f func(ctx context.Context, source string) string) {
 // OnPost registers f to run after every committed post (by a person or an
 // assistant). f runs on the poster's goroutine: keep it short.
 func (s *Store) OnPost(f func(Channel, Message)) (unsubscribe func()) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	id := s.next
-	s.next++
-	s.subs[id] = f
-	return func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		delete(s.subs, id)
-	}
+	return s.posts.Add(func(p post) { f(p.c, p.m) })
 }
 
-func (s *Store) announce(c Channel, m Message) {
-	s.mu.Lock()
-	fs := make([]func(Channel, Message), 0, len(s.subs))
-	for _, f := range s.subs {
-		fs = append(fs, f)
-	}
-	s.mu.Unlock()
-	for _, f := range fs {
-		f(c, m)
-	}
-}
+func (s *Store) announce(c Channel, m Message) { s.posts.Notify(post{c, m}) }
 
 func newID(prefix string) string {
 	b := make([]byte, 8)

@@ -85,9 +85,7 @@ type Store struct {
 	knowledgeDir string
 	opts         Options
 
-	subMu   sync.Mutex
-	subs    map[int]func(noteID string, version int64)
-	nextSub int
+	changes store.Subscribers[noteChange]
 
 	searchMu   sync.Mutex // one lazy reindex at a time
 	indexedGen int64      // search_gen when the index last matched the tables (under searchMu)
@@ -123,7 +121,7 @@ func OpenWith(db *sql.DB, knowledgeDir string, opts Options) (*Store, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Store{db: db, knowledgeDir: knowledgeDir, opts: opts, subs: map[int]func(string, int64){}, reads: store.NewStmts(db)}, nil
+	return &Store{db: db, knowledgeDir: knowledgeDir, opts: opts, reads: store.NewStmts(db)}, nil
 }
 
 // DB returns the underlying database (owner commands share it).
@@ -135,28 +133,16 @@ func (s *Store) DB() *sql.DB { return s.db }
 // goroutine after commit: keep it short (emit an event). The returned
 // function unsubscribes.
 func (s *Store) OnChange(f func(noteID string, version int64)) (unsubscribe func()) {
-	s.subMu.Lock()
-	defer s.subMu.Unlock()
-	id := s.nextSub
-	s.nextSub++
-	s.subs[id] = f
-	return func() {
-		s.subMu.Lock()
-		defer s.subMu.Unlock()
-		delete(s.subs, id)
-	}
+	return s.changes.Add(func(c noteChange) { f(c.id, c.version) })
+}
+
+type noteChange struct {
+	id      string
+	version int64
 }
 
 func (s *Store) notify(noteID string, version int64) {
-	s.subMu.Lock()
-	fs := make([]func(string, int64), 0, len(s.subs))
-	for _, f := range s.subs {
-		fs = append(fs, f)
-	}
-	s.subMu.Unlock()
-	for _, f := range fs {
-		f(noteID, version)
-	}
+	s.changes.Notify(noteChange{noteID, version})
 }
 
 // nextVersion returns the version a write stores after current.
