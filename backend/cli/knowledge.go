@@ -3,21 +3,15 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
-	"github.com/osfoundry/desktop/backend/appdir"
 	"github.com/osfoundry/desktop/backend/notes"
 )
 
 // knowledgeSubs are the owner commands on knowledge bases and articles.
-var knowledgeSubs = map[string]struct {
-	usage string
-	run   func(ctx context.Context, env *Env, s *notes.Store, args []string) error
-}{
+var knowledgeSubs = map[string]notesSub{
 	"create": {"WORKSPACE NAME [--project P]", knowledgeCreate},
 	"add":    {"KB --title T --file F|- [--article ID   (replaces that article)]", knowledgeAdd},
 	"list":   {"[KB]   (no KB: every knowledge base; KB: its articles)", knowledgeList},
@@ -26,63 +20,15 @@ var knowledgeSubs = map[string]struct {
 }
 
 func init() {
-	c := &Command{Name: "knowledge", Usage: "create|add|list|show|search …",
-		Help: "Manage knowledge bases and their articles as their owner (agents read them with search_knowledge_base)."}
-	c.Run = func(env *Env, args []string) int {
-		if len(args) == 0 {
-			return fail(env, c, "name a subcommand: %s", knowledgeUsage())
-		}
-		sub, ok := knowledgeSubs[args[0]]
-		if !ok {
-			return fail(env, c, "unknown subcommand %q; known: %s", args[0], knowledgeUsage())
-		}
-		db, dir, err := openAppDB()
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "osfoundry knowledge: %v\n", err)
-			return 1
-		}
-		defer db.Close()
-		s, err := notes.Open(db, appdir.Knowledge(dir))
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "osfoundry knowledge: %v\n", err)
-			return 1
-		}
-		if err := sub.run(context.Background(), env, s, args[1:]); err != nil {
-			fmt.Fprintf(env.Stderr, "osfoundry knowledge %s: %v\nusage: osfoundry knowledge %s %s\n", args[0], err, args[0], sub.usage)
-			return 1
-		}
-		return 0
-	}
-	register(c)
+	registerNotesCommand("knowledge", "create|add|list|show|search …",
+		"Manage knowledge bases and their articles as their owner (agents read them with search_knowledge_base).",
+		knowledgeUsage(), knowledgeSubs)
 }
 
 func knowledgeUsage() string { return "create, add, list, show, search" }
 
-// knowledgeFlags parses --name VALUE flags placed before, between or after
-// the positional arguments.
-func knowledgeFlags(args []string, names ...string) (map[string]*string, []string, error) {
-	fs := flag.NewFlagSet("knowledge", flag.ContinueOnError)
-	fs.SetOutput(new(strings.Builder))
-	vals := map[string]*string{}
-	for _, n := range names {
-		vals[n] = fs.String(n, "", "")
-	}
-	var rest []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return vals, rest, nil
-		}
-		rest = append(rest, args[0])
-		args = args[1:]
-	}
-}
-
 func knowledgeCreate(ctx context.Context, env *Env, s *notes.Store, args []string) error {
-	f, rest, err := knowledgeFlags(args, "project")
+	f, rest, err := interspersedFlags(args, "project")
 	if err != nil {
 		return err
 	}
@@ -98,7 +44,7 @@ func knowledgeCreate(ctx context.Context, env *Env, s *notes.Store, args []strin
 }
 
 func knowledgeAdd(ctx context.Context, env *Env, s *notes.Store, args []string) error {
-	f, rest, err := knowledgeFlags(args, "title", "file", "article")
+	f, rest, err := interspersedFlags(args, "title", "file", "article")
 	if err != nil {
 		return err
 	}

@@ -7,16 +7,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/osfoundry/desktop/backend/appdir"
 	"github.com/osfoundry/desktop/backend/notes"
 	"github.com/osfoundry/desktop/backend/tools"
 )
 
 // notesSubs are the owner commands on Notes, workspaces and projects.
-var notesSubs = map[string]struct {
-	usage string
-	run   func(ctx context.Context, env *Env, s *notes.Store, args []string) error
-}{
+var notesSubs = map[string]notesSub{
 	"workspaces":       {"", notesWorkspaces},
 	"workspace-create": {"NAME", notesWorkspaceCreate},
 	"projects":         {"WORKSPACE", notesProjects},
@@ -30,34 +26,9 @@ var notesSubs = map[string]struct {
 }
 
 func init() {
-	c := &Command{Name: "notes", Usage: "workspaces|workspace-create|projects|project-create|list|create|show|move|search …",
-		Help: "Manage Notes, workspaces and projects as their owner (a move takes effect on a Connected agent's next call)."}
-	c.Run = func(env *Env, args []string) int {
-		if len(args) == 0 {
-			return fail(env, c, "name a subcommand: %s", notesUsage())
-		}
-		sub, ok := notesSubs[args[0]]
-		if !ok {
-			return fail(env, c, "unknown subcommand %q; known: %s", args[0], notesUsage())
-		}
-		db, dir, err := openAppDB()
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "osfoundry notes: %v\n", err)
-			return 1
-		}
-		defer db.Close()
-		s, err := notes.Open(db, appdir.Knowledge(dir))
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "osfoundry notes: %v\n", err)
-			return 1
-		}
-		if err := sub.run(context.Background(), env, s, args[1:]); err != nil {
-			fmt.Fprintf(env.Stderr, "osfoundry notes %s: %v\nusage: osfoundry notes %s %s\n", args[0], err, args[0], sub.usage)
-			return 1
-		}
-		return 0
-	}
-	register(c)
+	registerNotesCommand("notes", "workspaces|workspace-create|projects|project-create|list|create|show|move|search …",
+		"Manage Notes, workspaces and projects as their owner (a move takes effect on a Connected agent's next call).",
+		notesUsage(), notesSubs)
 }
 
 func notesUsage() string {

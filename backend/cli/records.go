@@ -4,19 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"strings"
 
-	"github.com/osfoundry/desktop/backend/appdir"
 	"github.com/osfoundry/desktop/backend/notes"
 )
 
 // recordsSubs are the owner commands on Record channels and their items.
-var recordsSubs = map[string]struct {
-	usage string
-	run   func(ctx context.Context, env *Env, s *notes.Store, args []string) error
-}{
+var recordsSubs = map[string]notesSub{
 	"channel-create": {"WORKSPACE NAME [--project P] [--statuses a,b,c]", recordsChannelCreate},
 	"add":            {"CHANNEL --title T [--status S] [--body B]", recordsAdd},
 	"list":           {"[CHANNEL]   (no CHANNEL: every Record channel; CHANNEL: its items)", recordsList},
@@ -24,59 +19,12 @@ var recordsSubs = map[string]struct {
 }
 
 func init() {
-	c := &Command{Name: "records", Usage: "channel-create|add|list|show …",
-		Help: "Manage Record channels and their items as their owner (agents change them with edit_record_item)."}
-	c.Run = func(env *Env, args []string) int {
-		if len(args) == 0 {
-			return fail(env, c, "name a subcommand: %s", recordsUsage())
-		}
-		sub, ok := recordsSubs[args[0]]
-		if !ok {
-			return fail(env, c, "unknown subcommand %q; known: %s", args[0], recordsUsage())
-		}
-		db, dir, err := openAppDB()
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "osfoundry records: %v\n", err)
-			return 1
-		}
-		defer db.Close()
-		s, err := notes.Open(db, appdir.Knowledge(dir))
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "osfoundry records: %v\n", err)
-			return 1
-		}
-		if err := sub.run(context.Background(), env, s, args[1:]); err != nil {
-			fmt.Fprintf(env.Stderr, "osfoundry records %s: %v\nusage: osfoundry records %s %s\n", args[0], err, args[0], sub.usage)
-			return 1
-		}
-		return 0
-	}
-	register(c)
+	registerNotesCommand("records", "channel-create|add|list|show …",
+		"Manage Record channels and their items as their owner (agents change them with edit_record_item).",
+		recordsUsage(), recordsSubs)
 }
 
 func recordsUsage() string { return "channel-create, add, list, show" }
-
-// recordsFlags parses --name VALUE flags placed before, between or after
-// the positional arguments.
-func recordsFlags(args []string, names ...string) (map[string]*string, []string, error) {
-	fs := flag.NewFlagSet("records", flag.ContinueOnError)
-	fs.SetOutput(new(strings.Builder))
-	vals := map[string]*string{}
-	for _, n := range names {
-		vals[n] = fs.String(n, "", "")
-	}
-	var rest []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, nil, err
-		}
-		if fs.NArg() == 0 {
-			return vals, rest, nil
-		}
-		rest = append(rest, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-}
 
 // workspaceHint makes a missing workspace say where to find the ids.
 func workspaceHint(err error) error {
@@ -87,7 +35,7 @@ func workspaceHint(err error) error {
 }
 
 func recordsChannelCreate(ctx context.Context, env *Env, s *notes.Store, args []string) error {
-	f, rest, err := recordsFlags(args, "project", "statuses")
+	f, rest, err := interspersedFlags(args, "project", "statuses")
 	if err != nil {
 		return err
 	}
@@ -107,7 +55,7 @@ func recordsChannelCreate(ctx context.Context, env *Env, s *notes.Store, args []
 }
 
 func recordsAdd(ctx context.Context, env *Env, s *notes.Store, args []string) error {
-	f, rest, err := recordsFlags(args, "title", "status", "body")
+	f, rest, err := interspersedFlags(args, "title", "status", "body")
 	if err != nil {
 		return err
 	}
