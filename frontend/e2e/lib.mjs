@@ -1,4 +1,29 @@
-// Helpers shared by the end-to-end specs.
+// Helpers shared by the end-to-end specs and runners.
+import net from 'node:net';
+
+/** freePort asks the OS for a free loopback port. */
+export function freePort() {
+  return new Promise((ok, fail) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => ok(port));
+    });
+    s.on('error', fail);
+  });
+}
+
+/** waitHTTP waits until url answers 200, or fails after ms. */
+export async function waitHTTP(url, ms) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the app did not serve ${url} within ${ms / 1000}s`);
+}
 
 export async function until(what, fn, ms = 15000) {
   const end = Date.now() + ms;

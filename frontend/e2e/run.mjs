@@ -8,8 +8,8 @@ import { mkdtempSync, readdirSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import net from 'node:net';
 import { chromium } from 'playwright-core';
+import { freePort, waitHTTP } from './lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = resolve(process.argv[2] ?? '../build/bin/osfoundry-dev');
@@ -17,27 +17,7 @@ const filter = process.argv[3] ?? '';
 // OSF_E2E_DIST: a built frontend elsewhere than dist/ (two builds side by side).
 const dist = resolve(process.env.OSF_E2E_DIST ?? resolve(here, '../dist'));
 
-function freePort() {
-  return new Promise((ok, fail) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => ok(port));
-    });
-    s.on('error', fail);
-  });
-}
 
-async function waitHTTP(url, ms) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`the app did not serve ${url} within ${ms / 1000}s`);
-}
 
 const tmp = mkdtempSync(join(tmpdir(), 'osf-e2e-'));
 const home = join(tmp, 'home');

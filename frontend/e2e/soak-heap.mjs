@@ -11,9 +11,8 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import net from 'node:net';
 import { chromium } from 'playwright-core';
-import { goCall, until } from './lib.mjs';
+import { freePort, goCall, until, waitHTTP } from './lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
@@ -29,26 +28,7 @@ const minutes = opt('minutes', 3);
 const every = opt('every', 15);
 const dist = resolve(process.env.OSF_E2E_DIST ?? resolve(here, '../dist'));
 
-const freePort = () =>
-  new Promise((ok, fail) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => ok(port));
-    });
-    s.on('error', fail);
-  });
 
-async function waitHTTP(url, ms) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`the app did not serve ${url} within ${ms / 1000}s`);
-}
 
 /** snapshot takes a heap snapshot and sums self size and count per constructor. */
 async function snapshot(cdp) {
