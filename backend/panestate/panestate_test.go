@@ -214,13 +214,21 @@ func TestClaudeRunGetsHooksAndReportsThroughThem(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			at := r.waitState(info.ID, "blocked", time.Time{})
-			_ = at
+			r.waitState(info.ID, "blocked", time.Time{})
 			st, _ := r.w.State(info.ID)
 			if st.Source != "hook" || st.Message != "Claude needs your permission to use Bash" {
 				t.Fatalf("state = %+v, want blocked from the hook with its message", st)
 			}
+			// The hook reports before it exits and the script echoes
+			// HOOK-OK, so wait for the screen to catch up.
 			p, _ := r.mgr.Get(info.ID)
+			seen := make(chan time.Time, 1)
+			stop := watchScreen(p, "HOOK-OK", seen)
+			select {
+			case <-seen:
+			case <-time.After(10 * time.Second):
+			}
+			stop()
 			screen := strings.Join(p.Screen().Lines, "\n")
 			for _, want := range []string{"ARGC=4", "ARG=--model", "ARG=--settings", `"Notification"`, "SECRET=set", "HOOK-OK"} {
 				if !strings.Contains(screen, want) {
