@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/osfoundry/desktop/backend/tools"
 )
@@ -105,8 +107,11 @@ func (s *Service) builtins() []*entry {
 			InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)}},
 			builtin: s.listGranted},
 		{Tool: tools.Tool{Meta: tools.Meta{Name: "list_project_resources", Scope: tools.ScopeRead, ReadOnly: true,
-			Description: "List the Notes, knowledge bases and Record channels of a granted project (project_id), or of every granted project when project_id is omitted. Returns ids to pass to the other tools.",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"project_id":{"type":"string","description":"A project from list_granted_resources; omit for all."}},"additionalProperties":false}`)}},
+			Description: "List the Notes, knowledge bases, Record channels and Message channels of a granted project (project_id), or of every granted project when project_id is omitted; narrow with resource_type and search. Message channels are the project's discussion channel and the channels this connection was invited to. Returns ids to pass to the other tools.",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{
+"project_id":{"type":"string","description":"A project from list_granted_resources; omit for all."},
+"resource_type":{"type":"string","enum":["note","knowledge_base","record_channel","message_channel"],"description":"Only resources of this kind."},
+"search":{"type":"string","maxLength":200,"description":"Only resources whose title contains this text (case-insensitive)."}},"additionalProperties":false}`)}},
 			builtin: s.listProjectResources, target: projectTarget(false)},
 		{Tool: tools.Tool{Meta: tools.Meta{Name: "link_current_chat", Scope: tools.ScopeWrite,
 			Description: "Link this chat to a granted project under a label you choose, so work for that project can be routed here. The label is a routing hint, never an identity.",
@@ -140,7 +145,30 @@ func (s *Service) listGranted(ctx context.Context, a *allowed, _ json.RawMessage
 	}), nil
 }
 
-func (s *Service) listProjectResources(ctx context.Context, a *allowed, _ json.RawMessage) (tools.Result, error) {
+// resourceTypes are list_project_resources' resource_type values.
+var resourceTypes = []string{"note", "knowledge_base", "record_channel", "message_channel"}
+
+// maxSearchChars bounds list_project_resources' search text.
+const maxSearchChars = 200
+
+type listResourcesArgs struct {
+	ProjectID    string  `json:"project_id"`
+	ResourceType *string `json:"resource_type"`
+	Search       string  `json:"search"`
+}
+
+func (s *Service) listProjectResources(ctx context.Context, a *allowed, args json.RawMessage) (tools.Result, error) {
+	var in listResourcesArgs
+	if err := decodeStrict(args, &in, "list_project_resources", "project_id", "resource_type", "search"); err != nil {
+		return tools.ErrorResult(err.Error()), nil
+	}
+	if in.ResourceType != nil && !slices.Contains(resourceTypes, *in.ResourceType) {
+		return tools.ErrorResult(fmt.Sprintf("resource_type %q is not a kind of resource; use one of %s, or omit it for all",
+			*in.ResourceType, strings.Join(resourceTypes, ", "))), nil
+	}
+	if utf8.RuneCountInString(in.Search) > maxSearchChars {
+		return tools.ErrorResult(fmt.Sprintf("search is longer than %d characters; search for a word of the title", maxSearchChars)), nil
+	}
 	projects := []string{a.target.Project}
 	if a.target.Kind == "" {
 		var err error
@@ -149,15 +177,64 @@ func (s *Service) listProjectResources(ctx context.Context, a *allowed, _ json.R
 			return tools.Result{}, err
 		}
 	}
+	search := strings.ToLower(strings.TrimSpace(in.Search))
 	out := []Resource{}
 	for _, p := range projects {
 		rs, err := s.res.ProjectResources(ctx, p)
 		if err != nil {
 			return tools.Result{}, fmt.Errorf("listing project %s: %w", p, err)
 		}
-		out = append(out, rs...)
+		for _, r := range rs {
+			if in.ResourceType != nil && r.Kind != *in.ResourceType || search != "" && !strings.Contains(strings.ToLower(r.Title), search) {
+				continue
+			}
+			if r.NeedsInvite {
+				ok, err := s.invited(ctx, a.grant.ConnectionID, r.ID, r.InviteFrom)
+				if err != nil {
+					return tools.Result{}, err
+				}
+				if !ok {
+					continue
+				}
+			}
+			out = append(out, r)
+		}
 	}
 	return tools.JSONResult(map[string]any{"resources": out}), nil
+}
+
+// invited reports whether connection holds an invite to channel (by from,
+// when from is set), as the per-call check counts it.
+func (s *Service) invited(ctx context.Context, connID, channel, from string) (bool, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM connect_channel_invites WHERE connection_id = ? AND channel = ?
+		AND (? = '' OR invited_by = ?)`, connID, channel, from, from).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("reading the invites of channel %s: %w", channel, err)
+	}
+	return n > 0, nil
+}
+
+// decodeStrict decodes a tool's arguments like decodeArgs and refuses an
+// argument the tool does not take, naming the ones it does.
+func decodeStrict(args json.RawMessage, v any, tool string, names ...string) error {
+	if len(args) != 0 && string(args) != "null" {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(args, &m); err != nil {
+			return errors.New(argsProblem(err))
+		}
+		unknown := []string{}
+		for k := range m {
+			if !slices.Contains(names, k) {
+				unknown = append(unknown, k)
+			}
+		}
+		if len(unknown) > 0 {
+			slices.Sort(unknown)
+			return fmt.Errorf("unknown argument %q; %s accepts: %s", unknown[0], tool, strings.Join(names, ", "))
+		}
+	}
+	return decodeArgs(args, v)
 }
 
 func (s *Service) linkChat(ctx context.Context, a *allowed, args json.RawMessage) (tools.Result, error) {

@@ -45,6 +45,11 @@ type Resource struct {
 	ID      string `json:"id"`
 	Title   string `json:"title"`
 	Project string `json:"project"`
+	// NeedsInvite: listed only for a connection invited to it (a Message
+	// channel other than the project's discussion channel); InviteFrom
+	// narrows that to one person's invite (a private channel's owner).
+	NeedsInvite bool   `json:"-"`
+	InviteFrom  string `json:"-"`
 }
 
 // Workspace names a workspace for the consent page.

@@ -49,20 +49,36 @@ var (
 	_ connect.WorkspaceLister = Resources{}
 )
 
-// ProjectResources is the wrapped list plus the discussion channel.
+// ProjectResources is the wrapped list plus the project's Message
+// channels: its discussion channel, which the project opens, and its other
+// channels, which only an invite opens.
 func (r Resources) ProjectResources(ctx context.Context, project string) ([]connect.Resource, error) {
 	out, err := r.Resources.ProjectResources(ctx, project)
 	if err != nil {
 		return nil, err
 	}
-	c, err := r.S.ProjectDiscussion(ctx, project)
+	disc, err := r.S.ProjectDiscussion(ctx, project)
 	if errors.Is(err, messages.ErrNotFound) {
 		return out, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	return append(out, connect.Resource{Kind: messages.KindChannel, ID: c.ID, Title: c.Name, Project: project}), nil
+	cs, err := r.S.ListChannels(ctx, disc.Workspace, project)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cs {
+		res := connect.Resource{Kind: messages.KindChannel, ID: c.ID, Title: c.Name, Project: project}
+		if c.ID != disc.ID {
+			res.NeedsInvite = true
+			if c.Private {
+				res.InviteFrom = c.Owner
+			}
+		}
+		out = append(out, res)
+	}
+	return out, nil
 }
 
 // Workspaces forwards to the wrapped Resources when it names workspaces.

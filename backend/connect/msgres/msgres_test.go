@@ -3,21 +3,11 @@ package msgres_test
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/osfoundry/desktop/backend/connect"
-	"github.com/osfoundry/desktop/backend/connect/connecttest"
-	"github.com/osfoundry/desktop/backend/connect/msgres"
-	"github.com/osfoundry/desktop/backend/connect/notesres"
 	"github.com/osfoundry/desktop/backend/messages"
-	"github.com/osfoundry/desktop/backend/notes"
-	"github.com/osfoundry/desktop/backend/store"
 )
 
 var bg = context.Background()
@@ -35,71 +25,15 @@ func must(t *testing.T, err error) {
 // private channel only its owner's; posts carry the connection's name and
 // an idempotency key never posts twice.
 func TestChannelMembershipOverTheWire(t *testing.T) {
-	dir := t.TempDir()
-	db, err := store.Open(filepath.Join(dir, "osfoundry.db"))
-	must(t, err)
-	t.Cleanup(func() { db.Close() })
-	st, err := notes.Open(db, filepath.Join(dir, "knowledge"))
-	must(t, err)
-	_, err = st.CreateWorkspace(bg, "ws-acme", "Acme")
-	must(t, err)
-	_, err = st.CreateProject(bg, "ws-acme", "proj-a", "Launch")
-	must(t, err)
-	_, err = st.CreateProject(bg, "ws-acme", "proj-b", "Finance")
-	must(t, err)
-	ms, err := messages.Open(db, messages.Options{})
-	must(t, err)
-	must(t, ms.EnsureDiscussions(bg))
-	discA, err := ms.ProjectDiscussion(bg, "proj-a")
-	must(t, err)
-	discB, err := ms.ProjectDiscussion(bg, "proj-b")
-	must(t, err)
+	w := newWorld(t)
+	svc, ms, discA, discB := w.svc, w.msgs, w.discA, w.discB
 	general, err := ms.CreateChannel(bg, messages.NewChannel{Workspace: "ws-acme", Project: "proj-a", Name: "general"})
 	must(t, err)
 	secret, err := ms.CreateChannel(bg, messages.NewChannel{Workspace: "ws-acme", Project: "proj-a", Name: "secret", Private: true, Owner: "alice"})
 	must(t, err)
-
-	svc, err := connect.Open(bg, db, connect.Options{Resources: msgres.Resources{Resources: notesres.New(st), S: ms},
-		Extra: []connect.ToolSource{msgres.Source{S: ms}}})
-	must(t, err)
-	ms.SetNameOf(msgres.NameOf(svc))
-	srv, err := connect.NewServer(svc, connect.ServerConfig{})
-	must(t, err)
-	must(t, srv.Start("127.0.0.1:0"))
-	t.Cleanup(func() { srv.Close(bg) })
-
 	pending, err := svc.CreateConnection(bg, "Claude", "Claude chat")
 	must(t, err)
-	b := connecttest.NewBrowser(srv.BaseURL())
-	link, _ := srv.SignInURL(bg, connect.OwnerID, 0)
-	must(t, b.SignIn(link))
-	h, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
-		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
-			ClientName: "Claude (Go SDK)", RedirectURIs: []string{"http://127.0.0.1:33419/callback"}}},
-		AuthorizationCodeFetcher: func(ctx context.Context, a *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
-			loc, err := b.Approve(a.URL, "ws-acme", "Use pending: Claude chat")
-			if err != nil {
-				return nil, err
-			}
-			q := loc.Query()
-			return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
-		},
-		ScopeFilter: func([]string) []string { return []string{"osfoundry:read", "osfoundry:write"} },
-	})
-	must(t, err)
-	ctx, cancel := context.WithTimeout(bg, time.Minute)
-	defer cancel()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx,
-		&mcp.StreamableClientTransport{Endpoint: srv.ResourceURL(), OAuthHandler: h, DisableStandaloneSSE: true}, nil)
-	must(t, err)
-	defer cs.Close()
-
-	call := func(tool string, args map[string]any) (string, bool) {
-		t.Helper()
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
-		must(t, err)
-		return res.Content[0].(*mcp.TextContent).Text, res.IsError
-	}
+	call := w.goClient(t, "Claude chat")
 	list := func(ch string) map[string]any { return map[string]any{"channel_id": ch} }
 	post := func(ch, text, key string) map[string]any {
 		return map[string]any{"channel_id": ch, "text": text, "idempotency_key": key}
