@@ -31,13 +31,17 @@ func Transcript(turns []Turn) string {
 	return b.String()
 }
 
-// maxPromptBytes stays under Linux's 128 KiB limit for a single argv
-// string (MAX_ARG_STRLEN); beyond it exec fails with a bare E2BIG.
-const maxPromptBytes = 120 << 10
+// MaxPromptBytes stays under Linux's 128 KiB limit for a single argv
+// string (MAX_ARG_STRLEN); beyond it exec fails with a bare E2BIG. The
+// pipeline compacts a chat before its prompt gets near it.
+const MaxPromptBytes = 120 << 10
+
+const maxPromptBytes = MaxPromptBytes
 
 // ErrPromptTooLong is returned when the conversation does not fit in one
-// command-line argument.
-var ErrPromptTooLong = errors.New("the conversation is too long to pass to the CLI (over 120 KB): compact the chat or start a new one")
+// command-line argument. The chat shows a Compact button beside it, which
+// has the Compaction role summarise the earlier turns.
+var ErrPromptTooLong = errors.New("the conversation is too long to pass to the CLI (over 120 KB): press Compact to have the earlier turns summarised, or start a new chat")
 
 func checkPrompt(p string) error {
 	if strings.ContainsRune(p, 0) {

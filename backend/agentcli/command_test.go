@@ -103,6 +103,11 @@ func TestBuildRefusals(t *testing.T) {
 	if _, err := BuildCodex("codex", CodexArgs{Prompt: "User: " + strings.Repeat("x", maxPromptBytes)}); !errors.Is(err, ErrPromptTooLong) {
 		t.Errorf("long prompt: %v", err)
 	}
+	// The chat offers a Compact button for this error: the message points
+	// at it rather than at something the person cannot do.
+	if msg := ErrPromptTooLong.Error(); !strings.Contains(msg, "press Compact") || MaxPromptBytes != maxPromptBytes {
+		t.Errorf("too-long message %q (limit %d)", msg, MaxPromptBytes)
+	}
 	for _, id := range []string{"--last", "a;b", "$(id)", "x y", ""} {
 		if _, err := BuildCodex("codex", CodexArgs{Prompt: "User: x", Resume: id}); err == nil && id != "" {
 			t.Errorf("resume id %q accepted", id)
