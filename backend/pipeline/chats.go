@@ -51,26 +51,29 @@ type Message struct {
 
 // Run is one recorded run (a chat task or an agent run).
 type Run struct {
-	ID         string         `json:"id"`
-	ChatID     string         `json:"chatId,omitempty"`
-	AgentID    string         `json:"agentId,omitempty"`
-	Title      string         `json:"title"`
-	Model      string         `json:"model"`
-	Role       string         `json:"role"`
-	Folder     string         `json:"folder"`
-	State      string         `json:"state"`
-	Text       string         `json:"text"`
-	Error      string         `json:"error,omitempty"`
-	Progress   []string       `json:"progress"`
-	Usage      agentcli.Usage `json:"usage"`
-	CostUSD    float64        `json:"costUsd"` // always 0 on a subscription
-	SessionID  string         `json:"sessionId,omitempty"`
-	Repo       string         `json:"repo,omitempty"`
-	Branch     string         `json:"branch,omitempty"`
-	DiffStat   string         `json:"diffStat,omitempty"`
-	Diff       string         `json:"diff,omitempty"`
-	StartedAt  time.Time      `json:"startedAt"`
-	FinishedAt time.Time      `json:"finishedAt"`
+	ID       string         `json:"id"`
+	ChatID   string         `json:"chatId,omitempty"`
+	AgentID  string         `json:"agentId,omitempty"`
+	Title    string         `json:"title"`
+	Model    string         `json:"model"`
+	Role     string         `json:"role"`
+	Folder   string         `json:"folder"`
+	State    string         `json:"state"`
+	Text     string         `json:"text"`
+	Error    string         `json:"error,omitempty"`
+	Progress []string       `json:"progress"`
+	Usage    agentcli.Usage `json:"usage"`
+	CostUSD  float64        `json:"costUsd"` // always 0 on a subscription
+	// ReportedCostUSD is what the CLI computed at API prices (Claude
+	// Code's total_cost_usd): what orchestration spend limits count.
+	ReportedCostUSD float64   `json:"reportedCostUsd"`
+	SessionID       string    `json:"sessionId,omitempty"`
+	Repo            string    `json:"repo,omitempty"`
+	Branch          string    `json:"branch,omitempty"`
+	DiffStat        string    `json:"diffStat,omitempty"`
+	Diff            string    `json:"diff,omitempty"`
+	StartedAt       time.Time `json:"startedAt"`
+	FinishedAt      time.Time `json:"finishedAt"`
 }
 
 // ChatDetail is a chat with its messages and runs.
@@ -340,7 +343,7 @@ func boolInt(b bool) int {
 
 func (s *Service) runs(ctx context.Context, where string, args ...any) ([]Run, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT id, chat_id, agent_id, title, model, role, folder, state, text, error, progress, usage,
-		cost_usd, session_id, repo, branch, diff_stat, diff, started_at, finished_at FROM pipeline_runs WHERE `+where+` ORDER BY started_at`, args...)
+		cost_usd, reported_cost_usd, session_id, repo, branch, diff_stat, diff, started_at, finished_at FROM pipeline_runs WHERE `+where+` ORDER BY started_at`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading runs: %w", err)
 	}
@@ -351,7 +354,7 @@ func (s *Service) runs(ctx context.Context, where string, args ...any) ([]Run, e
 		var prog, usage string
 		var st, fin int64
 		if err := rows.Scan(&r.ID, &r.ChatID, &r.AgentID, &r.Title, &r.Model, &r.Role, &r.Folder, &r.State, &r.Text, &r.Error,
-			&prog, &usage, &r.CostUSD, &r.SessionID, &r.Repo, &r.Branch, &r.DiffStat, &r.Diff, &st, &fin); err != nil {
+			&prog, &usage, &r.CostUSD, &r.ReportedCostUSD, &r.SessionID, &r.Repo, &r.Branch, &r.DiffStat, &r.Diff, &st, &fin); err != nil {
 			return nil, fmt.Errorf("reading runs: %w", err)
 		}
 		json.Unmarshal([]byte(prog), &r.Progress) //nolint:errcheck // written by this package

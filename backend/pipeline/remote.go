@@ -69,8 +69,10 @@ func Allowlist(base []string, role Role, o Origin) []string {
 // RoleTask is a run of one pipeline role on a task, outside any chat (an
 // agent card on the board), started by a tool rather than a person.
 type RoleTask struct {
-	Role   string
-	Task   string
+	Role string
+	Task string
+	// Model overrides the role's assigned model ("" = Pipeline Roles).
+	Model  string
 	Title  string // "" = the role and the task's first words
 	Origin Origin
 }
@@ -84,6 +86,12 @@ func (s *Service) StartRole(ctx context.Context, t RoleTask) (Run, error) {
 	role, model, _, err := s.resolve(ctx, "", t.Role)
 	if err != nil {
 		return Run{}, err
+	}
+	if t.Model != "" {
+		if !agentcli.IsCLIModel(t.Model) {
+			return Run{}, fmt.Errorf("%s is not an External AI model; the pipeline here runs only cli:* models", t.Model)
+		}
+		model = t.Model
 	}
 	title := t.Title
 	if title == "" {

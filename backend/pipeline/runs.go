@@ -266,8 +266,8 @@ func (s *Service) finish(ar *activeRun, spec runSpec, res agentcli.Result, state
 	// A run cut short keeps the text it had streamed (written as it came).
 	keepStreamed := state == StateFailed && res.Text == ""
 	_, err := s.db.ExecContext(ctx, `UPDATE pipeline_runs SET state=?, text=CASE WHEN ? THEN text ELSE ? END, error=?, progress=?, usage=?, cost_usd=0,
-		session_id=?, repo=?, branch=?, diff_stat=?, diff=?, worktree='', finished_at=? WHERE id=?`,
-		state, boolInt(keepStreamed), res.Text, errText, string(prog), string(usage), res.SessionID, res.Repo, res.Branch, res.DiffStat, res.Diff, now, ar.id)
+		reported_cost_usd=?, session_id=?, repo=?, branch=?, diff_stat=?, diff=?, worktree='', finished_at=? WHERE id=?`,
+		state, boolInt(keepStreamed), res.Text, errText, string(prog), string(usage), res.ReportedCostUSD, res.SessionID, res.Repo, res.Branch, res.DiffStat, res.Diff, now, ar.id)
 	if err == nil && spec.chatID != "" {
 		role, text := "assistant", res.Text
 		if state == StateFailed {

@@ -83,4 +83,7 @@ CREATE TABLE pipeline_cli (
 -- A worktree run's WorktreeInfo (JSON) while it runs, so a run the app was
 -- killed in can have its changes kept on its branch at the next start.
 ALTER TABLE pipeline_runs ADD COLUMN worktree TEXT NOT NULL DEFAULT '';
+`}, {Version: 3, SQL: `
+-- What the CLI computed at API prices, for orchestration spend limits.
+ALTER TABLE pipeline_runs ADD COLUMN reported_cost_usd REAL NOT NULL DEFAULT 0;
 `}}
