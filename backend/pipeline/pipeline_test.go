@@ -55,7 +55,7 @@ func TestModelGroups(t *testing.T) {
 	groups, err := r.svc.ModelGroups(ctx, "Worker")
 	must(t, err)
 	g := groups[0]
-	if g.Label != "External AI (subscription)" || g.Note != "autonomous — runs in your local folder" {
+	if g.Label != "CLI agents" || g.Provider != "External AI (subscription)" || g.Note != "autonomous — runs in your local folder" {
 		t.Fatalf("group = %+v", g)
 	}
 	avail := map[string]ModelOption{}

@@ -28,7 +28,7 @@ type Role struct {
 // cli:claude; the others need tools and refuse it.
 var roleDefs = []Role{
 	{Name: "Worker", NeedsTools: true, Prompt: "You are the osFoundry Worker. Carry out the user's task in the working folder, using your own tools and the osFoundry tools. Finish with a short summary of what you did; if you need a decision from the user, end with one clear question."},
-	{Name: "Researcher", NeedsTools: true, Prompt: "You are the osFoundry Researcher. Find and check facts with the osFoundry tools (memory_search, web_search, extract_content) and the folder's files. Answer with sources."},
+	{Name: "Researcher", NeedsTools: true, Prompt: "You are the osFoundry Researcher. Find and check facts with the osFoundry tools (memory_search, code_search, extract_content) and the folder's files. Answer with sources."},
 	{Name: "Document Agent", NeedsTools: true, Prompt: "You are the osFoundry Document Agent. Write and revise documents in the working folder as asked; keep the user's structure and voice."},
 	{Name: "Reviewer", NeedsTools: true, Prompt: "You are the osFoundry Reviewer. Review the changes in the working folder and report problems with file and line."},
 	{Name: "Titling", NeedsTools: false, Prompt: "Reply with a title of at most six words for the conversation. No quotes, no punctuation at the end."},
@@ -71,13 +71,17 @@ type ModelOption struct {
 
 // ModelGroup is one group of the model picker.
 type ModelGroup struct {
-	Label  string        `json:"label"`
-	Note   string        `json:"note,omitempty"`
-	Models []ModelOption `json:"models"`
+	Label string `json:"label"`
+	// Provider is who serves the group's models and how they are paid for.
+	Provider string        `json:"provider,omitempty"`
+	Note     string        `json:"note,omitempty"`
+	Models   []ModelOption `json:"models"`
 }
 
-// External AI group labels (SPEC §3).
+// The CLI models' group of the picker (SPEC §3): its own section "CLI
+// agents", served by External AI on the person's subscription.
 const (
+	GroupCLIAgents      = "CLI agents"
 	GroupExternalAI     = "External AI (subscription)"
 	GroupExternalAINote = "autonomous — runs in your local folder"
 )
@@ -89,7 +93,7 @@ var modelLabels = map[string]string{
 }
 
 // ModelGroups is the picker for a role ("" for no particular role): the
-// External AI group, then whatever groups the app adds (API models).
+// CLI agents group, then whatever groups the app adds (API models).
 func (s *Service) ModelGroups(ctx context.Context, role string) ([]ModelGroup, error) {
 	needsTools := false
 	if role != "" {
@@ -99,7 +103,7 @@ func (s *Service) ModelGroups(ctx context.Context, role string) ([]ModelGroup, e
 		}
 		needsTools = r.NeedsTools
 	}
-	g := ModelGroup{Label: GroupExternalAI, Note: GroupExternalAINote, Models: []ModelOption{}}
+	g := ModelGroup{Label: GroupCLIAgents, Provider: GroupExternalAI, Note: GroupExternalAINote, Models: []ModelOption{}}
 	for _, in := range s.ExternalAI(ctx) {
 		for _, id := range in.Models {
 			o := ModelOption{ID: id, Label: modelLabels[id], Available: true}

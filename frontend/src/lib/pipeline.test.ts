@@ -85,7 +85,8 @@ describe('a paused run', () => {
 describe('model picker', () => {
   const groups: ModelGroup[] = [
     {
-      label: 'External AI (subscription)',
+      label: 'CLI agents',
+      provider: 'External AI (subscription)',
       note: 'autonomous — runs in your local folder',
       models: [
         { id: 'cli:claude', label: 'Claude Code — chat (no tools)', available: false, reason: "'cli:claude' is chat mode" },
@@ -98,19 +99,19 @@ describe('model picker', () => {
   ];
   it('lists each non-empty group with its label and note, then its options', () => {
     const rows = pickerRows(groups);
-    expect(rows.map((r) => (r.type === 'group' ? `# ${r.label} (${r.note})` : `${r.id}${r.available ? '' : ' ✗'}`))).toEqual([
-      '# External AI (subscription) (autonomous — runs in your local folder)',
+    expect(rows.map((r) => (r.type === 'group' ? `# ${r.label} [${r.provider}] (${r.note})` : `${r.id}${r.available ? '' : ' ✗'}`))).toEqual([
+      '# CLI agents [External AI (subscription)] (autonomous — runs in your local folder)',
       'cli:claude ✗',
       'cli:claude:agent',
       'cli:codex:agent ✗',
-      '# API models ()',
+      '# API models [] ()',
       'api:x',
     ]);
     const codex = rows[3];
-    expect(codex.type === 'option' && codex.group).toBe('External AI (subscription)');
+    expect(codex.type === 'option' && codex.group).toBe('CLI agents');
   });
   it('finds an assigned model and its group', () => {
-    expect(findModel(groups, 'cli:claude:agent')?.group.label).toBe('External AI (subscription)');
+    expect(findModel(groups, 'cli:claude:agent')?.group.label).toBe('CLI agents');
     expect(findModel(groups, 'cli:codex')).toBeNull();
   });
   it('moves with the arrows over available options only, wrapping', () => {

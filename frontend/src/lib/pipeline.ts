@@ -123,7 +123,7 @@ export function applyRunEvent(live: LiveRun, ev: RunEvent): LiveRun {
 
 /** Row of the model picker: a group header or an option under it. */
 export type PickerRow =
-  | { type: 'group'; label: string; note: string }
+  | { type: 'group'; label: string; provider: string; note: string }
   | ({ type: 'option'; group: string } & ModelOption);
 
 /** pickerRows lays the groups out as the picker lists them; empty groups are left out. */
@@ -131,7 +131,7 @@ export function pickerRows(groups: ModelGroup[]): PickerRow[] {
   const rows: PickerRow[] = [];
   for (const g of groups) {
     if (!g.models?.length) continue;
-    rows.push({ type: 'group', label: g.label, note: g.note ?? '' });
+    rows.push({ type: 'group', label: g.label, provider: g.provider ?? '', note: g.note ?? '' });
     for (const m of g.models) rows.push({ type: 'option', group: g.label, ...m });
   }
   return rows;

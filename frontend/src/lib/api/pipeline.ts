@@ -68,6 +68,8 @@ export interface ModelOption {
 
 export interface ModelGroup {
   label: string;
+  /** Who serves the group's models, e.g. "External AI (subscription)". */
+  provider?: string;
   note?: string;
   models: ModelOption[];
 }
