@@ -146,7 +146,39 @@ func Open(db *sql.DB, opts Options) (*Store, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Store{db: db, opts: opts}, nil
+	s := &Store{db: db, opts: opts}
+	if err := s.discussWithProjects(context.Background()); err != nil {
+		return nil, fmt.Errorf("opening message store: %w", err)
+	}
+	return s, nil
+}
+
+// discussionTrigger gives a project its discussion channel in the same
+// transaction that creates the project, whichever process creates it (the
+// window, an owner command): the channel exists "with the project", never
+// only after someone first asks for it.
+const discussionTrigger = `CREATE TRIGGER IF NOT EXISTS projects_discussion_channel AFTER INSERT ON projects
+BEGIN
+	INSERT OR IGNORE INTO message_channels (` + channelCols + `)
+	VALUES ('ch_' || lower(hex(randomblob(8))), NEW.workspace_id, NEW.id, 'discussion', 1, 0, '',
+		strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));
+END`
+
+// discussWithProjects installs discussionTrigger when the projects table
+// exists (the Notes store owns it) and gives every project made before
+// that its discussion channel.
+func (s *Store) discussWithProjects(ctx context.Context) error {
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'projects'`).Scan(&n); err != nil {
+		return fmt.Errorf("looking for the projects table: %w", err)
+	}
+	if n == 0 {
+		return nil
+	}
+	if _, err := s.db.ExecContext(ctx, discussionTrigger); err != nil {
+		return fmt.Errorf("creating discussion channels with projects: %w", err)
+	}
+	return s.EnsureDiscussions(ctx)
 }
 
 // SetNameOf sets how tool callers are named (the app wires it once the
