@@ -15,7 +15,8 @@ const (
 	FromOSC     Source = "osc7501" // Program Status Protocol report
 	FromTitle   Source = "title"   // spinner or idle marker in the window title
 	FromProcess Source = "process" // foreground process group
-	FromNoAgent Source = "none"    // no agent recognised in the pane
+	// FromACP (acp.go): the Agent Client Protocol stream of an ACP adapter.
+	FromNoAgent Source = "none" // no agent recognised in the pane
 )
 
 // Decision is a state plus what decided it, so a badge can always say why.
@@ -42,7 +43,7 @@ func (d Decision) String() string {
 		s = fmt.Sprintf("%s: no rule matched", d.File)
 	case FromTitle:
 		s = fmt.Sprintf("window title: %s", d.State)
-	case FromHook, FromOSC:
+	case FromHook, FromOSC, FromACP:
 		s = fmt.Sprintf("%s report %s", d.Source, d.State)
 		if d.Kind != "" {
 			s += " (" + d.Kind + ")"

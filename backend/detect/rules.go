@@ -65,6 +65,9 @@ type RuleSet struct {
 	TitleWorking  []*regexp.Regexp
 	TitleIdle     []*regexp.Regexp
 	Rules         []Rule
+	// ACP: what the Agent Client Protocol stream of this agent's adapter
+	// means, when the pane runs it under the app's ACP client.
+	ACP ACPRules
 	// RedrawsOnResume: continued after a pause (SIGCONT), the agent draws
 	// its whole UI again from the cursor, so its screen is cleared first.
 	RedrawsOnResume bool
@@ -92,6 +95,11 @@ type fileFormat struct {
 		State string   `toml:"state"`
 		Any   []string `toml:"any"`
 	} `toml:"rules"`
+	ACP struct {
+		Adapter []string `toml:"adapter"`
+		Blocked []string `toml:"blocked"`
+		Working []string `toml:"working"`
+	} `toml:"acp"`
 }
 
 // programKeys are keys people might try in order to make a rules file run
@@ -143,6 +151,9 @@ func ParseRules(agent, source string, data []byte) (*RuleSet, error) {
 	if rs.TitleIdle, err = compileAll("[title] idle", f.Title.Idle); err != nil {
 		return nil, err
 	}
+	if rs.ACP, err = compileACP(f.ACP.Adapter, f.ACP.Blocked, f.ACP.Working); err != nil {
+		return nil, err
+	}
 	if len(f.Rules) == 0 {
 		return nil, errors.New("no [[rules]]: add at least one rule with state and any")
 	}
@@ -161,6 +172,30 @@ func ParseRules(agent, source string, data []byte) (*RuleSet, error) {
 		rs.Rules = append(rs.Rules, Rule{Index: i + 1, State: st, Patterns: pats})
 	}
 	return rs, nil
+}
+
+// compileACP compiles the [acp] section: adapter patterns need at least one
+// signal to mean anything, and a signal needs an adapter to ever apply.
+func compileACP(adapter, blocked, working []string) (ACPRules, error) {
+	var a ACPRules
+	var err error
+	if a.Adapter, err = compileAll("[acp] adapter", adapter); err != nil {
+		return a, err
+	}
+	if a.Blocked, err = compileAll("[acp] blocked", blocked); err != nil {
+		return a, err
+	}
+	if a.Working, err = compileAll("[acp] working", working); err != nil {
+		return a, err
+	}
+	hasSignal := len(a.Blocked)+len(a.Working) > 0
+	switch {
+	case len(a.Adapter) > 0 && !hasSignal:
+		return a, errors.New("[acp] names an adapter but no blocked or working methods; add blocked = ['^session/request_permission$']")
+	case len(a.Adapter) == 0 && hasSignal:
+		return a, errors.New("[acp] lists methods but no adapter; add adapter = ['<adapter program name>']")
+	}
+	return a, nil
 }
 
 func compileAll(where string, pats []string) ([]*regexp.Regexp, error) {
@@ -198,7 +233,7 @@ func describeTOMLError(err error) error {
 		if program {
 			return fmt.Errorf("key %s refused: a rules file can only hold patterns, never a program or command to run", strings.Join(keys, ", "))
 		}
-		return fmt.Errorf("unknown key %s; allowed: [agent] name, display, process_names, argv, screen_markers; [title] blocked, working, idle; [[rules]] state, any", strings.Join(keys, ", "))
+		return fmt.Errorf("unknown key %s; allowed: [agent] name, display, process_names, argv, screen_markers, redraws_on_resume; [title] blocked, working, idle; [[rules]] state, any; [acp] adapter, blocked, working", strings.Join(keys, ", "))
 	}
 	var de *toml.DecodeError
 	if errors.As(err, &de) {

@@ -119,7 +119,11 @@ func (t *Tracker) Report(s Signal) {
 		t.reportAt = t.cfg.Clock.Now()
 	}
 	if t.agent == "" {
-		if a := agentForApp(s.App); a != "" && t.cfg.Registry.Get(a) != nil {
+		a := agentForApp(s.App)
+		if s.Source == FromACP {
+			a = t.cfg.Registry.IdentifyACP(s.App) // the adapter, per the rules files
+		}
+		if a != "" && t.cfg.Registry.Get(a) != nil {
 			t.agent = a
 		}
 	}

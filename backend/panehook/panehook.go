@@ -34,7 +34,7 @@ const maxPayload = 256 << 10
 // Report is one message from a hook helper.
 type Report struct {
 	Pane    string          `json:"pane"`
-	Kind    string          `json:"kind"` // "report", "notify" or "session"
+	Kind    string          `json:"kind"` // "report", "notify", "session" or "acp" (one ACP protocol step)
 	Arg     string          `json:"arg,omitempty"`
 	Payload json.RawMessage `json:"payload,omitempty"`
 }
@@ -115,8 +115,8 @@ func (s *Server) serveReport(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "unknown pane or wrong secret", http.StatusUnauthorized)
 		return
 	}
-	if rep.Kind != "report" && rep.Kind != "notify" && rep.Kind != "session" {
-		http.Error(w, "kind must be report, notify or session", http.StatusBadRequest)
+	if rep.Kind != "report" && rep.Kind != "notify" && rep.Kind != "session" && rep.Kind != "acp" {
+		http.Error(w, "kind must be report, notify, session or acp", http.StatusBadRequest)
 		return
 	}
 	s.handle(rep)

@@ -103,6 +103,7 @@ type Watcher struct {
 	stop    chan struct{}
 	states  map[string]PaneState
 	history map[string][]Change
+	acp     map[string]*detect.ACPStream // panes running the app's ACP client (acp.go)
 	subs    []func(PaneState)
 }
 
@@ -287,6 +288,7 @@ func (w *Watcher) onClose(id string) {
 	delete(w.base, id)
 	delete(w.act, id)
 	delete(w.history, id)
+	delete(w.acp, id)
 	w.mu.Unlock()
 }
 
@@ -306,6 +308,9 @@ func (w *Watcher) onHook(r panehook.Report) {
 		s, err = detect.HookNotification(r.Payload)
 	case "session":
 		w.onSession(r.Pane, r.Payload)
+		return
+	case "acp":
+		w.onACP(t, r.Pane, r.Payload)
 		return
 	default:
 		return

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/osfoundry/desktop/backend/acp"
 	"github.com/osfoundry/desktop/backend/detect"
 	"github.com/osfoundry/desktop/backend/panehook"
 	"github.com/osfoundry/desktop/backend/terminal"
@@ -19,8 +20,11 @@ import (
 
 // TestMain lets the test binary stand in for the app binary in its pane
 // helper mode (`osfoundry pane report|notify|session`), as Claude's hooks
-// call it.
+// call it, and for `osfoundry acp` (the app's ACP client in a pane).
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "acp" {
+		os.Exit(acp.Main(os.Args[2:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+	}
 	if len(os.Args) > 2 && os.Args[1] == "pane" {
 		var payload []byte
 		kind, arg := os.Args[2], ""

@@ -12,10 +12,12 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 prefix="$root/build/agents"
 
-# Required: the suite's live tests and fixtures are built on these two.
+# Required: the suite's live tests and fixtures are built on these (the ACP
+# adapter runs the pinned Claude Code in the ACP live test).
 required=(
   "@anthropic-ai/claude-code@2.1.328"
   "@openai/codex@0.169.0"
+  "@zed-industries/claude-agent-acp@0.23.1"
 )
 # Best effort: installed when the registry has them; a failure is reported, not fatal.
 optional=(

@@ -1,0 +1,93 @@
+package panestate
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/osfoundry/desktop/backend/terminal"
+	"github.com/osfoundry/desktop/backend/testkit/agentbin"
+	"github.com/osfoundry/desktop/backend/testkit/agentenv"
+	"github.com/osfoundry/desktop/backend/testkit/fakemodel"
+)
+
+// Live: the pinned claude-agent-acp adapter (running the pinned Claude Code
+// against the fake model) under the app's own ACP client in a real pane.
+// The model asks for a shell command; the adapter's
+// session/request_permission makes the pane need the user, decided by the
+// ACP signal; the person's answer puts it back to working, and the turn's
+// end to idle.
+func TestLiveClaudeACPNeedsYou(t *testing.T) {
+	adapter, ok := agentbin.Find("claude-agent-acp")
+	if !ok {
+		t.Skip(agentbin.SkipMessage("claude-agent-acp"))
+	}
+	srv := fakemodel.Start(t)
+	e := agentenv.Claude(t, srv.URL, agentenv.ClaudeBypassAsRoot)
+	// The adapter's SDK runs this Claude Code (the pinned one) instead of
+	// the copy bundled with it.
+	e.Setenv("CLAUDE_CODE_EXECUTABLE", e.Bin)
+	exe, _ := os.Executable()
+	r := newRig(t, Config{Exe: exe})
+	srv.Push(fakemodel.ClaudeBash("touch osf-acp.txt && echo osf-marker-$((6*7))", "Create a marker file"), fakemodel.Text("All done."))
+	info, err := r.mgr.Create(terminal.Options{Dir: e.Work, Argv: []string{exe, "acp", "--", adapter}, Env: e.Env, Cols: 120, Rows: 32})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := r.mgr.Get(info.ID)
+	waitScreen(t, p, regexp.MustCompile(`Type a task and press Enter`))
+
+	t0 := time.Now()
+	p.Write([]byte("Print the marker with the shell\r"))
+	st := waitLiveState(t, r, info.ID, "blocked", t0)
+	if st.Source != "acp" || st.Agent != "claude" {
+		t.Fatalf("blocked state %+v, want source acp and agent claude", st)
+	}
+	t.Logf("blocked after %v, decided by: %s (message %q)", time.Since(t0).Round(time.Millisecond), st.Reason, st.Message)
+
+	// The pane asks; pick the option that allows this call once.
+	waitScreen(t, p, regexp.MustCompile(`Answer with a number`))
+	m := regexp.MustCompile(`(?m)^\s*(\d)\) Allow\s*$`).FindStringSubmatch(strings.Join(p.Screen().Lines, "\n"))
+	if m == nil {
+		t.Fatalf("no Allow option on screen:\n%s", strings.Join(p.Screen().Lines, "\n"))
+	}
+	t1 := time.Now()
+	p.Write([]byte(m[1] + "\r"))
+	if st := waitLiveState(t, r, info.ID, "working", t1); st.Source != "acp" {
+		t.Errorf("after the answer: %+v, want working from acp", st)
+	}
+	if st := waitLiveState(t, r, info.ID, "idle", t1); st.Source != "acp" {
+		t.Errorf("after the turn: %+v, want idle from acp", st)
+	}
+	if !srv.WaitMain(2, liveWait) {
+		t.Fatalf("the command's result never went back to the model")
+	}
+	if res := srv.MainRequests()[1].ToolResults(); len(res) != 1 || !strings.Contains(res[0].Text, "osf-marker-42") {
+		t.Fatalf("tool result = %+v, want the marker (the answer ran the command)", res)
+	}
+	waitScreen(t, p, regexp.MustCompile(`All done\.`))
+}
+
+// waitLiveState waits, with the live tests' generous deadline, for pane id
+// to reach state after the given time, and returns that state.
+func waitLiveState(t *testing.T, r *rig, id, state string, after time.Time) PaneState {
+	t.Helper()
+	end := time.Now().Add(liveWait)
+	for time.Now().Before(end) {
+		r.mu.Lock()
+		for _, c := range r.changes {
+			if c.ID == id && c.State == state && !c.at.Before(after) {
+				r.mu.Unlock()
+				return c.PaneState
+			}
+		}
+		r.mu.Unlock()
+		time.Sleep(10 * time.Millisecond)
+	}
+	p, _ := r.mgr.Get(id)
+	st, _ := r.w.State(id)
+	t.Fatalf("pane never reached %s (now %+v); screen:\n%s", state, st, strings.Join(p.Screen().Lines, "\n"))
+	return PaneState{}
+}
