@@ -20,6 +20,7 @@ type fakeRun struct {
 
 	state, text, err string
 	cancelled        bool
+	cost             float64 // the CLI's reported cost at its end
 }
 
 // fake is a pipeline whose runs the test ends one by one, so orders and
@@ -89,7 +90,7 @@ func (f *fake) WaitRun(ctx context.Context, id string) (pipeline.Run, error) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return pipeline.Run{ID: id, Role: r.t.Role, State: r.state, Text: r.text, Error: r.err}, nil
+	return pipeline.Run{ID: id, Role: r.t.Role, State: r.state, Text: r.text, Error: r.err, ReportedCostUSD: r.cost}, nil
 }
 
 func (f *fake) RunDone(id string) <-chan struct{} {

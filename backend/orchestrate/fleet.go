@@ -16,13 +16,20 @@ import (
 type FleetTask struct {
 	Role string `json:"role"`
 	Task string `json:"task"`
+	// Model overrides the role's model; Folder the starter's folder.
+	Model  string `json:"model,omitempty"`
+	Folder string `json:"folder,omitempty"`
 }
 
 // Fleet is a set of runs that go in parallel, at most Concurrency at once
-// (0 = all of them; never more than MaxFleet runs in a fleet).
+// (0 = all of them; never more than MaxFleet runs in a fleet, or MaxTasks
+// when set: a person's fleet may be larger than a tool's).
 type Fleet struct {
 	Tasks       []FleetTask
 	Concurrency int
+	MaxTasks    int
+	Title       string
+	Limits      Limits
 }
 
 // StartFleet starts a fleet for owner and returns at once.
@@ -30,8 +37,12 @@ func (m *Manager) StartFleet(ctx context.Context, owner string, f Fleet, origin 
 	if len(f.Tasks) == 0 {
 		return Status{}, errors.New("a fleet needs at least one task")
 	}
-	if len(f.Tasks) > MaxFleet {
-		return Status{}, fmt.Errorf("a fleet has at most %d runs (asked for %d): split the work or run it in rounds", MaxFleet, len(f.Tasks))
+	maxTasks := MaxFleet
+	if f.MaxTasks > 0 {
+		maxTasks = f.MaxTasks
+	}
+	if len(f.Tasks) > maxTasks {
+		return Status{}, fmt.Errorf("a fleet has at most %d runs (asked for %d): split the work or run it in rounds", maxTasks, len(f.Tasks))
 	}
 	if f.Concurrency < 0 {
 		return Status{}, errors.New("concurrency must be positive")
@@ -49,13 +60,23 @@ func (m *Manager) StartFleet(ctx context.Context, owner string, f Fleet, origin 
 		if strings.TrimSpace(t.Task) == "" {
 			return Status{}, fmt.Errorf("task %d is empty: say what that run should do", i+1)
 		}
-		steps[i] = Step{Stage: i + 1, Role: role.Name, State: StateWaiting}
+		if err := checkModel(t.Model, role); err != nil {
+			return Status{}, fmt.Errorf("task %d: %w", i+1, err)
+		}
+		steps[i] = Step{Stage: i + 1, Role: role.Name, Model: t.Model, Task: clipTask(t.Task), State: StateWaiting}
 		roles = append(roles, role.Name)
 	}
 	if err := m.p.CheckRoles(ctx, origin.Folder, roles...); err != nil {
 		return Status{}, err
 	}
-	j, err := m.launch(owner, KindFleet, "", steps, until, func(ctx context.Context, j *job) {
+	for i, t := range f.Tasks {
+		if t.Folder != "" && t.Folder != origin.Folder {
+			if err := m.p.CheckRoles(ctx, t.Folder, steps[i].Role); err != nil {
+				return Status{}, fmt.Errorf("task %d: %w", i+1, err)
+			}
+		}
+	}
+	j, err := m.launchWith(owner, KindFleet, "", steps, until, Status{Title: f.Title, Limits: f.Limits}, func(ctx context.Context, j *job) {
 		sem := make(chan struct{}, f.Concurrency)
 		var wg sync.WaitGroup
 		for i, t := range f.Tasks {
@@ -68,23 +89,36 @@ func (m *Manager) StartFleet(ctx context.Context, owner string, f Fleet, origin 
 				continue
 			}
 			wg.Add(1)
+			o := origin
+			if t.Folder != "" {
+				o.Folder = t.Folder
+			}
 			go func() {
 				defer wg.Done()
 				defer func() { <-sem }()
-				m.runStep(ctx, j, i, pipeline.RoleTask{Role: t.Role, Task: t.Task, Origin: origin,
+				m.runStep(ctx, j, i, pipeline.RoleTask{Role: t.Role, Task: t.Task, Model: t.Model, Origin: o,
 					Title: fmt.Sprintf("%s · fleet run %d/%d", steps[i].Role, i+1, len(f.Tasks))})
 			}()
 		}
 		wg.Wait()
+		j.mu.Lock()
+		byUser := len(j.byUser)
+		j.mu.Unlock()
 		j.update(func(s *Status) {
-			done := 0
+			done, cancelled := 0, 0
 			for _, st := range s.Steps {
-				if st.State == StateDone {
+				switch {
+				case st.State == StateDone:
 					done++
+				case st.State == StateCancelled && st.Error == "cancelled by you":
+					cancelled++
 				}
 			}
 			s.State = StateDone
-			if done < len(s.Steps) {
+			if cancelled > 0 && byUser > 0 {
+				s.Note = fmt.Sprintf("%d of %d runs cancelled by you", cancelled, len(s.Steps))
+			}
+			if done+cancelled < len(s.Steps) || done == 0 {
 				s.State = StateFailed
 				s.Error = fmt.Sprintf("%d of %d runs did not finish", len(s.Steps)-done, len(s.Steps))
 			}
@@ -101,8 +135,18 @@ func (m *Manager) StartFleet(ctx context.Context, owner string, f Fleet, origin 
 type Loop struct {
 	Role   string
 	Task   string
-	Max    int    // 0 = 3; at most MaxLoop
+	Max    int    // 0 = 3; at most MaxLoop (or Cap)
 	Marker string // "" = DONE
+	// Until is a stop condition in words: each round is told it and ends
+	// its answer with Marker once it holds. Count, instead, runs exactly
+	// that many rounds. A tool's loop has neither (the marker alone).
+	Until string
+	Count int
+	// Cap raises MaxLoop for a person's loop.
+	Cap    int
+	Model  string
+	Title  string
+	Limits Limits
 }
 
 // StartLoop starts a loop for owner and returns at once.
@@ -110,11 +154,24 @@ func (m *Manager) StartLoop(ctx context.Context, owner string, l Loop, origin pi
 	if strings.TrimSpace(l.Task) == "" {
 		return Status{}, errors.New("task is required: say what each round should work towards")
 	}
+	maxRounds := MaxLoop
+	if l.Cap > 0 {
+		maxRounds = l.Cap
+	}
+	if l.Count < 0 {
+		return Status{}, fmt.Errorf("count must be positive (got %d)", l.Count)
+	}
+	if l.Count > 0 && l.Max == 0 {
+		l.Max = l.Count
+	}
 	if l.Max == 0 {
 		l.Max = 3
 	}
-	if l.Max < 1 || l.Max > MaxLoop {
-		return Status{}, fmt.Errorf("max must be between 1 and %d (got %d)", MaxLoop, l.Max)
+	if l.Max < 1 || l.Max > maxRounds {
+		return Status{}, fmt.Errorf("max must be between 1 and %d (got %d)", maxRounds, l.Max)
+	}
+	if l.Count > l.Max {
+		return Status{}, fmt.Errorf("count %d is more than the most iterations allowed (%d)", l.Count, l.Max)
 	}
 	if l.Marker = strings.TrimSpace(l.Marker); l.Marker == "" {
 		l.Marker = "DONE"
@@ -123,14 +180,19 @@ func (m *Manager) StartLoop(ctx context.Context, owner string, l Loop, origin pi
 	if err != nil {
 		return Status{}, err
 	}
+	if err := checkModel(l.Model, role); err != nil {
+		return Status{}, err
+	}
 	if err := m.p.CheckRoles(ctx, origin.Folder, role.Name); err != nil {
 		return Status{}, err
 	}
-	j, err := m.launch(owner, KindLoop, "", nil, until, func(ctx context.Context, j *job) {
+	j, err := m.launchWith(owner, KindLoop, "", nil, until, Status{Title: l.Title, Limits: l.Limits}, func(ctx context.Context, j *job) {
 		prev := ""
 		for round := 1; round <= l.Max; round++ {
-			j.update(func(s *Status) { s.Steps = append(s.Steps, Step{Stage: round, Role: role.Name, State: StateWaiting}) })
-			st := m.runStep(ctx, j, round-1, pipeline.RoleTask{Role: role.Name, Task: loopPrompt(l, round, prev), Origin: origin,
+			j.update(func(s *Status) {
+				s.Steps = append(s.Steps, Step{Stage: round, ID: fmt.Sprint(round), Role: role.Name, Model: l.Model, Task: clipTask(l.Task), State: StateWaiting})
+			})
+			st := m.runStep(ctx, j, round-1, pipeline.RoleTask{Role: role.Name, Model: l.Model, Task: loopPrompt(l, round, prev), Origin: origin,
 				Title: fmt.Sprintf("%s · loop round %d/%d", role.Name, round, l.Max)})
 			prev = st.Answer
 			if st.State != StateDone {
@@ -140,7 +202,7 @@ func (m *Manager) StartLoop(ctx context.Context, owner string, l Loop, origin pi
 				})
 				return
 			}
-			if SaysDone(st.Answer, l.Marker) {
+			if l.Count == 0 && SaysDone(st.Answer, l.Marker) || l.Count > 0 && round == l.Count {
 				j.update(func(s *Status) { s.State, s.Answer = StateDone, prev })
 				return
 			}
@@ -160,9 +222,22 @@ func loopPrompt(l Loop, round int, prev string) string {
 	var b strings.Builder
 	b.WriteString(strings.TrimSpace(l.Task))
 	if round > 1 {
-		fmt.Fprintf(&b, "\n\nThis is round %d of at most %d. Your previous round's answer:\n%s\n\nContinue from there.", round, l.Max, prev)
+		of := "at most "
+		if l.Count > 0 {
+			of = ""
+		}
+		fmt.Fprintf(&b, "\n\nThis is round %d of %s%d. Your previous round's answer:\n%s\n\nContinue from there.", round, of, l.Max, prev)
 	}
-	fmt.Fprintf(&b, "\n\nWhen the task is complete, end your answer with a line that says %s. Otherwise end with what is left to do; you will be run again with your answer.", l.Marker)
+	switch {
+	case l.Count > 0:
+		if round < l.Count {
+			b.WriteString("\n\nEnd with what is left to do; you will be run again with your answer.")
+		}
+	case l.Until != "":
+		fmt.Fprintf(&b, "\n\nStop condition: %s\nWhen it holds, end your answer with a line that says %s. Otherwise end with what is left to do; you will be run again with your answer.", strings.TrimSpace(l.Until), l.Marker)
+	default:
+		fmt.Fprintf(&b, "\n\nWhen the task is complete, end your answer with a line that says %s. Otherwise end with what is left to do; you will be run again with your answer.", l.Marker)
+	}
 	return b.String()
 }
 

@@ -13,7 +13,9 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"strconv"
 	"sync"
+	"time"
 
 	"github.com/osfoundry/desktop/backend/pipeline"
 )
@@ -66,14 +68,27 @@ var (
 	ErrBusy   = errors.New("too many orchestration jobs are going")
 )
 
-// Step is one run of a job.
+// Step is one run of a job: a child of a fleet, a loop iteration or a
+// graph step.
 type Step struct {
-	Stage  int    `json:"stage"` // graph stage, loop round or fleet slot (from 1)
-	Role   string `json:"role"`
-	RunID  string `json:"runId,omitempty"`
-	State  string `json:"state"`
-	Answer string `json:"answer,omitempty"`
-	Error  string `json:"error,omitempty"`
+	Stage int    `json:"stage"` // graph stage, loop round or fleet slot (from 1)
+	Role  string `json:"role"`
+	// ID is the child's id within its job ("1", "2", … or a graph step's
+	// own id): what CancelChild takes.
+	ID        string   `json:"id,omitempty"`
+	Model     string   `json:"model,omitempty"` // "" = the role's assigned model
+	Task      string   `json:"task,omitempty"`  // what the person asked of it
+	DependsOn []string `json:"dependsOn,omitempty"`
+	RunID     string   `json:"runId,omitempty"`
+	State     string   `json:"state"`
+	// Progress is the run's last progress line while it goes.
+	Progress string `json:"progress,omitempty"`
+	// CostUSD is what the CLI reported at API prices once the run ended.
+	CostUSD   float64 `json:"costUsd,omitempty"`
+	Answer    string  `json:"answer,omitempty"`
+	Error     string  `json:"error,omitempty"`
+	StartedAt int64   `json:"startedAt,omitempty"` // unix ms
+	EndedAt   int64   `json:"endedAt,omitempty"`   // unix ms
 }
 
 // Status is a job as its starter reads it.
@@ -87,6 +102,23 @@ type Status struct {
 	Answer string `json:"answer,omitempty"`
 	Error  string `json:"error,omitempty"`
 	Note   string `json:"note,omitempty"`
+	// Title names a job a person started (the board card's title).
+	Title  string `json:"title,omitempty"`
+	Limits Limits `json:"limits"`
+	// CostUSD adds up the children's reported costs.
+	CostUSD   float64 `json:"costUsd"`
+	StartedAt int64   `json:"startedAt,omitempty"` // unix ms
+	EndedAt   int64   `json:"endedAt,omitempty"`   // unix ms
+}
+
+// Limits bound a job a person started: the wall-clock time and the spend
+// (the CLIs' reported cost) of the whole job, and how many of its children
+// run at once. Zero means no limit (concurrency: every child at once,
+// still within MaxActive across all jobs).
+type Limits struct {
+	MaxSeconds  int     `json:"maxSeconds"`
+	MaxSpendUSD float64 `json:"maxSpendUSD"`
+	Concurrency int     `json:"concurrency"`
 }
 
 // Ended reports whether the job has finished.
@@ -101,6 +133,14 @@ type job struct {
 	mu      sync.Mutex
 	st      Status
 	changed chan struct{} // closed and replaced on every update
+	// children cancels one child's run (CancelChild); byUser marks the
+	// children a person cancelled, so their siblings' job still succeeds.
+	children map[int]context.CancelFunc
+	byUser   map[int]bool
+	// stopped says why a limit ended the job ("stopped: spend limit …").
+	stopped string
+	// notify tells the Manager's listeners of the new status.
+	notify func(Status)
 
 	// persist stores the status after each update (nil: memory only).
 	// saveMu orders the writes so the last one holds the last status.
@@ -136,6 +176,19 @@ func (j *job) update(f func(*Status)) {
 	if j.persist != nil {
 		j.persist()
 	}
+	if j.notify != nil {
+		j.notify(j.status())
+	}
+}
+
+// stop ends the job because a limit was reached; the first reason wins.
+func (j *job) stop(reason string) {
+	j.mu.Lock()
+	if j.stopped == "" {
+		j.stopped = reason
+	}
+	j.mu.Unlock()
+	j.cancel()
 }
 
 // waitFor waits until cond holds for the job's status, the job ended, or
@@ -164,6 +217,10 @@ type Manager struct {
 	p     Pipeline
 	slots chan struct{}
 	db    *sql.DB // nil: jobs live in memory only (New)
+
+	em    Emitter
+	subMu sync.Mutex
+	subs  []func()
 
 	mu     sync.Mutex
 	jobs   map[string]*job
@@ -196,6 +253,12 @@ func (m *Manager) Close() {
 // background. until, when not nil, ends the job when it closes (the
 // starting run ended). id "" picks a fresh one.
 func (m *Manager) launch(owner, kind, id string, steps []Step, until <-chan struct{}, body func(ctx context.Context, j *job)) (*job, error) {
+	return m.launchWith(owner, kind, id, steps, until, Status{}, body)
+}
+
+// launchWith is launch for a job with a title and limits (head): the time
+// limit ends it, and its end says which limit stopped it.
+func (m *Manager) launchWith(owner, kind, id string, steps []Step, until <-chan struct{}, head Status, body func(ctx context.Context, j *job)) (*job, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -214,8 +277,15 @@ func (m *Manager) launch(owner, kind, id string, steps []Step, until <-chan stru
 		id = newID(kind)
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
+	for i := range steps {
+		if steps[i].ID == "" {
+			steps[i].ID = strconv.Itoa(i + 1)
+		}
+	}
 	j := &job{owner: owner, cancel: cancel, done: make(chan struct{}), changed: make(chan struct{}),
-		st: Status{ID: id, Kind: kind, State: StateRunning, Steps: steps}}
+		children: map[int]context.CancelFunc{}, byUser: map[int]bool{}, notify: m.notify,
+		st: Status{ID: id, Kind: kind, State: StateRunning, Steps: steps, Title: head.Title, Limits: head.Limits,
+			StartedAt: time.Now().UnixMilli()}}
 	if m.db != nil {
 		j.persist = func() {
 			j.saveMu.Lock()
@@ -244,14 +314,25 @@ func (m *Manager) launch(owner, kind, id string, steps []Step, until <-chan stru
 				}
 			}()
 		}
-		body(ctx, j)
-		if ctx.Err() != nil {
-			j.update(func(s *Status) {
-				if s.State == StateRunning || s.State == StateFailed {
-					s.State, s.Error = StateCancelled, "cancelled before it finished"
-				}
+		if secs := head.Limits.MaxSeconds; secs > 0 {
+			t := time.AfterFunc(time.Duration(secs)*time.Second, func() {
+				j.stop(fmt.Sprintf("stopped: time limit %s reached", time.Duration(secs)*time.Second))
 			})
+			defer t.Stop()
 		}
+		body(ctx, j)
+		j.mu.Lock()
+		stopped := j.stopped
+		j.mu.Unlock()
+		j.update(func(s *Status) {
+			switch {
+			case stopped != "":
+				s.State, s.Error = StateStopped, stopped
+			case ctx.Err() != nil && (s.State == StateRunning || s.State == StateFailed):
+				s.State, s.Error = StateCancelled, "cancelled before it finished"
+			}
+			s.EndedAt = time.Now().UnixMilli()
+		})
 	}()
 	return j, nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
+	"time"
 
 	"github.com/osfoundry/desktop/backend/pipeline"
 )
@@ -11,8 +13,27 @@ import (
 // runStep runs one step of j: it waits for a slot, starts the run, waits
 // for its end and records it in step i. When ctx ends first the run is
 // cancelled (its process group killed) and the step is marked cancelled.
-func (m *Manager) runStep(ctx context.Context, j *job, i int, t pipeline.RoleTask) Step {
-	cancelled := func(s *Step) { s.State = StateCancelled }
+func (m *Manager) runStep(jctx context.Context, j *job, i int, t pipeline.RoleTask) Step {
+	// Each child has a context of its own so a person can cancel it alone.
+	ctx, cancelChild := context.WithCancel(jctx)
+	defer cancelChild()
+	j.mu.Lock()
+	j.children[i] = cancelChild
+	if j.byUser[i] {
+		cancelChild()
+	}
+	j.mu.Unlock()
+	defer func() {
+		j.mu.Lock()
+		delete(j.children, i)
+		j.mu.Unlock()
+	}()
+	cancelled := func(s *Step) {
+		s.State, s.EndedAt = StateCancelled, time.Now().UnixMilli()
+		if jctx.Err() == nil {
+			s.Error = "cancelled by you"
+		}
+	}
 	if ctx.Err() != nil {
 		return m.setStep(j, i, cancelled)
 	}
@@ -27,26 +48,47 @@ func (m *Manager) runStep(ctx context.Context, j *job, i int, t pipeline.RoleTas
 	}
 	r, err := m.p.StartRole(ctx, t)
 	if err != nil {
-		return m.setStep(j, i, func(s *Step) { s.State, s.Error = StateFailed, err.Error() })
+		return m.setStep(j, i, func(s *Step) { s.State, s.Error, s.EndedAt = StateFailed, err.Error(), time.Now().UnixMilli() })
 	}
-	m.setStep(j, i, func(s *Step) { s.RunID, s.State = r.ID, StateRunning })
+	m.setStep(j, i, func(s *Step) { s.RunID, s.State, s.StartedAt = r.ID, StateRunning, time.Now().UnixMilli() })
+	defer m.countCost(j, i)
 	r, err = m.p.WaitRun(ctx, r.ID)
 	if ctx.Err() != nil {
 		m.p.Cancel(r.ID) //nolint:errcheck // it may have ended by itself meanwhile
 		r, err = m.p.WaitRun(context.WithoutCancel(ctx), r.ID)
 		if err == nil && r.State != pipeline.StateDone {
-			return m.setStep(j, i, func(s *Step) { s.State, s.Answer = StateCancelled, clip(r.Text) })
+			return m.setStep(j, i, func(s *Step) {
+				cancelled(s)
+				s.Answer, s.CostUSD, s.Progress = clip(r.Text), r.ReportedCostUSD, ""
+			})
 		}
 	}
 	if err != nil {
-		return m.setStep(j, i, func(s *Step) { s.State, s.Error = StateFailed, err.Error() })
+		return m.setStep(j, i, func(s *Step) { s.State, s.Error, s.EndedAt = StateFailed, err.Error(), time.Now().UnixMilli() })
 	}
 	return m.setStep(j, i, func(s *Step) {
-		s.State, s.Answer, s.Error = StateFailed, clip(r.Text), r.Error
+		s.State, s.Answer, s.Error, s.CostUSD, s.Progress = StateFailed, clip(r.Text), r.Error, r.ReportedCostUSD, ""
+		s.EndedAt = time.Now().UnixMilli()
 		if r.State == pipeline.StateDone {
 			s.State = StateDone
 		}
 	})
+}
+
+// countCost adds a child's reported cost to its job's total once the child
+// ended, and stops the job when the total reaches its spend limit.
+func (m *Manager) countCost(j *job, i int) {
+	var total, limit float64
+	j.update(func(s *Status) {
+		s.CostUSD = 0
+		for _, st := range s.Steps {
+			s.CostUSD += st.CostUSD
+		}
+		total, limit = s.CostUSD, s.Limits.MaxSpendUSD
+	})
+	if limit > 0 && total >= limit {
+		j.stop(fmt.Sprintf("stopped: spend limit $%.2f reached ($%.2f spent)", limit, total))
+	}
 }
 
 func (m *Manager) setStep(j *job, i int, f func(*Step)) Step {

@@ -65,8 +65,9 @@ type Workers struct {
 	Orchestrator *orchestrate.Manager
 
 	// Window bindings.
-	PipelineBinding  *pipeline.Binding
-	ApprovalsBinding *approvals.Binding
+	PipelineBinding    *pipeline.Binding
+	ApprovalsBinding   *approvals.Binding
+	OrchestrateBinding *orchestrate.OrchestrateBinding
 
 	cancel context.CancelFunc
 }
@@ -131,7 +132,7 @@ func Open(ctx context.Context, o Options) (*Workers, error) {
 	}
 	w.Runner = agentcli.NewRunner(runnerOpts)
 	svc, err = pipeline.New(ctx, pipeline.Options{
-		DB: o.DB, Runner: w.Runner, Emitter: o.Emitter, Pending: w.Approvals.Pending,
+		DB: o.DB, Runner: w.Runner, Emitter: progressTee{o.Emitter, w}, Pending: w.Approvals.Pending,
 		// Runs started in the window are watched: a tool that needs the
 		// user raises a prompt there instead of being refused. Runs started
 		// by an outside assistant are not (runAccess).
@@ -146,6 +147,9 @@ func Open(ctx context.Context, o Options) (*Workers, error) {
 	w.Pipeline = svc
 	if w.Orchestrator, err = orchestrate.Open(ctx, svc, o.DB); err != nil {
 		return nil, fmt.Errorf("starting the workers: %w", err)
+	}
+	if o.Emitter != nil {
+		w.Orchestrator.SetEmitter(o.Emitter)
 	}
 	for _, t := range w.Orchestrator.BridgeTools() {
 		if err := w.Executor.Register(t); err != nil {
@@ -166,7 +170,24 @@ func Open(ctx context.Context, o Options) (*Workers, error) {
 	bctx, w.cancel = context.WithCancel(context.Background())
 	w.PipelineBinding = pipeline.NewBinding(bctx, svc, open)
 	w.ApprovalsBinding = approvals.NewBinding(w.Approvals)
+	w.OrchestrateBinding = orchestrate.NewBinding(w.Orchestrator)
 	return w, nil
+}
+
+// progressTee passes the pipeline's events on and gives a run's progress
+// lines to the orchestrator, whose jobs show each child's newest line.
+type progressTee struct {
+	em Emitter
+	w  *Workers
+}
+
+func (t progressTee) Emit(event string, payload any) {
+	if t.em != nil {
+		t.em.Emit(event, payload)
+	}
+	if e, ok := payload.(pipeline.RunEvent); ok && event == pipeline.EventRun && e.Kind == agentcli.KindProgress && t.w.Orchestrator != nil {
+		t.w.Orchestrator.RunProgress(e.RunID, e.Text)
+	}
 }
 
 // Close cancels every run (killing their process groups), waits until they
