@@ -118,6 +118,9 @@ func OpenWith(db *sql.DB, knowledgeDir string, opts Options) (*Store, error) {
 	if err := migrateKnowledge(db); err != nil {
 		return nil, err
 	}
+	if err := store.Migrate(context.Background(), db, DraftsComponent, draftMigrations); err != nil {
+		return nil, fmt.Errorf("opening the drafts store: %w", lockErr(err))
+	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}

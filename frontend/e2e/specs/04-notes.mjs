@@ -105,9 +105,12 @@ export default async function ({ page, base, env, shot }) {
   await syncError.waitFor();
   assert((await syncError.textContent()).includes('Sync error: not saved'), 'the sync error banner text');
   assert(!(await stored()).includes('person line 3'), 'a refused save writes nothing');
-  const draftKey = `osfoundry.notes.draft.${noteId}.${tabId}`;
-  const draft = JSON.parse(await page.evaluate((k) => localStorage.getItem(k), draftKey));
-  assert(draft?.mine.endsWith('- person line 3'), 'the person\'s text is kept as a local draft');
+  // The draft as the app's database keeps it (NotesBinding.Drafts).
+  const kept = async () => {
+    const d = (await page.evaluate(() => window.go.notes.Binding.Drafts())).find((x) => x.owner_id === noteId && x.item_id === tabId);
+    return d ? JSON.parse(d.data) : null;
+  };
+  await until('the person\'s text kept as a draft', async () => (await kept())?.mine.endsWith('- person line 3'));
   hold = false;
 
   // 5. The draft survives a reload; compare shows both sides.
@@ -128,7 +131,7 @@ export default async function ({ page, base, env, shot }) {
   const want = ['# Launch plan', ...[1, 2, 3].flatMap((i) => [`- person line ${i}`, `- agent line ${i}`])];
   const lost = want.filter((l) => !final.includes(l));
   assert(lost.length === 0, `lost lines after re-apply: ${JSON.stringify(lost)} in ${JSON.stringify(final)}`);
-  assert((await page.evaluate((k) => localStorage.getItem(k), draftKey)) === null, 'the draft is removed once saved');
+  await until('the draft removed once saved', async () => (await kept()) === null);
   await page.getByRole('button', { name: 'Preview' }).click();
   await page.locator('[data-preview] h1', { hasText: 'Launch plan' }).waitFor();
   await shot('notes-text');

@@ -6,7 +6,7 @@
 // comparing its stamp once a second (any process's write moves it).
 import { knowledgeApi, type Article, type KnowledgeHit, type KnowledgeOverview } from './api/knowledge';
 import { notesApi, type SaveResult } from './api/notes';
-import { DraftStore } from './notes/drafts';
+import { sharedDrafts, type DraftStore } from './notes/drafts';
 import { TextTabState } from './notes/text.svelte';
 
 export const FOLLOW_EVERY_MS = 1000;
@@ -52,7 +52,7 @@ export class KnowledgeState {
   query = $state('');
   hits = $state<KnowledgeHit[] | null>(null);
   editor = $state<ArticleEditor | null>(null);
-  readonly drafts = new DraftStore();
+  readonly drafts: DraftStore = sharedDrafts();
   private stamp = '';
 
   /** start loads the list and follows the open knowledge base; it returns the stop function. */
@@ -118,7 +118,8 @@ export class KnowledgeState {
     const ed = new ArticleEditor(this.kb, id, this.drafts);
     this.editor = ed;
     try {
-      ed.follow(await knowledgeApi.article(this.kb, id));
+      const [a] = await Promise.all([knowledgeApi.article(this.kb, id), this.drafts.ready()]);
+      ed.follow(a);
     } catch (e) {
       this.error = `Could not open the article: ${message(e)}`;
       this.editor = null;

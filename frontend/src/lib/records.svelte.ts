@@ -8,7 +8,7 @@
 import { on } from './events';
 import { bodyOf, recordsApi, type RecordChannel, type RecordEdit, type RecordItem, type RecordsOverview } from './api/records';
 import { notesApi, type SaveResult } from './api/notes';
-import { DraftStore } from './notes/drafts';
+import { sharedDrafts, type DraftStore } from './notes/drafts';
 import { TextTabState } from './notes/text.svelte';
 
 function message(e: unknown): string {
@@ -77,7 +77,7 @@ export class RecordsState {
   channel = $state('');
   items = $state<RecordItem[]>([]);
   editor = $state<RecordEditor | null>(null);
-  readonly drafts = new DraftStore();
+  readonly drafts: DraftStore = sharedDrafts();
 
   /** start loads the list and follows record changes; it returns the stop function. */
   start(): () => void {
@@ -159,7 +159,8 @@ export class RecordsState {
 
   private async followItem(ed: RecordEditor): Promise<boolean> {
     try {
-      ed.follow(await recordsApi.item(ed.channel, ed.id));
+      const [it] = await Promise.all([recordsApi.item(ed.channel, ed.id), this.drafts.ready()]);
+      ed.follow(it);
       return true;
     } catch (e) {
       this.error = `Could not open the record: ${message(e)}`;

@@ -47,6 +47,9 @@ export interface SaveResult { saved: boolean; version: number; tab_version: numb
 
 export interface AddTabResult { result: SaveResult; tab: TabInfo }
 
+/** KeptDraft: an editor draft as the app's database keeps it (data is the editor's JSON). */
+export interface KeptDraft { owner_id: string; item_id: string; data: string; saved_at: string }
+
 const c = <T>(method: string, ...args: unknown[]) => call<T>('notes', 'Binding', method, ...args);
 
 export const notesApi = {
@@ -60,4 +63,7 @@ export const notesApi = {
     c<SaveResult>('SaveSheet', noteId, tabId, expectedVersion, sheet),
   addTab: (noteId: string, expectedVersion: number, kind: TabKind, title: string) =>
     c<AddTabResult>('AddTab', noteId, expectedVersion, kind, title),
+  drafts: () => c<KeptDraft[]>('Drafts'),
+  saveDraft: (owner: string, item: string, data: string) => c<void>('SaveDraft', owner, item, data),
+  discardDraft: (owner: string, item: string) => c<void>('DiscardDraft', owner, item),
 };

@@ -2,17 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Note, SaveResult, SheetData, Tab } from '../api/notes';
 import { notesApi } from '../api/notes';
 import { DraftStore } from './drafts';
+import { MemDrafts, MemStorage } from './drafts.testkit';
 import { NoteEditor } from './notes.svelte';
-
-class MemStorage implements Storage {
-  private m = new Map<string, string>();
-  get length() { return this.m.size; }
-  clear() { this.m.clear(); }
-  getItem(k: string) { return this.m.get(k) ?? null; }
-  key(i: number) { return [...this.m.keys()][i] ?? null; }
-  removeItem(k: string) { this.m.delete(k); }
-  setItem(k: string, v: string) { this.m.set(k, v); }
-}
 
 const tab = (id: string, kind: Tab['kind'], over: Partial<Tab>): Tab => ({
   tab_id: id, kind, title: id, position: 0, tab_version: 1, updated_at: '', ...over,
@@ -47,7 +38,7 @@ class FakeBackend {
 
 async function open() {
   const be = new FakeBackend();
-  const ed = new NoteEditor('n1', be.api, new DraftStore(new MemStorage()));
+  const ed = new NoteEditor('n1', be.api, new DraftStore(new MemDrafts(), new MemStorage()));
   await ed.load();
   return { be, ed };
 }

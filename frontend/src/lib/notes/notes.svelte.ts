@@ -3,7 +3,7 @@
 // current; an open editor follows without clobbering unsaved typing.
 import { notesApi, type Note, type NoteInfo, type Overview, type Tab, type TabKind } from '../api/notes';
 import { on, type NotesChangedEvent } from '../events';
-import { DraftStore } from './drafts';
+import { sharedDrafts, type DraftStore } from './drafts';
 import { SheetTabState } from './sheet.svelte';
 import { TextTabState } from './text.svelte';
 
@@ -24,7 +24,7 @@ export class NoteEditor {
   constructor(
     readonly noteId: string,
     private api: Api = notesApi,
-    private drafts = new DraftStore(),
+    private drafts: DraftStore = sharedDrafts(),
   ) {}
 
   get version(): number {
@@ -42,7 +42,9 @@ export class NoteEditor {
 
   async load(): Promise<void> {
     try {
-      this.apply(await this.api.get(this.noteId), true);
+      // Drafts kept by an earlier run are read before the tabs load them.
+      const [n] = await Promise.all([this.api.get(this.noteId), this.drafts.ready()]);
+      this.apply(n, true);
     } catch (e) {
       this.error = `Could not open this Note: ${message(e)}. Choose another Note on the left.`;
     }
@@ -123,10 +125,15 @@ export class NotesState {
   editor = $state<NoteEditor | null>(null);
   error = $state('');
   loaded = $state(false);
-  drafts = new DraftStore();
+  drafts: DraftStore;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private api: Api = notesApi) {}
+  constructor(
+    private api: Api = notesApi,
+    drafts: DraftStore = sharedDrafts(),
+  ) {
+    this.drafts = drafts;
+  }
 
   start(): () => void {
     this.refresh();
@@ -143,7 +150,9 @@ export class NotesState {
 
   async refresh() {
     try {
-      this.overview = await this.api.overview();
+      // The list marks Notes with drafts: read them before it shows.
+      const [o] = await Promise.all([this.api.overview(), this.drafts.ready()]);
+      this.overview = o;
       this.error = '';
     } catch (e) {
       this.error = message(e);

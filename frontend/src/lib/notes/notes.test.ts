@@ -1,19 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SaveResult, SheetData } from '../api/notes';
-import { DraftStore } from './drafts';
+import { DRAFT_DELAY_MS, DraftStore } from './drafts';
+import { MemDrafts, MemStorage } from './drafts.testkit';
 import { diffLines, merge3, lostLines, splitLines } from './merge';
 import { TextTabState } from './text.svelte';
 import { SheetTabState, colName, parseCell } from './sheet.svelte';
-
-class MemStorage implements Storage {
-  private m = new Map<string, string>();
-  get length() { return this.m.size; }
-  clear() { this.m.clear(); }
-  getItem(k: string) { return this.m.get(k) ?? null; }
-  key(i: number) { return [...this.m.keys()][i] ?? null; }
-  removeItem(k: string) { this.m.delete(k); }
-  setItem(k: string, v: string) { this.m.set(k, v); }
-}
 
 /** FakeNote is the backend's rule in miniature: one Note version, conditional saves. */
 class FakeNote {
@@ -42,14 +33,14 @@ class FakeNote {
 function setup(initial = 'line one') {
   const srv = new FakeNote();
   srv.texts.t1 = initial;
-  const storage = new MemStorage();
-  const drafts = new DraftStore(storage);
+  const backend = new MemDrafts();
+  const drafts = new DraftStore(backend, new MemStorage());
   const open = () => {
     const ed = new TextTabState('n1', 't1', drafts, async (v, text) => srv.save('t1', v, text));
     ed.load(srv.texts.t1, srv.version);
     return ed;
   };
-  return { srv, storage, drafts, open, ed: open() };
+  return { srv, backend, drafts, open, ed: open() };
 }
 
 describe('merge3', () => {
@@ -112,14 +103,14 @@ describe('TextTabState', () => {
     expect(ed.conflict).toMatchObject({ reason: 'save', current: 'line one\nagent', currentVersion: 2 });
     expect(ed.text).toBe('line one\nperson');
 
-    const again = open(); // a reload: new state, same storage, server as it is now
+    const again = open(); // a reload: new state, same drafts, server as it is now
     expect(again.text).toBe('line one\nperson');
     expect(again.conflict).toMatchObject({ reason: 'save', current: 'line one\nagent', currentVersion: 2 });
   });
 
   it('keeps a draft even when the stored Note is older than it (a restored database)', () => {
     const { srv, drafts, open } = setup('restored');
-    drafts.put('n1', 't1', { kind: 'text', base: 'later', baseVersion: 9, mine: 'later\nmine', savedAt: 0 });
+    drafts.put('n1', 't1', { kind: 'text', base: 'later', baseVersion: 9, mine: 'later\nmine', savedAt: 0 }, () => {});
     const ed = open();
     expect(ed.text).toBe('later\nmine');
     expect(ed.conflict).toMatchObject({ current: 'restored', currentVersion: srv.version });
@@ -200,7 +191,7 @@ describe('TextTabState', () => {
 
   it('a change announced while saving waits for the save', async () => {
     const srv = new FakeNote();
-    const drafts = new DraftStore(new MemStorage());
+    const drafts = new DraftStore(new MemDrafts(), new MemStorage());
     let release!: () => void;
     const ed = new TextTabState('n1', 't1', drafts, (v, text) =>
       new Promise((ok) => (release = () => ok(srv.save('t1', v, text)))));
@@ -221,7 +212,7 @@ describe('TextTabState', () => {
 describe('SheetTabState', () => {
   const sheetSetup = () => {
     const srv = new FakeNote();
-    const drafts = new DraftStore(new MemStorage());
+    const drafts = new DraftStore(new MemDrafts(), new MemStorage());
     const open = () => {
       const s = new SheetTabState('n1', 'sh', drafts, async (v, d) => srv.saveSheet(v, d));
       s.load(structuredClone(srv.sheet), srv.version);
@@ -270,14 +261,99 @@ describe('SheetTabState', () => {
 });
 
 describe('DraftStore', () => {
-  it('drops a corrupt entry and lists Notes with drafts', () => {
-    const storage = new MemStorage();
-    const d = new DraftStore(storage);
-    storage.setItem(d.key('n1', 't1'), '{not json');
+  afterEach(() => vi.useRealTimers());
+
+  it('drops a corrupt kept draft and lists Notes with drafts', async () => {
+    const backend = new MemDrafts();
+    backend.rows.set('n1/t1', { owner_id: 'n1', item_id: 't1', data: '{not json', saved_at: '' });
+    const d = new DraftStore(backend, new MemStorage(), 0);
+    await d.ready();
     expect(d.get('n1', 't1')).toBeNull();
-    expect(storage.length).toBe(0);
-    d.put('n2', 't1', { kind: 'text', base: '', baseVersion: 1, mine: 'x', savedAt: 0 });
+    d.put('n2', 't1', { kind: 'text', base: '', baseVersion: 1, mine: 'x', savedAt: 0 }, () => {});
     expect([...d.noteIds()]).toEqual(['n2']);
+    await new Promise((r) => setTimeout(r, 0));
+    await d.flush();
+    expect([...backend.rows.keys()]).toEqual(['n2/t1']);
+  });
+
+  it('keeps the draft in the app database once the person pauses, and a restart finds it', async () => {
+    vi.useFakeTimers();
+    const srv = new FakeNote();
+    srv.texts.t1 = 'line one';
+    const backend = new MemDrafts();
+    const drafts = new DraftStore(backend, new MemStorage());
+    await drafts.ready();
+    const ed = new TextTabState('n1', 't1', drafts, async (v, text) => srv.save('t1', v, text));
+    ed.load(srv.texts.t1, srv.version);
+    for (const ch of '\nmine') ed.input(ed.text + ch);
+    await vi.advanceTimersByTimeAsync(DRAFT_DELAY_MS - 50);
+    expect(backend.calls.filter((c) => c.startsWith('save'))).toEqual([]); // still typing
+    await vi.advanceTimersByTimeAsync(100);
+    expect(backend.calls.filter((c) => c.startsWith('save'))).toEqual(['save n1/t1']); // one write for the burst
+    expect(backend.mine('n1', 't1')).toBe('line one\nmine');
+
+    // The app is killed and starts again: a new store over the same database.
+    const after = new DraftStore(backend, new MemStorage());
+    await after.ready();
+    const again = new TextTabState('n1', 't1', after, async (v, text) => srv.save('t1', v, text));
+    again.load(srv.texts.t1, srv.version);
+    expect(again.text).toBe('line one\nmine');
+    expect(again.base).toBe('line one');
+    expect(again.dirty).toBe(true);
+    expect(again.conflict).toBeNull();
+
+    // Saved: the draft leaves the database.
+    expect(await again.save()).toBe(true);
+    await vi.runAllTimersAsync();
+    expect(backend.rows.size).toBe(0);
+  });
+
+  it('a discard never overtakes the save before it', async () => {
+    const backend = new MemDrafts();
+    let release!: () => void;
+    const slowSave = backend.save.bind(backend);
+    backend.save = async (o, i, d) => {
+      await new Promise<void>((r) => (release = r));
+      return slowSave(o, i, d);
+    };
+    const drafts = new DraftStore(backend, new MemStorage(), 0);
+    await drafts.ready();
+    drafts.put('n1', 't1', { kind: 'text', base: '', baseVersion: 1, mine: 'x', savedAt: 0 }, () => {});
+    await new Promise((r) => setTimeout(r, 5)); // the save is on its way
+    drafts.remove('n1', 't1');
+    const done = new Promise((r) => setTimeout(r, 5)).then(() => release()).then(() => drafts.flush());
+    await done;
+    await drafts.flush();
+    expect(backend.calls).toEqual(['list', 'save n1/t1', 'discard n1/t1']);
+    expect(backend.rows.size).toBe(0);
+  });
+
+  it('moves drafts an older version kept in localStorage into the database', async () => {
+    const backend = new MemDrafts();
+    const legacy = new MemStorage();
+    legacy.setItem('osfoundry.notes.draft.n1.t1', JSON.stringify({ kind: 'text', base: 'a', baseVersion: 3, mine: 'a\nold', savedAt: 1 }));
+    legacy.setItem('osfoundry.notes.draft.n2.t1', '{broken');
+    legacy.setItem('unrelated', 'stays');
+    const drafts = new DraftStore(backend, legacy);
+    await drafts.ready();
+    await drafts.flush();
+    expect(drafts.get('n1', 't1')).toMatchObject({ mine: 'a\nold', baseVersion: 3 });
+    expect(backend.mine('n1', 't1')).toBe('a\nold');
+    expect(legacy.length).toBe(1);
+    expect(legacy.getItem('unrelated')).toBe('stays');
+  });
+
+  it('says why a draft could not be kept', async () => {
+    const backend = new MemDrafts();
+    const drafts = new DraftStore(backend, new MemStorage(), 0);
+    await drafts.ready();
+    const ed = new TextTabState('n1', 't1', drafts, async () => ({ saved: true, version: 2, tab_version: 0 }));
+    ed.load('a', 1);
+    backend.fail = 'the disk holding the osFoundry data folder is full';
+    ed.input('a\nb');
+    await new Promise((r) => setTimeout(r, 5));
+    await drafts.flush();
+    expect(ed.error).toBe('Your draft could not be kept on this computer (the disk holding the osFoundry data folder is full). Save or copy your text.');
   });
 });
 

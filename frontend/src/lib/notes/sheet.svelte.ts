@@ -57,8 +57,9 @@ const key = (sheet: string, row: number, col: number) => `${sheet}:${row}:${col}
 export class SheetTabState extends TabState<SheetData> {
   base = $state<SheetData>({ sheets: [] });
   edits = $state<Record<string, Edit>>({});
-  protected readonly draftLost =
-    'Your changed cells could not be kept on this computer (browser storage is full). Save now.';
+  protected draftLost(why: string): string {
+    return `Your changed cells could not be kept on this computer (${why}). Save now.`;
+  }
   protected readonly keptAsDraft = 'Your cells are kept as a local draft.';
 
   constructor(

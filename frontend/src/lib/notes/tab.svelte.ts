@@ -1,6 +1,6 @@
 // What the text and Sheet tabs' sync states share: the version the editor
 // last saw, the conflict when the Note moved on under unsaved changes, the
-// local draft that keeps those changes, and the conditional save whose
+// draft that keeps those changes (in the app's database), and the conditional save whose
 // refusal never loses them. Each tab kind says what its changes are, how
 // they meet a newer Note, and how one save is tried.
 import type { Draft, DraftStore } from './drafts';
@@ -42,7 +42,7 @@ export abstract class TabState<Data> {
   /** draft is the person's changes as kept on this computer. */
   protected abstract draft(): Draft;
   /** draftLost tells the person a draft could not be kept, and what to do. */
-  protected abstract readonly draftLost: string;
+  protected abstract draftLost(why: string): string;
   /** keptAsDraft ends the message of a save that failed. */
   protected abstract readonly keptAsDraft: string;
   /** reconcile meets the tab as stored at version (not older than the base). */
@@ -106,6 +106,6 @@ export abstract class TabState<Data> {
       this.drafts.remove(this.noteId, this.tabId);
       return;
     }
-    if (!this.drafts.put(this.noteId, this.tabId, this.draft())) this.error = this.draftLost;
+    this.drafts.put(this.noteId, this.tabId, this.draft(), (why) => (this.error = this.draftLost(why)));
   }
 }

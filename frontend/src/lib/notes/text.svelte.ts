@@ -17,8 +17,9 @@ export class TextTabState extends TabState<string> {
   text = $state('');
   /** the last re-apply's outcome, shown once */
   merged = $state<MergeResult | null>(null);
-  protected readonly draftLost =
-    'Your draft could not be kept on this computer (browser storage is full). Save or copy your text.';
+  protected draftLost(why: string): string {
+    return `Your draft could not be kept on this computer (${why}). Save or copy your text.`;
+  }
   protected readonly keptAsDraft = 'Your text is kept as a local draft.';
 
   constructor(
