@@ -53,8 +53,9 @@ func (r *Registry) IdentifyACP(adapter string) string {
 	if r == nil || adapter == "" {
 		return ""
 	}
-	for _, agent := range r.order {
-		if matchAny(r.sets[agent].ACP.Adapter, adapter) {
+	s := r.snap()
+	for _, agent := range s.order {
+		if matchAny(s.sets[agent].ACP.Adapter, adapter) {
 			return agent
 		}
 	}

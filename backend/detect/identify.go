@@ -55,12 +55,13 @@ func isInteractiveShell(p Process) bool {
 
 // IdentifyProcess names the agent running as p, or "".
 func (r *Registry) IdentifyProcess(p Process) string {
+	s := r.snap()
 	name := strings.TrimPrefix(path.Base(p.Name), "-")
 	if name == "" && len(p.Argv) > 0 {
 		name = path.Base(p.Argv[0])
 	}
-	for _, agent := range r.order {
-		rs := r.sets[agent]
+	for _, agent := range s.order {
+		rs := s.sets[agent]
 		for _, pn := range rs.ProcessNames {
 			if name == pn || (len(name) == commLen && strings.HasPrefix(pn, name)) {
 				return agent
@@ -73,8 +74,8 @@ func (r *Registry) IdentifyProcess(p Process) string {
 	if !runtimes[name] && len(args) > 1 {
 		args = args[:1]
 	}
-	for _, agent := range r.order {
-		rs := r.sets[agent]
+	for _, agent := range s.order {
+		rs := s.sets[agent]
 		for _, a := range args {
 			for _, re := range rs.Argv {
 				if re.MatchString(a) {
@@ -90,8 +91,9 @@ func (r *Registry) IdentifyProcess(p Process) string {
 // screen (agents started through a wrapper script), or "".
 func (r *Registry) IdentifyScreen(lines []string) string {
 	text := ScreenText(lines)
-	for _, agent := range r.order {
-		if r.sets[agent].MatchesMarkers(text) {
+	s := r.snap()
+	for _, agent := range s.order {
+		if s.sets[agent].MatchesMarkers(text) {
 			return agent
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 )
 
 // OverrideDir is where a user's rule files live, relative to their home.
@@ -29,10 +30,32 @@ func (e *LoadError) Error() string {
 }
 
 // Registry is the set of agents the app can recognise, bundled rules with
-// user overrides applied.
+// user overrides applied. Replace swaps in newly loaded rules while panes
+// are being read: every reader works on one consistent snapshot.
 type Registry struct {
+	cur atomic.Pointer[ruleSets]
+}
+
+// ruleSets is one loaded, never modified, set of rules.
+type ruleSets struct {
 	sets  map[string]*RuleSet
 	order []string // bundled agents first (sorted), then override-only agents
+}
+
+func (r *Registry) snap() *ruleSets {
+	if r == nil {
+		return &ruleSets{}
+	}
+	if s := r.cur.Load(); s != nil {
+		return s
+	}
+	return &ruleSets{}
+}
+
+// Replace makes n's rules this registry's (a rules update applied without
+// a restart); panes holding r read them from their next evaluation.
+func (r *Registry) Replace(n *Registry) {
+	r.cur.Store(n.snap())
 }
 
 // Load compiles every bundled <agent>.toml in bundled (usually rules.Files)
@@ -41,7 +64,7 @@ type Registry struct {
 // *LoadError values and ignored; a broken bundled file is an error because
 // the binary itself is wrong.
 func Load(bundled fs.FS, home string) (*Registry, []error, error) {
-	r := &Registry{sets: map[string]*RuleSet{}}
+	r := &ruleSets{sets: map[string]*RuleSet{}}
 	names, err := fs.Glob(bundled, "*.toml")
 	if err != nil {
 		return nil, nil, fmt.Errorf("listing bundled rules: %w", err)
@@ -64,10 +87,12 @@ func Load(bundled fs.FS, home string) (*Registry, []error, error) {
 	if home != "" {
 		problems = r.applyOverrides(filepath.Join(home, OverrideDir))
 	}
-	return r, problems, nil
+	reg := &Registry{}
+	reg.cur.Store(r)
+	return reg, problems, nil
 }
 
-func (r *Registry) applyOverrides(dir string) []error {
+func (r *ruleSets) applyOverrides(dir string) []error {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -109,6 +134,27 @@ func (r *Registry) applyOverrides(dir string) []error {
 	return problems
 }
 
+// MaxRulesFile is the largest rules file the app loads.
+const MaxRulesFile = maxRulesFile
+
+// CheckFile applies to one rules file the checks an override gets when the
+// app starts (its name, its size, then ParseRules: TOML, known keys only,
+// every regex compiles, every state known), so a file that passes here is
+// one the app will use.
+func CheckFile(name string, data []byte) error {
+	agent, ok := strings.CutSuffix(name, ".toml")
+	if !ok || !validAgentName(agent) {
+		return fmt.Errorf("%s: the name must be <agent>.toml with letters, digits, - or _", name)
+	}
+	if len(data) > maxRulesFile {
+		return fmt.Errorf("%s: larger than %d KB; a rules file only holds a few patterns", name, maxRulesFile>>10)
+	}
+	if _, err := ParseRules(agent, name, data); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}
+
 func readBounded(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -139,10 +185,7 @@ func validAgentName(s string) bool {
 
 // Get returns an agent's rule set, or nil.
 func (r *Registry) Get(agent string) *RuleSet {
-	if r == nil {
-		return nil
-	}
-	return r.sets[agent]
+	return r.snap().sets[agent]
 }
 
 // DisplayName is what the user calls agent ("Claude Code" for "claude"),
@@ -156,5 +199,5 @@ func (r *Registry) DisplayName(agent string) string {
 
 // Agents lists known agent names in a stable order.
 func (r *Registry) Agents() []string {
-	return append([]string(nil), r.order...)
+	return append([]string(nil), r.snap().order...)
 }

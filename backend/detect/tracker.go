@@ -319,8 +319,9 @@ func (t *Tracker) Close() {
 }
 
 func (r *Registry) identifyText(text string) string {
-	for _, agent := range r.order {
-		if r.sets[agent].MatchesMarkers(text) {
+	s := r.snap()
+	for _, agent := range s.order {
+		if s.sets[agent].MatchesMarkers(text) {
 			return agent
 		}
 	}
