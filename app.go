@@ -198,7 +198,12 @@ func (a *App) openBoard(ruleProblems []string) {
 	term := board.NewTerminal(a.panes, a.watch, b.Changed)
 	term.SetSessions(sessions)
 	b.Add("terminal", term)
-	b.Add("pipeline", board.NewPipeline(a.work.Pipeline, b.Changed))
+	pipe := board.NewPipeline(a.work.Pipeline, b.Changed)
+	teams := board.NewTeams(a.work.Orchestrator, board.RunStates(a.work.Pipeline))
+	pipe.SetHidden(teams.ChildRuns)
+	b.Add("pipeline", pipe)
+	b.Add("orchestrate", teams)
+	a.work.Orchestrator.OnChange(b.Changed)
 	a.Board = board.NewService(b, a.watch)
 	a.Board.SetRuleProblems(ruleProblems)
 }
@@ -341,7 +346,7 @@ func runWindow(toFile bool) error {
 		// macOS hands a clicked osfoundry:// link to the running app as an
 		// Apple Event, not as an argument of a second process.
 		Mac:  &mac.Options{OnUrlOpen: func(u string) { a.launched(instance.Launch{Args: []string{u}}) }},
-		Bind: []any{about, a.Terminal, a.Inventory, a.Connect, a.Picker, a.Notes, a.Records, a.Messages, notes.NewKnowledgeBinding(a.notes), a.work.PipelineBinding, a.work.ApprovalsBinding, a.work.OrchestrateBinding, a.Board, shellenv.NewBinding(), a.Settings},
+		Bind: []any{about, a.Terminal, a.Inventory, a.Connect, a.Picker, a.Notes, a.Records, a.Messages, notes.NewKnowledgeBinding(a.notes), a.work.PipelineBinding, a.work.CodeBinding, a.work.ApprovalsBinding, a.work.OrchestrateBinding, a.Board, shellenv.NewBinding(), a.Settings},
 	})
 	if err != nil {
 		return fmt.Errorf("running the window: %w", err)

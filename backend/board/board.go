@@ -66,6 +66,9 @@ type Card struct {
 	Link      string `json:"link,omitempty"`    // route that opens the session, e.g. "/terminal?pane=p-1"
 	CanPause  bool   `json:"canPause"`          // Pause works for this session (its Source is a Pauser)
 	Summary   string `json:"summary,omitempty"` // the Done summary's path, once the user ended it
+	// Children and ChildrenDone count a Team's or Loop's runs.
+	Children     int `json:"children,omitempty"`
+	ChildrenDone int `json:"childrenDone,omitempty"`
 }
 
 // Source offers sessions to the board.

@@ -11,8 +11,13 @@ import (
 
 // Pipeline is the board's source for the pipeline's chats and agent runs.
 type Pipeline struct {
-	svc *pipeline.Service
+	svc    *pipeline.Service
+	hidden func() map[string]bool
 }
+
+// SetHidden leaves out the runs hidden() names: a Team's or Loop's runs
+// are on their job's card, not cards of their own.
+func (p *Pipeline) SetHidden(hidden func() map[string]bool) { p.hidden = hidden }
 
 // NewPipeline offers svc's cards; changed (the Board's Changed) is called
 // whenever a chat or run may have changed.
@@ -26,8 +31,15 @@ func NewPipeline(svc *pipeline.Service, changed func()) *Pipeline {
 // Cards maps the pipeline's cards; its states are already board columns.
 func (p *Pipeline) Cards() []Card {
 	cards := p.svc.Cards()
+	var hide map[string]bool
+	if p.hidden != nil {
+		hide = p.hidden()
+	}
 	out := make([]Card, 0, len(cards))
 	for _, c := range cards {
+		if c.Kind == pipeline.KindAgent && hide[c.ID] {
+			continue
+		}
 		kind := KindChat
 		link := "/chat?chat=" + c.ID
 		if c.Kind == pipeline.KindAgent {
