@@ -6,6 +6,7 @@ import type { RunEvent, VerifyState } from './api/pipeline';
 import type { ApprovalRequest } from './api/approvals';
 import type { PostedEvent } from './api/messages';
 import type { RecordsChangedEvent } from './api/records';
+import type { Job } from './api/orchestrate';
 
 export interface PaneOutputEvent {
   id: string;
@@ -45,6 +46,8 @@ export interface EventMap {
   'tools:approval': ApprovalRequest;
   /** An approval request was answered, cancelled or expired (backend/approvals EventDone). */
   'tools:approval-done': { id: string };
+  /** A fleet, loop or graph changed: a child started, showed progress or ended (backend/orchestrate EventChanged). */
+  'orchestrate:changed': Job;
   /** The Sessions board's cards after any change (backend/board EventChanged). */
   'board:changed': BoardCard[];
   /** One pane's detected state changed (backend/panestate EventState). */
