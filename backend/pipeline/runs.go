@@ -42,6 +42,7 @@ type runSpec struct {
 	role                   Role
 	folder                 string
 	worktree               bool
+	noWorktree             bool // the chat turned isolation off (codeiso.go)
 	turns                  []agentcli.Turn
 	resume                 string
 	fork                   bool // resume in a new session (the original is the user's)
@@ -187,6 +188,10 @@ func (s *Service) check(ctx context.Context, spec *runSpec) (agentcli.Model, err
 			return m, fmt.Errorf("%s is turned off: turn it on in the External AI tab", c.Name)
 		}
 	}
+	// The Code screen's isolation may choose the folder (codeiso.go).
+	if err := s.isolate(ctx, spec, m); err != nil {
+		return m, err
+	}
 	if spec.folder == "" {
 		if spec.folder, err = s.CurrentFolder(ctx); err != nil {
 			return m, err
@@ -201,7 +206,7 @@ func (s *Service) start(ctx context.Context, spec runSpec) (Run, error) {
 	if err != nil {
 		return Run{}, err
 	}
-	if m.Agent == agentcli.Codex && spec.role.NeedsTools && spec.resume == "" && inGitRepo(spec.folder) {
+	if m.Agent == agentcli.Codex && spec.role.NeedsTools && spec.resume == "" && !spec.noWorktree && inGitRepo(spec.folder) {
 		// Codex gets the app's tools only with git isolation (SPEC §3).
 		spec.worktree = true
 	}
@@ -217,6 +222,12 @@ func (s *Service) start(ctx context.Context, spec runSpec) (Run, error) {
 		VALUES(?,?,?,?,?,?,?,?,?)`, r.ID, r.ChatID, r.AgentID, r.Title, r.Model, r.Role, r.Folder, r.State, now.UnixMilli()); err != nil {
 		s.mu.Unlock()
 		return Run{}, fmt.Errorf("recording the run: %w", err)
+	}
+	if spec.worktree && (m.Agent != agentcli.Codex || spec.resume == "") {
+		if err := s.recordIsolated(ctx, r.ID, spec.origin.Workspace); err != nil {
+			s.mu.Unlock()
+			return Run{}, err
+		}
 	}
 	rctx, cancel := context.WithCancel(s.runCtx)
 	ar := &activeRun{id: r.ID, chatID: spec.chatID, origin: spec.origin, cancel: cancel, done: make(chan struct{}),

@@ -86,6 +86,9 @@ func New(ctx context.Context, o Options) (*Service, error) {
 	if err := store.Migrate(ctx, o.DB, Component, migrations); err != nil {
 		return nil, fmt.Errorf("starting the pipeline: %w", err)
 	}
+	if err := store.Migrate(ctx, o.DB, codeComponent, codeMigrations); err != nil {
+		return nil, fmt.Errorf("starting the pipeline: %w", err)
+	}
 	if o.Emitter == nil {
 		o.Emitter = nopEmitter{}
 	}

@@ -69,6 +69,10 @@ type Workers struct {
 	ApprovalsBinding   *approvals.Binding
 	OrchestrateBinding *orchestrate.OrchestrateBinding
 
+	// CodeBinding is the Code screen's: a workspace's repository, its
+	// worktree isolation and the isolated runs.
+	CodeBinding *pipeline.CodeBinding
+
 	cancel context.CancelFunc
 }
 
@@ -169,6 +173,7 @@ func Open(ctx context.Context, o Options) (*Workers, error) {
 	var bctx context.Context
 	bctx, w.cancel = context.WithCancel(context.Background())
 	w.PipelineBinding = pipeline.NewBinding(bctx, svc, open)
+	w.CodeBinding = pipeline.NewCodeBinding(bctx, svc)
 	w.ApprovalsBinding = approvals.NewBinding(w.Approvals)
 	w.OrchestrateBinding = orchestrate.NewBinding(w.Orchestrator)
 	return w, nil

@@ -1,0 +1,284 @@
+//go:build !windows
+
+package pipeline
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/osfoundry/desktop/backend/agentcli"
+	notesstore "github.com/osfoundry/desktop/backend/notes"
+	"github.com/osfoundry/desktop/backend/store"
+)
+
+// writerClaude is a claude that writes CHANGED.txt in its working folder
+// and answers.
+const writerClaude = `#!/bin/sh
+if [ "$1" = "--version" ]; then echo '2.1.328 (Claude Code)'; exit 0; fi
+pwd > "$FAKE_DIR/last-cwd"
+echo 'from the run' > CHANGED.txt
+echo '{"type":"system","subtype":"init","session_id":"sess-w"}'
+echo '{"type":"result","subtype":"success","is_error":false,"result":"Wrote CHANGED.txt.","session_id":"sess-w"}'
+`
+
+type codeRig struct {
+	svc  *Service
+	dir  string
+	repo string // a git repository with one commit on main
+	ctx  context.Context
+}
+
+func newCodeRig(t *testing.T) *codeRig {
+	t.Helper()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	must(t, os.MkdirAll(bin, 0o755))
+	must(t, os.WriteFile(filepath.Join(bin, "claude"), []byte(writerClaude), 0o755))
+	repo := filepath.Join(dir, "repo")
+	must(t, os.MkdirAll(repo, 0o755))
+	git(t, repo, "init", "-q", "-b", "main")
+	must(t, os.WriteFile(filepath.Join(repo, "README.md"), []byte("# App\n"), 0o644))
+	git(t, repo, "add", "README.md")
+	git(t, repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "start")
+	db, err := store.Open(filepath.Join(dir, "app.db"))
+	must(t, err)
+	t.Cleanup(func() { db.Close() })
+	runner := agentcli.NewRunner(agentcli.RunnerOptions{WorktreeDir: filepath.Join(dir, "worktrees"),
+		Env: agentcli.Env{Home: dir, Path: bin, Environ: []string{"PATH=" + bin + ":/usr/bin:/bin", "FAKE_DIR=" + dir}}})
+	svc, err := New(context.Background(), Options{DB: db, Runner: runner})
+	must(t, err)
+	t.Cleanup(func() { svc.Close() })
+	r := &codeRig{svc: svc, dir: dir, repo: repo, ctx: context.Background()}
+	_, err = svc.SetRoleModel(r.ctx, "Worker", agentcli.ModelClaudeAgent)
+	must(t, err)
+	return r
+}
+
+func (r *codeRig) folder(t *testing.T, name string) string {
+	t.Helper()
+	p := filepath.Join(r.dir, name)
+	must(t, os.MkdirAll(p, 0o755))
+	return p
+}
+
+func (r *codeRig) send(t *testing.T, chatID, task string) Run {
+	t.Helper()
+	run, err := r.svc.Send(r.ctx, chatID, task)
+	must(t, err)
+	r.svc.Wait(run.ID)
+	got, err := r.svc.GetRun(r.ctx, run.ID)
+	must(t, err)
+	if got.State != StateDone {
+		t.Fatalf("run %s is %s: %s", got.ID, got.State, got.Error)
+	}
+	return got
+}
+
+func (r *codeRig) untouched(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(r.repo, "CHANGED.txt")); !os.IsNotExist(err) {
+		t.Errorf("the run wrote into the user's checkout (%v)", err)
+	}
+	if b := strings.TrimSpace(git(t, r.repo, "rev-parse", "--abbrev-ref", "HEAD")); b != "main" {
+		t.Errorf("the checkout is on %q, want main", b)
+	}
+	if st := git(t, r.repo, "status", "--porcelain"); st != "" {
+		t.Errorf("the checkout has changes:\n%s", st)
+	}
+	if wl := git(t, r.repo, "worktree", "list"); strings.Count(wl, "\n") != 1 {
+		t.Errorf("worktrees left behind:\n%s", wl)
+	}
+}
+
+func TestDefaultWorkspaceIsTheNotesOne(t *testing.T) {
+	if DefaultWorkspace != notesstore.DefaultWorkspace {
+		t.Fatalf("pipeline.DefaultWorkspace %q, notesstore.DefaultWorkspace %q", DefaultWorkspace, notesstore.DefaultWorkspace)
+	}
+}
+
+// A folder that is not a git repository cannot be the workspace's
+// repository, and isolation cannot be turned on over it.
+func TestCodeRepoRefusesAFolderOutsideGit(t *testing.T) {
+	r := newCodeRig(t)
+	plain := r.folder(t, "plain")
+	_, err := r.svc.AddFolder(r.ctx, plain)
+	must(t, err)
+	if _, err := r.svc.SetCodeRepo(r.ctx, "", plain); err == nil || !strings.Contains(err.Error(), plain+" is not a git repository: run `git init` there") {
+		t.Errorf("picking a plain folder: %v", err)
+	}
+	if _, err := r.svc.SetCodeRepo(r.ctx, "", r.repo); err == nil || !strings.Contains(err.Error(), "is not one of your Local Folders") {
+		t.Errorf("picking a folder that is not a Local Folder: %v", err)
+	}
+	cs, err := r.svc.CodeSettings(r.ctx, "")
+	must(t, err)
+	if cs.Uses != plain || cs.UsesFrom != "first-folder" || len(cs.Folders) != 1 || cs.Folders[0].Git || cs.Problem == "" {
+		t.Errorf("settings = %+v", cs)
+	}
+	if _, err := r.svc.SetCodeIsolation(r.ctx, "", true); err == nil || !strings.Contains(err.Error(), "is not a git repository") {
+		t.Errorf("turning isolation on over a plain folder: %v", err)
+	}
+}
+
+// With isolation on, a chat's Claude run (no checkbox) works on its own
+// branch in a worktree of the workspace's repository, even when another
+// Local Folder was added later; the user's checkout is untouched, and the
+// Code screen lists the run with its file. Keep leaves the branch;
+// Discard removes it and the run from the list.
+func TestWorkspaceIsolationGivesEveryWritingRunABranch(t *testing.T) {
+	r := newCodeRig(t)
+	_, err := r.svc.AddFolder(r.ctx, r.repo)
+	must(t, err)
+	other := r.folder(t, "other")
+	_, err = r.svc.AddFolder(r.ctx, other) // now the current Local Folder
+	must(t, err)
+	_, err = r.svc.SetCodeRepo(r.ctx, "", r.repo)
+	must(t, err)
+	cs, err := r.svc.SetCodeIsolation(r.ctx, "", true)
+	must(t, err)
+	if !cs.Enabled || cs.Uses != r.repo || cs.UsesFrom != "code" || cs.Problem != "" {
+		t.Fatalf("settings = %+v", cs)
+	}
+	c, err := r.svc.CreateChat(r.ctx, NewChat{Title: "Change"})
+	must(t, err)
+	run := r.send(t, c.ID, "write CHANGED.txt")
+	branch := agentcli.BranchPrefix + run.ID
+	if run.Branch != branch || run.Folder != r.repo || !strings.Contains(run.Diff, "+from the run") {
+		t.Fatalf("run branch %q folder %q diff %q", run.Branch, run.Folder, run.Diff)
+	}
+	if got := git(t, r.repo, "show", branch+":CHANGED.txt"); got != "from the run\n" {
+		t.Errorf("branch holds CHANGED.txt = %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(other, "CHANGED.txt")); !os.IsNotExist(err) {
+		t.Error("the run wrote into the current Local Folder instead of the repository")
+	}
+	r.untouched(t)
+
+	runs, err := r.svc.CodeRuns(r.ctx, "")
+	must(t, err)
+	if len(runs) != 1 || runs[0].ID != run.ID || runs[0].Branch != branch || len(runs[0].Files) != 1 ||
+		runs[0].Files[0].Path != "CHANGED.txt" || runs[0].Files[0].Status != "added" || runs[0].Files[0].Added != 1 {
+		t.Fatalf("Code runs = %+v", runs)
+	}
+	kept, err := r.svc.KeepRun(r.ctx, run.ID)
+	must(t, err)
+	if kept.Decision != DecisionKept || strings.TrimSpace(git(t, r.repo, "branch", "--list", branch)) == "" {
+		t.Errorf("Keep: decision %q, branches %q", kept.Decision, git(t, r.repo, "branch", "--list"))
+	}
+	must(t, r.svc.DiscardRun(r.ctx, run.ID))
+	if out := git(t, r.repo, "branch", "--list", branch); strings.TrimSpace(out) != "" {
+		t.Errorf("Discard left the branch: %q", out)
+	}
+	if runs, _ := r.svc.CodeRuns(r.ctx, ""); len(runs) != 0 {
+		t.Errorf("a discarded run is still listed: %+v", runs)
+	}
+	r.untouched(t)
+}
+
+// Without a repository picked, isolated runs use the first Local Folder
+// (the one runs use), and the settings say so.
+func TestIsolationUsesTheFirstLocalFolderWhenNoneIsPicked(t *testing.T) {
+	r := newCodeRig(t)
+	_, err := r.svc.AddFolder(r.ctx, r.folder(t, "older"))
+	must(t, err)
+	_, err = r.svc.AddFolder(r.ctx, r.repo)
+	must(t, err)
+	cs, err := r.svc.SetCodeIsolation(r.ctx, "", true)
+	must(t, err)
+	if cs.Uses != r.repo || cs.UsesFrom != "first-folder" {
+		t.Fatalf("settings = %+v", cs)
+	}
+	c, err := r.svc.CreateChat(r.ctx, NewChat{Title: "Change"})
+	must(t, err)
+	if run := r.send(t, c.ID, "write CHANGED.txt"); run.Branch != agentcli.BranchPrefix+run.ID {
+		t.Fatalf("run branch %q", run.Branch)
+	}
+	r.untouched(t)
+}
+
+// A chat turned off works in the folder itself even with isolation on; a
+// chat turned on gets a branch with isolation off.
+func TestChatOverridesTheWorkspace(t *testing.T) {
+	r := newCodeRig(t)
+	_, err := r.svc.AddFolder(r.ctx, r.repo)
+	must(t, err)
+	_, err = r.svc.SetCodeIsolation(r.ctx, "", true)
+	must(t, err)
+	off, err := r.svc.CreateChat(r.ctx, NewChat{Title: "Direct"})
+	must(t, err)
+	must(t, r.svc.SetChatIsolation(r.ctx, off.ID, IsolationOff))
+	if run := r.send(t, off.ID, "write CHANGED.txt"); run.Branch != "" {
+		t.Errorf("a chat turned off got branch %q", run.Branch)
+	}
+	if _, err := os.Stat(filepath.Join(r.repo, "CHANGED.txt")); err != nil {
+		t.Errorf("a chat turned off did not work in the folder: %v", err)
+	}
+	must(t, os.Remove(filepath.Join(r.repo, "CHANGED.txt")))
+
+	_, err = r.svc.SetCodeIsolation(r.ctx, "", false)
+	must(t, err)
+	on, err := r.svc.CreateChat(r.ctx, NewChat{Title: "Isolated"})
+	must(t, err)
+	must(t, r.svc.SetChatIsolation(r.ctx, on.ID, IsolationOn))
+	if run := r.send(t, on.ID, "write CHANGED.txt"); run.Branch != agentcli.BranchPrefix+run.ID {
+		t.Errorf("a chat turned on got branch %q", run.Branch)
+	}
+	r.untouched(t)
+	if err := r.svc.SetChatIsolation(r.ctx, on.ID, "sometimes"); err == nil {
+		t.Error("an unknown mode was accepted")
+	}
+}
+
+// A run still going cannot be kept or discarded.
+func TestKeepRefusesARunStillGoing(t *testing.T) {
+	r := newCodeRig(t)
+	must(t, os.WriteFile(filepath.Join(r.dir, "bin", "claude"), []byte(crashClaude), 0o755))
+	_, err := r.svc.AddFolder(r.ctx, r.repo)
+	must(t, err)
+	_, err = r.svc.SetCodeIsolation(r.ctx, "", true)
+	must(t, err)
+	c, err := r.svc.CreateChat(r.ctx, NewChat{Title: "Long"})
+	must(t, err)
+	run, err := r.svc.Send(r.ctx, c.ID, "work long")
+	must(t, err)
+	defer r.svc.Cancel(run.ID) //nolint:errcheck // ends the sleeping fake
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		if runs, _ := r.svc.CodeRuns(r.ctx, ""); len(runs) == 1 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := r.svc.DiscardRun(r.ctx, run.ID); err == nil || !strings.Contains(err.Error(), "still going") {
+		t.Errorf("discarding a running run: %v", err)
+	}
+}
+
+func TestSplitDiff(t *testing.T) {
+	diff := "diff --git a/a.txt b/a.txt\nindex 1..2 100644\n--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n keep\n-old\n+new\n" +
+		"diff --git a/new.md b/new.md\nnew file mode 100644\n--- /dev/null\n+++ b/new.md\n@@ -0,0 +1,2 @@\n+one\n+two\n" +
+		"diff --git a/gone b/gone\ndeleted file mode 100644\n--- a/gone\n+++ /dev/null\n@@ -1 +0,0 @@\n-bye\n" +
+		"diff --git a/img.png b/img.png\nBinary files a/img.png and b/img.png differ\n"
+	got := SplitDiff(diff)
+	want := []ChangedFile{
+		{Path: "a.txt", Status: "modified", Added: 1, Removed: 1},
+		{Path: "new.md", Status: "added", Added: 2},
+		{Path: "gone", Status: "deleted", Removed: 1},
+		{Path: "img.png", Status: "modified", Binary: true},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("files = %+v", got)
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.Path != w.Path || g.Status != w.Status || g.Added != w.Added || g.Removed != w.Removed || g.Binary != w.Binary || !strings.HasPrefix(g.Patch, "diff --git a/"+w.Path) {
+			t.Errorf("file %d = %+v, want %+v", i, g, w)
+		}
+	}
+	if len(SplitDiff("")) != 0 {
+		t.Error("an empty diff has files")
+	}
+}
