@@ -2,6 +2,7 @@ package notesres
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/osfoundry/desktop/backend/messages"
 	"github.com/osfoundry/desktop/backend/notes"
@@ -23,12 +24,61 @@ func NewPicker(ctx context.Context, s *notes.Store, ms *messages.Store) *Picker 
 	return &Picker{ctx: ctx, s: s, ms: ms}
 }
 
-// PickProject is one project offered to a connection.
+// PickProject is one project offered to a connection, with what adding
+// it opens besides its Notes.
 type PickProject struct {
-	ID            string `json:"id"`
-	Name          string `json:"name"`
-	Workspace     string `json:"workspace"`
-	WorkspaceName string `json:"workspaceName"`
+	ID            string         `json:"id"`
+	Name          string         `json:"name"`
+	Workspace     string         `json:"workspace"`
+	WorkspaceName string         `json:"workspaceName"`
+	Opens         []PickResource `json:"opens"`
+}
+
+// PickResource is a knowledge base, Record channel or discussion channel
+// that a project opens.
+type PickResource struct {
+	Kind string `json:"kind"` // knowledge_base, record_channel, message_channel
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// PickWorkspace names a workspace.
+type PickWorkspace struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// Workspaces lists the workspaces by name.
+func (p *Picker) Workspaces() ([]PickWorkspace, error) {
+	ws, err := p.s.ListWorkspaces(p.ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]PickWorkspace, 0, len(ws))
+	for _, w := range ws {
+		out = append(out, PickWorkspace{ID: w.ID, Name: w.Name})
+	}
+	return out, nil
+}
+
+// opens lists a project's knowledge bases and Record channels by name,
+// then its discussion channel.
+func (p *Picker) opens(project string) ([]PickResource, error) {
+	rs, err := p.s.ProjectResources(p.ctx, project)
+	if err != nil {
+		return nil, err
+	}
+	out := []PickResource{}
+	for _, r := range rs {
+		if r.Kind == notes.ResourceKnowledgeBase || r.Kind == notes.ResourceRecordChannel {
+			out = append(out, PickResource{Kind: r.Kind, ID: r.ID, Name: r.Title})
+		}
+	}
+	disc, err := p.ms.ProjectDiscussion(p.ctx, project)
+	if err != nil {
+		return nil, fmt.Errorf("finding the discussion channel of project %s: %w", project, err)
+	}
+	return append(out, PickResource{Kind: messages.KindChannel, ID: disc.ID, Name: disc.Name}), nil
 }
 
 // PickChannel is one channel that can be invited on its own. Project is
@@ -56,7 +106,11 @@ func (p *Picker) Projects() ([]PickProject, error) {
 			return nil, err
 		}
 		for _, pr := range ps {
-			out = append(out, PickProject{ID: pr.ID, Name: pr.Name, Workspace: w.ID, WorkspaceName: w.Name})
+			opens, err := p.opens(pr.ID)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, PickProject{ID: pr.ID, Name: pr.Name, Workspace: w.ID, WorkspaceName: w.Name, Opens: opens})
 		}
 	}
 	return out, nil

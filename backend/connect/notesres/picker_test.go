@@ -49,6 +49,9 @@ func TestPickerListsLiveProjectsAndChannels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for i := range got {
+		got[i].Opens = nil // TestPickerProjectsSayWhatTheyOpen
+	}
 	wantP := []notesres.PickProject{
 		{ID: "proj-1", Name: "Finance", Workspace: "ws-a", WorkspaceName: "Acme"},
 		{ID: "proj-2", Name: "Launch", Workspace: "ws-a", WorkspaceName: "Acme"},
@@ -67,5 +70,64 @@ func TestPickerListsLiveProjectsAndChannels(t *testing.T) {
 	}
 	if !reflect.DeepEqual(ch, wantC) {
 		t.Errorf("channels:\n got %+v\nwant %+v", ch, wantC)
+	}
+}
+
+// TestPickerProjectsSayWhatTheyOpen: each project offered to Add to project
+// lists what adding it opens — its knowledge bases, Record channels and
+// discussion channel — read now, so one created after the panel opened is
+// there on the next read; the workspaces are named for the panel's header.
+func TestPickerProjectsSayWhatTheyOpen(t *testing.T) {
+	dir := t.TempDir()
+	db, err := store.Open(filepath.Join(dir, "osfoundry.db"))
+	must(t, err)
+	t.Cleanup(func() { db.Close() })
+	st, err := notes.Open(db, filepath.Join(dir, "knowledge"))
+	must(t, err)
+	ms, err := messages.Open(db, messages.Options{})
+	must(t, err)
+	p := notesres.NewPicker(bg, st, ms)
+	must(t, err2(st.CreateWorkspace(bg, "ws-a", "Acme")))
+	must(t, err2(st.CreateWorkspace(bg, "ws-e", "Empty")))
+	must(t, err2(st.CreateProject(bg, "ws-a", "proj-1", "Launch")))
+	must(t, err2(st.CreateKnowledgeBase(bg, "ws-a", "proj-1", "kb-1", "Support")))
+	must(t, err2(st.CreateNote(bg, notes.NewNote{ID: "note-1", Workspace: "ws-a", Project: "proj-1", Title: "Plan"})))
+	// Another project's channel and a non-discussion channel are not opened by the project.
+	must(t, err2(ms.CreateChannel(bg, messages.NewChannel{Workspace: "ws-a", Project: "proj-1", Name: "general"})))
+	disc, err := ms.ProjectDiscussion(bg, "proj-1")
+	must(t, err)
+
+	opens := func() []notesres.PickResource {
+		t.Helper()
+		ps, err := p.Projects()
+		must(t, err)
+		if len(ps) != 1 {
+			t.Fatalf("projects %+v", ps)
+		}
+		return ps[0].Opens
+	}
+	want := []notesres.PickResource{
+		{Kind: "knowledge_base", ID: "kb-1", Name: "Support"},
+		{Kind: "message_channel", ID: disc.ID, Name: "discussion"},
+	}
+	if got := opens(); !reflect.DeepEqual(got, want) {
+		t.Errorf("opens:\n got %+v\nwant %+v", got, want)
+	}
+	// Added after the panel opened: listed on the next read.
+	must(t, err2(st.CreateRecordChannel(bg, "ws-a", "proj-1", "rc-1", "Pricing pages")))
+	must(t, err2(st.CreateKnowledgeBase(bg, "ws-a", "proj-1", "kb-0", "FAQ")))
+	want = []notesres.PickResource{
+		{Kind: "knowledge_base", ID: "kb-0", Name: "FAQ"},
+		{Kind: "knowledge_base", ID: "kb-1", Name: "Support"},
+		{Kind: "record_channel", ID: "rc-1", Name: "Pricing pages"},
+		{Kind: "message_channel", ID: disc.ID, Name: "discussion"},
+	}
+	if got := opens(); !reflect.DeepEqual(got, want) {
+		t.Errorf("opens after adding:\n got %+v\nwant %+v", got, want)
+	}
+	ws, err := p.Workspaces()
+	must(t, err)
+	if wantW := []notesres.PickWorkspace{{ID: "ws-a", Name: "Acme"}, {ID: "ws-e", Name: "Empty"}}; !reflect.DeepEqual(ws, wantW) {
+		t.Errorf("workspaces %+v, want %+v", ws, wantW)
 	}
 }

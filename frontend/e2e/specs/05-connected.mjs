@@ -180,6 +180,8 @@ export default async function ({ page, base, tmp, shot }) {
 
     // The panel follows without reopening: "Connected." and the call in Recent activity.
     await until('"Connected." in the panel', async () => (await status.textContent())?.trim() === 'Connected.');
+    // The panel names the connection's workspace under its title.
+    await until('"Workspace: Acme" under the title', async () => (await dialog.locator('[data-panel-workspace]').textContent())?.trim() === 'Workspace: Acme');
     const row = dialog.locator('[data-activity-tool="list_granted_resources"]').first();
     await row.waitFor();
     assert((await row.innerText()).includes('Allowed'), 'the call is listed as Allowed');

@@ -80,6 +80,19 @@ export interface PickProject {
   name: string;
   workspace: string;
   workspaceName: string;
+  /** what adding the project opens besides its Notes: knowledge bases, Record channels, its discussion channel */
+  opens: PickResource[];
+}
+
+export interface PickResource {
+  kind: 'knowledge_base' | 'record_channel' | 'message_channel';
+  id: string;
+  name: string;
+}
+
+export interface PickWorkspace {
+  id: string;
+  name: string;
 }
 
 export interface PickChannel {
@@ -117,4 +130,5 @@ export const connectApi = {
   // The picker may be absent (no notes store): the sections then say so.
   projects: () => (bound('notesres', 'Picker') ? picker<PickProject[]>('Projects') : Promise.resolve([] as PickProject[])),
   channels: () => (bound('notesres', 'Picker') ? picker<PickChannel[]>('Channels') : Promise.resolve([] as PickChannel[])),
+  workspaces: () => (bound('notesres', 'Picker') ? picker<PickWorkspace[]>('Workspaces') : Promise.resolve([] as PickWorkspace[])),
 };

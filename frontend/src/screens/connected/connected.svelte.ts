@@ -8,8 +8,10 @@ import {
   type PanelTexts,
   type PickChannel,
   type PickProject,
+  type PickWorkspace,
   type Proposal,
 } from '../../lib/api/connect';
+import { on } from '../../lib/events';
 import { addressReady } from './logic';
 
 export const pollMs = 1500;
@@ -25,6 +27,7 @@ export class ConnectedState {
   applied = $state<Proposal[]>([]);
   projects = $state<PickProject[]>([]);
   channels = $state<PickChannel[]>([]);
+  workspaces = $state<PickWorkspace[]>([]);
   error = $state('');
   loaded = $state(false);
 
@@ -41,9 +44,13 @@ export class ConnectedState {
       if (!stopped) timer = setTimeout(tick, pollMs);
     };
     let timer = setTimeout(tick, 0);
+    // What a project opens changes with Notes, Records and Messages: show
+    // it at once rather than at the next poll.
+    const offs = (['notes:changed', 'records:changed', 'messages:posted'] as const).map((e) => on(e, () => void this.refresh()));
     return () => {
       stopped = true;
       clearTimeout(timer);
+      for (const off of offs) off();
     };
   }
 
@@ -53,12 +60,14 @@ export class ConnectedState {
     try {
       if (!this.texts) this.texts = await connectApi.texts();
       if (!addressReady(this.address)) this.address = await connectApi.serverAddress();
-      const [conns, props, projects, channels] = await Promise.all([
+      const [conns, props, projects, channels, workspaces] = await Promise.all([
         connectApi.connections(),
         connectApi.needsApproval(),
         connectApi.projects(),
         connectApi.channels(),
+        connectApi.workspaces(),
       ]);
+      this.workspaces = workspaces;
       this.connections = conns;
       this.proposals = props;
       this.projects = projects;

@@ -35,9 +35,9 @@ const conn = (over: Partial<Connection> = {}): Connection => ({
 });
 
 const projects: PickProject[] = [
-  { id: 'p-a', name: 'Launch', workspace: 'ws-1', workspaceName: 'Acme' },
-  { id: 'p-b', name: 'Finance', workspace: 'ws-1', workspaceName: 'Acme' },
-  { id: 'p-c', name: 'Hiring', workspace: 'ws-2', workspaceName: 'Beta' },
+  { id: 'p-a', name: 'Launch', workspace: 'ws-1', workspaceName: 'Acme', opens: [] },
+  { id: 'p-b', name: 'Finance', workspace: 'ws-1', workspaceName: 'Acme', opens: [] },
+  { id: 'p-c', name: 'Hiring', workspace: 'ws-2', workspaceName: 'Beta', opens: [] },
 ];
 
 const channels: PickChannel[] = [

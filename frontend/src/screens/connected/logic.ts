@@ -1,7 +1,7 @@
 // Pure helpers of the Connected agents panel: what the pickers offer,
 // how a decision or a time reads, whether the Tools checklist has unsaved
 // changes. No Svelte, no Wails: unit-tested in logic.test.ts.
-import type { Connection, PickChannel, PickProject, ToolSetting } from '../../lib/api/connect';
+import type { Connection, PickChannel, PickProject, PickResource, PickWorkspace, ToolSetting } from '../../lib/api/connect';
 
 export type Tone = 'ok' | 'warn' | 'deny';
 
@@ -68,6 +68,31 @@ export function groupByWorkspace<T extends { workspaceName: string }>(items: T[]
     g.items.push(it);
   }
   return out;
+}
+
+/** opensText says what adding a project opens besides its Notes: its
+ * knowledge bases and Record channels by name, then its discussion channel. */
+export function opensText(opens: PickResource[] | undefined): string {
+  const names = (kind: PickResource['kind']) =>
+    (opens ?? [])
+      .filter((o) => o.kind === kind)
+      .map((o) => o.name)
+      .sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base' }));
+  const kb = names('knowledge_base');
+  const rc = names('record_channel');
+  return [kb.length ? 'Knowledge: ' + kb.join(', ') : '', rc.length ? 'Records: ' + rc.join(', ') : '', ...names('message_channel').map((n) => '#' + n)]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+/** panelWorkspace is the line under the panel's title: the selected
+ * connection's workspace; before its consent, the only workspace there is,
+ * or that the consent chooses one. */
+export function panelWorkspace(conn: Connection | null, workspaces: PickWorkspace[]): string {
+  if (conn?.workspace) return 'Workspace: ' + (workspaces.find((w) => w.id === conn.workspace)?.name ?? conn.workspace);
+  if (workspaces.length === 1) return 'Workspace: ' + workspaces[0].name;
+  if (!workspaces.length) return 'No workspace yet: create one in Notes first.';
+  return 'Workspace: chosen when you approve the assistant';
 }
 
 /** nameOf finds a project's or channel's name; a deleted one shows its id. */
