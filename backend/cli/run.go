@@ -22,8 +22,8 @@ import (
 func init() {
 	c := &Command{
 		Name:  "run",
-		Usage: "--model ID [--role R] [--folder DIR] [--worktree] [--limit 30m] [--] TASK|-",
-		Help:  "Run a task on Claude Code or Codex (cli:claude, cli:claude:agent, cli:codex:agent): progress lines on stderr, the final answer on stdout.",
+		Usage: "--model ID [--role R] [--folder DIR] [--worktree] [--limit 30m] [--] TASK|-  |  --fleet FILE | --loop FILE | --graph FILE [--max-spend USD] [--concurrency N]",
+		Help:  "Run a task on Claude Code or Codex (cli:claude, cli:claude:agent, cli:codex:agent): progress lines on stderr, the final answer on stdout. --fleet, --loop and --graph run a JSON job file (docs/orchestration.md) and follow every child.",
 	}
 	c.Run = func(env *Env, args []string) int { return runTask(env, c, args) }
 	register(c)
@@ -37,8 +37,30 @@ func runTask(env *Env, c *Command, args []string) int {
 	folder := fs.String("folder", "", "working folder (default: the most recently added Local Folder)")
 	worktree := fs.Bool("worktree", false, "isolate the run on its own git branch and worktree")
 	limit := fs.Duration("limit", agentcli.AutonomousLimit, "wall-clock limit")
+	var jf jobFlags
+	fs.StringVar(&jf.fleet, "fleet", "", "a fleet file: tasks run in parallel")
+	fs.StringVar(&jf.loop, "loop", "", "a loop file: one task repeated until its condition or count")
+	fs.StringVar(&jf.graph, "graph", "", "a graph file: steps with ids and depends_on")
+	fs.Float64Var(&jf.maxSpend, "max-spend", 0, "stop the job once its runs' reported cost reaches this many dollars")
+	fs.IntVar(&jf.concurrency, "concurrency", 0, "children running at once")
 	if err := fs.Parse(args); err != nil {
 		return fail(env, c, "%v", err)
+	}
+	kind, file, err := jf.kind()
+	if err != nil {
+		return fail(env, c, "%v", err)
+	}
+	if kind != "" {
+		if fs.NArg() > 0 {
+			return fail(env, c, "--%s takes its tasks from the file; remove %q", kind, strings.Join(fs.Args(), " "))
+		}
+		jobLimit := time.Duration(0)
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "limit" {
+				jobLimit = *limit
+			}
+		})
+		return runJob(env, c, kind, file, jf, jobLimit, *model, *folder)
 	}
 	task := strings.Join(fs.Args(), " ")
 	if task == "-" {

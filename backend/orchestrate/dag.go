@@ -142,7 +142,7 @@ func (m *Manager) StartDAG(ctx context.Context, owner string, d DAG, origin pipe
 		if s.Folder != "" {
 			folder = s.Folder
 		}
-		if err := m.p.CheckRoles(ctx, folder, role.Name); err != nil {
+		if err := m.checkChild(ctx, folder, role.Name, s.Model); err != nil {
 			return Status{}, fmt.Errorf("step %q: %w", s.ID, err)
 		}
 		steps[i] = Step{Stage: i + 1, ID: strings.TrimSpace(s.ID), Role: role.Name, Model: s.Model, Task: clipTask(s.Prompt),
@@ -241,6 +241,15 @@ func dagPrompt(s DAGStep, earlier []Step) string {
 		}
 	}
 	return b.String()
+}
+
+// checkChild checks a child can start: its role's assigned model (none
+// to check when the child names its own model) and its folder.
+func (m *Manager) checkChild(ctx context.Context, folder, role, model string) error {
+	if model != "" {
+		return m.p.CheckRoles(ctx, folder)
+	}
+	return m.p.CheckRoles(ctx, folder, role)
 }
 
 // checkModel refuses a model override that is not a CLI model or cannot

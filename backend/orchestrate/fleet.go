@@ -64,14 +64,16 @@ func (m *Manager) StartFleet(ctx context.Context, owner string, f Fleet, origin 
 			return Status{}, fmt.Errorf("task %d: %w", i+1, err)
 		}
 		steps[i] = Step{Stage: i + 1, Role: role.Name, Model: t.Model, Task: clipTask(t.Task), State: StateWaiting}
-		roles = append(roles, role.Name)
+		if t.Model == "" {
+			roles = append(roles, role.Name)
+		}
 	}
 	if err := m.p.CheckRoles(ctx, origin.Folder, roles...); err != nil {
 		return Status{}, err
 	}
 	for i, t := range f.Tasks {
 		if t.Folder != "" && t.Folder != origin.Folder {
-			if err := m.p.CheckRoles(ctx, t.Folder, steps[i].Role); err != nil {
+			if err := m.checkChild(ctx, t.Folder, steps[i].Role, t.Model); err != nil {
 				return Status{}, fmt.Errorf("task %d: %w", i+1, err)
 			}
 		}
@@ -183,7 +185,7 @@ func (m *Manager) StartLoop(ctx context.Context, owner string, l Loop, origin pi
 	if err := checkModel(l.Model, role); err != nil {
 		return Status{}, err
 	}
-	if err := m.p.CheckRoles(ctx, origin.Folder, role.Name); err != nil {
+	if err := m.checkChild(ctx, origin.Folder, role.Name, l.Model); err != nil {
 		return Status{}, err
 	}
 	j, err := m.launchWith(owner, KindLoop, "", nil, until, Status{Title: l.Title, Limits: l.Limits}, func(ctx context.Context, j *job) {

@@ -1,0 +1,360 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/osfoundry/desktop/backend/agentcli"
+	"github.com/osfoundry/desktop/backend/appdir"
+	"github.com/osfoundry/desktop/backend/orchestrate"
+	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/store"
+)
+
+// jobFlags are `osfoundry run`'s orchestration flags: a fleet, loop or
+// graph file (docs/orchestration.md) and limits that override the file's.
+type jobFlags struct {
+	fleet, loop, graph string
+	maxSpend           float64
+	concurrency        int
+}
+
+func (f jobFlags) kind() (string, string, error) {
+	var set []string
+	for _, k := range [][2]string{{"fleet", f.fleet}, {"loop", f.loop}, {"graph", f.graph}} {
+		if k[1] != "" {
+			set = append(set, k[0])
+		}
+	}
+	switch len(set) {
+	case 0:
+		return "", "", nil
+	case 1:
+		file := map[string]string{"fleet": f.fleet, "loop": f.loop, "graph": f.graph}[set[0]]
+		return set[0], file, nil
+	}
+	return "", "", fmt.Errorf("give one of --fleet, --loop or --graph, not --%s", strings.Join(set, " and --"))
+}
+
+// readJobFile decodes a job file strictly: an unknown field is a typo the
+// person should hear about, not a setting silently ignored.
+func readJobFile(env *Env, path string, v any) error {
+	var b []byte
+	var err error
+	if path == "-" {
+		b, err = io.ReadAll(io.LimitReader(env.Stdin, 1<<20))
+	} else {
+		b, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", path, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("reading %s: %w (the format is in docs/orchestration.md)", path, err)
+	}
+	return nil
+}
+
+// runJob starts a fleet, loop or graph from a file and follows it to its
+// end: a line on stderr whenever a child changes, each child's result on
+// stdout. Ctrl-C cancels the job (every child's CLI is stopped). The exit
+// code is 0 when the job is done, 1 otherwise.
+func runJob(env *Env, c *Command, kind, file string, jf jobFlags, limit time.Duration, model, folder string) int {
+	var start func(ctx context.Context, p *orchestrate.Person) (orchestrate.Status, error)
+	apply := func(l *orchestrate.Limits) {
+		if limit > 0 && l.MaxSeconds == 0 {
+			l.MaxSeconds = int(limit.Seconds())
+		}
+		if jf.maxSpend > 0 {
+			l.MaxSpendUSD = jf.maxSpend
+		}
+		if jf.concurrency > 0 {
+			l.Concurrency = jf.concurrency
+		}
+	}
+	var roles []string
+	switch kind {
+	case "fleet":
+		var r orchestrate.FleetRequest
+		if err := readJobFile(env, file, &r); err != nil {
+			return fail(env, c, "%v", err)
+		}
+		apply(&r.Limits)
+		for i := range r.Tasks {
+			if r.Tasks[i].Model == "" {
+				r.Tasks[i].Model = model
+			}
+			if r.Tasks[i].Folder == "" {
+				r.Tasks[i].Folder = folder
+			}
+			roles = append(roles, r.Tasks[i].Role)
+		}
+		start = func(ctx context.Context, p *orchestrate.Person) (orchestrate.Status, error) {
+			return p.StartFleet(ctx, r)
+		}
+	case "loop":
+		var r orchestrate.LoopRequest
+		if err := readJobFile(env, file, &r); err != nil {
+			return fail(env, c, "%v", err)
+		}
+		apply(&r.Limits)
+		if r.Model == "" {
+			r.Model = model
+		}
+		if r.Folder == "" {
+			r.Folder = folder
+		}
+		roles = append(roles, r.Role)
+		start = func(ctx context.Context, p *orchestrate.Person) (orchestrate.Status, error) {
+			return p.StartLoop(ctx, r)
+		}
+	case "graph":
+		var r orchestrate.GraphRequest
+		if err := readJobFile(env, file, &r); err != nil {
+			return fail(env, c, "%v", err)
+		}
+		apply(&r.Limits)
+		for i := range r.Steps {
+			if r.Steps[i].Model == "" {
+				r.Steps[i].Model = model
+			}
+			if r.Steps[i].Folder == "" {
+				r.Steps[i].Folder = folder
+			}
+			roles = append(roles, r.Steps[i].Role)
+		}
+		start = func(ctx context.Context, p *orchestrate.Person) (orchestrate.Status, error) {
+			return p.StartGraph(ctx, r)
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	h, err := openJobHost(ctx, roles)
+	if err != nil {
+		return runFailed(env, err)
+	}
+	defer h.close()
+	p := h.m.ForPerson(orchestrate.OwnerCLI)
+	st, err := start(ctx, p)
+	if err != nil {
+		// Nothing started: the request was refused as a whole.
+		return fail(env, c, "%v", err)
+	}
+	fmt.Fprintf(env.Stderr, "· %s %s started: %d %s\n", st.Kind, st.ID, len(st.Steps), plural(len(st.Steps), "child", "children"))
+	seen := map[string]string{}
+	changed := make(chan struct{}, 1)
+	h.m.OnChange(func() {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	})
+	report := func(st orchestrate.Status) {
+		for _, s := range st.Steps {
+			line := s.State
+			if s.Progress != "" {
+				line += " — " + s.Progress
+			}
+			if s.Error != "" && s.State != orchestrate.StateRunning {
+				line += " — " + s.Error
+			}
+			if seen[s.ID] != line {
+				seen[s.ID] = line
+				fmt.Fprintf(env.Stderr, "· [%s %s] %s\n", s.ID, s.Role, line)
+			}
+		}
+	}
+	for !st.Ended() {
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			fmt.Fprintln(env.Stderr, "· cancelling: stopping every child")
+			st, _ = p.CancelJob(st.ID)
+			continue
+		}
+		if st, err = p.Get(st.ID); err != nil {
+			return runFailed(env, err)
+		}
+		report(st)
+	}
+	report(st)
+	for _, s := range st.Steps {
+		fmt.Fprintf(env.Stdout, "## %s · %s · %s\n%s\n\n", s.ID, s.Role, s.State, strings.TrimRight(s.Answer, "\n"))
+	}
+	end := fmt.Sprintf("· %s %s: %s · cost $%.2f at API prices ($0 on a subscription)", st.Kind, st.ID, st.State, st.CostUSD)
+	for _, x := range []string{st.Note, st.Error} {
+		if x != "" {
+			end += " · " + x
+		}
+	}
+	fmt.Fprintln(env.Stderr, end)
+	if st.State != orchestrate.StateDone {
+		return 1
+	}
+	return 0
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// jobHost is the pipeline and orchestrator a command-line job runs on.
+// They keep their records in a database of their own, not the app's: a
+// second pipeline over the app's database would take the window's
+// running runs for ones interrupted by a crash. The app's role models,
+// Local Folders and CLI switches are copied in.
+type jobHost struct {
+	svc   *pipeline.Service
+	m     *orchestrate.Manager
+	db    *sql.DB
+	dir   string
+	close func()
+}
+
+func openJobHost(ctx context.Context, roles []string) (*jobHost, error) {
+	tmp, err := os.MkdirTemp("", "osfoundry-run-")
+	if err != nil {
+		return nil, fmt.Errorf("making the job's folder: %w", err)
+	}
+	db, err := store.Open(filepath.Join(tmp, store.FileName))
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	h := &jobHost{db: db, dir: tmp}
+	var closeTools func()
+	h.close = func() {
+		if h.m != nil {
+			h.m.Close()
+		}
+		if h.svc != nil {
+			h.svc.Close()
+		}
+		if closeTools != nil {
+			closeTools()
+		}
+		db.Close()
+		os.RemoveAll(tmp)
+	}
+	dataDir, err := appdir.Dir()
+	if err != nil {
+		h.close()
+		return nil, err
+	}
+	runner := agentcli.NewRunner(agentcli.RunnerOptions{Env: agentcli.SystemEnv(), WorktreeDir: filepath.Join(dataDir, "worktrees")})
+	opts := pipeline.Options{DB: db, Runner: runner}
+	if needsTools(roles) {
+		exec, c, err := headlessExecutor(ctx)
+		if err != nil {
+			h.close()
+			return nil, fmt.Errorf("opening the app's tools: %w", err)
+		}
+		closeTools = c
+		// Nobody can answer an approval here: such a tool is refused at
+		// once (Watched false) rather than waiting for ever.
+		opts.Tools = func(runID string, role pipeline.Role) *agentcli.ToolAccess {
+			return &agentcli.ToolAccess{Executor: exec, Workspace: "default", User: "local", Channel: "headless", Allow: pipeline.DefaultTools}
+		}
+	}
+	if h.svc, err = pipeline.New(ctx, opts); err != nil {
+		h.close()
+		return nil, err
+	}
+	if err := copySettings(ctx, dataDir, h.svc); err != nil {
+		h.close()
+		return nil, err
+	}
+	if _, err := h.svc.CurrentFolder(ctx); errors.Is(err, pipeline.ErrNoFolders) {
+		// Headless with no Local Folder: the folder the command runs in.
+		wd, err := os.Getwd()
+		if err != nil {
+			h.close()
+			return nil, fmt.Errorf("finding the current folder: %w", err)
+		}
+		if _, err := h.svc.AddFolder(ctx, wd); err != nil {
+			h.close()
+			return nil, err
+		}
+	}
+	h.m = orchestrate.New(h.svc)
+	return h, nil
+}
+
+func needsTools(roles []string) bool {
+	for _, r := range roles {
+		if role, err := pipeline.LookupRole(r); err == nil && role.NeedsTools {
+			return true
+		}
+	}
+	return false
+}
+
+// copySettings copies the app's role models, Local Folders and CLI
+// switches into the job's pipeline (none when the app never ran).
+func copySettings(ctx context.Context, dataDir string, svc *pipeline.Service) error {
+	path := filepath.Join(dataDir, store.FileName)
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	db, err := store.Open(path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	read := func(q string, each func(a, b string) error) error {
+		rows, err := db.QueryContext(ctx, q)
+		if err != nil {
+			return nil // the app has not set this up yet
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var a, b string
+			if err := rows.Scan(&a, &b); err != nil {
+				return fmt.Errorf("reading the app's settings: %w", err)
+			}
+			if err := each(a, b); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	}
+	if err := read(`SELECT role, model FROM pipeline_roles WHERE model <> ''`, func(role, model string) error {
+		// A stale assignment is left out; the run then says the role has
+		// no model, as the window would.
+		svc.SetRoleModel(ctx, role, model) //nolint:errcheck
+		return nil
+	}); err != nil {
+		return err
+	}
+	if err := read(`SELECT path, path FROM pipeline_folders ORDER BY added_at, id`, func(p, _ string) error {
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			_, err := svc.AddFolder(ctx, p)
+			return err
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	return read(`SELECT agent, CAST(enabled AS TEXT) FROM pipeline_cli`, func(agent, on string) error {
+		if on == "0" {
+			svc.SetEnabled(ctx, agent, false) //nolint:errcheck // an unknown CLI name stays on; the run says if it cannot start
+		}
+		return nil
+	})
+}
