@@ -31,6 +31,7 @@ import (
 	"github.com/osfoundry/desktop/backend/notes"
 	"github.com/osfoundry/desktop/backend/panestate"
 	"github.com/osfoundry/desktop/backend/panestore"
+	"github.com/osfoundry/desktop/backend/runnotify"
 	"github.com/osfoundry/desktop/backend/settings"
 	"github.com/osfoundry/desktop/backend/shellenv"
 	"github.com/osfoundry/desktop/backend/store"
@@ -102,7 +103,7 @@ func newApp(dir string, inst *instance.Instance) (*App, error) {
 	}
 	a.openSettings()
 	if a.work, err = workers.Open(context.Background(), workers.Options{DB: db, Emitter: a.emit,
-		Memory: a.notes, Terminal: a.panes, Rules: a.watch.Registry(), DataDir: dir}); err != nil {
+		Memory: a.notes, Terminal: a.panes, Rules: a.watch.Registry(), DataDir: dir, Notify: a.show}); err != nil {
 		return nil, err
 	}
 	a.work.Pipeline.SetHistory(continueHistory(a.inv))
@@ -115,21 +116,16 @@ func newApp(dir string, inst *instance.Instance) (*App, error) {
 
 // openDetection wires "Needs you" detection to every pane (before any pane
 // starts) and returns the broken rule overrides it skipped. A click on a
-// desktop notification raises the window on that pane.
+// desktop notification raises the window on that pane, chat or run.
 func (a *App) openDetection() ([]string, error) {
-	a.notifier = desktopnotify.New("osFoundry", a.focusPane)
-	a.notifier.SetLink(func(pane string) string { return a.inst.Link("pane", pane) })
-	// Off the detection path: a toast runs PowerShell (~0.5 s), macOS may
-	// ask for permission first, and a stuck notification daemon must not
-	// hold up the next pane's evaluation.
-	show := func(n detect.Notification) {
-		go func() {
-			if err := a.notifier.Show(desktopnotify.Message{Title: n.Title, Body: n.Body, Key: n.Session}); err != nil {
-				fmt.Fprintln(os.Stderr, "osfoundry:", err)
-			}
-		}()
-	}
-	w, problems, err := panestate.Open(a.panes, a.emit, show)
+	a.notifier = desktopnotify.New("osFoundry", a.clicked)
+	a.notifier.SetLink(func(key string) string {
+		if kind, id, ok := runnotify.LinkOf(key); ok {
+			return a.inst.Link(kind, id)
+		}
+		return a.inst.Link("pane", key)
+	})
+	w, problems, err := panestate.Open(a.panes, a.emit, a.show)
 	if err != nil {
 		return nil, err
 	}
@@ -140,6 +136,29 @@ func (a *App) openDetection() ([]string, error) {
 	}
 	a.watch = w
 	return ruleProblems, nil
+}
+
+// show displays a "Needs you" notification of a pane, chat or run off the
+// caller's path: a toast runs PowerShell (~0.5 s), macOS may ask for
+// permission first, and a stuck notification daemon must not hold up the
+// next pane's evaluation or a run's approval request.
+func (a *App) show(n detect.Notification) {
+	go func() {
+		if err := a.notifier.Show(desktopnotify.Message{Title: n.Title, Body: n.Body, Key: n.Session}); err != nil {
+			fmt.Fprintln(os.Stderr, "osfoundry:", err)
+		}
+	}()
+}
+
+// clicked opens what a clicked desktop notification names: a chat or run
+// (runnotify keys), else a pane.
+func (a *App) clicked(key string) {
+	if route, ok := runnotify.Route(key); ok {
+		a.emit.Raise()
+		a.emit.Emit(eventOpen, route)
+		return
+	}
+	a.focusPane(key)
 }
 
 // focusPane raises the window on a pane (a desktop notification was
@@ -161,6 +180,10 @@ func (a *App) launched(l instance.Launch) {
 		switch {
 		case err == nil && kind == "pane":
 			a.focusPane(id)
+		case err == nil:
+			if route, ok := runnotify.RouteOfLink(kind, id); ok {
+				a.emit.Emit(eventOpen, route)
+			}
 		case err != nil && !errors.Is(err, instance.ErrNotLink):
 			fmt.Fprintln(os.Stderr, "osfoundry:", err)
 			a.emit.Emit(eventNotice, linkNotice(err))
@@ -171,6 +194,10 @@ func (a *App) launched(l instance.Launch) {
 // eventNotice carries a message for a notice over any screen (the
 // frontend's 'app:notice' in src/lib/events.ts).
 const eventNotice = "app:notice"
+
+// eventOpen carries a window route to show, e.g. "/chat?chat=<id>" (a
+// clicked notification of a chat or run; 'app:open' in src/lib/events.ts).
+const eventOpen = "app:open"
 
 type notice struct {
 	Title string `json:"title"`

@@ -31,8 +31,10 @@ type Emitter interface {
 
 // NewQueue returns the app's approval queue. Every new request and every
 // request leaving the queue is emitted, then changed is called (the
-// pipeline moves the run to Needs you and back); changed may be nil.
-func NewQueue(em Emitter, changed func()) *tools.ApprovalQueue {
+// pipeline moves the run to Needs you and back); asked also hears each new
+// request (the desktop notification of its chat or run). changed and
+// asked may be nil.
+func NewQueue(em Emitter, changed func(), asked func(tools.ApprovalRequest)) *tools.ApprovalQueue {
 	if changed == nil {
 		changed = func() {}
 	}
@@ -42,6 +44,9 @@ func NewQueue(em Emitter, changed func()) *tools.ApprovalQueue {
 				em.Emit(EventRequest, r)
 			}
 			changed()
+			if asked != nil {
+				asked(r)
+			}
 		},
 		func(id string) {
 			if em != nil {

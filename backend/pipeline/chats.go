@@ -81,6 +81,12 @@ type ChatDetail struct {
 	Chat     Chat      `json:"chat"`
 	Messages []Message `json:"messages"`
 	Runs     []Run     `json:"runs"`
+	// Compactions are where the chat was compacted (compaction.go);
+	// Compacting is the id of a compaction in progress; TooLong says the
+	// last run failed for a conversation too long to send (offer Compact).
+	Compactions []Compaction `json:"compactions"`
+	Compacting  string       `json:"compacting,omitempty"`
+	TooLong     bool         `json:"tooLong"`
 }
 
 // ErrNoChat is returned for an unknown chat id.
@@ -260,7 +266,10 @@ func (s *Service) GetChat(ctx context.Context, id string) (ChatDetail, error) {
 	if d.Runs, err = s.runs(ctx, `chat_id = ?`, id); err != nil {
 		return d, err
 	}
-	return d, rows.Err()
+	if err := rows.Err(); err != nil {
+		return d, err
+	}
+	return d, s.compactions(ctx, &d)
 }
 
 // EndChat marks a chat done (the board's Done column). A chat whose run is

@@ -48,6 +48,7 @@ type runSpec struct {
 	fork                   bool // resume in a new session (the original is the user's)
 	instructions           string
 	origin                 Origin
+	compact                *autoCompact // compact the chat before the task (compact_run.go)
 }
 
 // Send adds the user's message to a chat and starts a run of its task
@@ -87,11 +88,7 @@ func (s *Service) Send(ctx context.Context, chatID, text string) (Run, error) {
 	if err != nil {
 		return Run{}, err
 	}
-	for _, m := range d.Messages {
-		if m.Role == "user" || m.Role == "assistant" {
-			spec.turns = append(spec.turns, agentcli.Turn{Role: m.Role, Text: m.Text})
-		}
-	}
+	spec.turns = chatTurns(d) // the latest summary, if compacted, and the turns after it
 	if c.CLIAgent != "" && c.CLISession != "" {
 		// A session no run of this chat produced is the user's own, made
 		// outside the app ("Continue here"): fork it, so its file keeps
@@ -110,6 +107,7 @@ func (s *Service) Send(ctx context.Context, chatID, text string) (Run, error) {
 	if spec.resume != "" {
 		spec.turns = spec.turns[len(spec.turns)-1:]
 	}
+	spec.compact = planCompaction(d, spec)
 	return s.start(ctx, spec)
 }
 
@@ -255,7 +253,7 @@ func (s *Service) execute(ctx context.Context, ar *activeRun, spec runSpec) {
 	if s.o.Tools != nil && spec.role.NeedsTools {
 		job.Tools = s.o.Tools(ar.id, spec.role)
 	}
-	res, runErr := s.run.Run(ctx, job)
+	res, runErr := s.runTask(ctx, ar, &spec, job)
 	ar.mu.Lock()
 	if ar.timer != nil {
 		ar.timer.Stop()
@@ -301,6 +299,9 @@ func (s *Service) finish(ar *activeRun, spec runSpec, res agentcli.Result, state
 	s.mu.Unlock()
 	s.em.Emit(EventRun, RunEvent{RunID: ar.id, ChatID: spec.chatID, Kind: "end", Text: errText, State: state})
 	s.changed(spec.chatID)
+	if state == StateDone && spec.chatID != "" {
+		s.titleLater(spec.chatID)
+	}
 }
 
 func (s *Service) onEvent(ar *activeRun, e agentcli.Event) {

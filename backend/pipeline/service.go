@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"log"
 	"sync"
 	"time"
 
@@ -56,6 +57,9 @@ type Options struct {
 	// ExtraModels adds the app's other model groups to the picker.
 	ExtraModels func() []ModelGroup
 	Now         func() time.Time
+	// Logf writes to the app's log what went wrong out of sight (a chat
+	// title that could not be made); nil: the standard logger.
+	Logf func(format string, args ...any)
 }
 
 // Service is what the External AI tab, Pipeline Roles, Local Folders,
@@ -71,6 +75,7 @@ type Service struct {
 	subs     map[int]func()
 	nextSub  int
 	wg       sync.WaitGroup
+	titling  sync.WaitGroup // chats being titled in the background (also in wg)
 	closed   bool
 	stopRuns context.CancelFunc
 	runCtx   context.Context
@@ -88,6 +93,12 @@ func New(ctx context.Context, o Options) (*Service, error) {
 	}
 	if err := store.Migrate(ctx, o.DB, codeComponent, codeMigrations); err != nil {
 		return nil, fmt.Errorf("starting the pipeline: %w", err)
+	}
+	if err := store.Migrate(ctx, o.DB, compactionComponent, compactionMigrations); err != nil {
+		return nil, fmt.Errorf("starting the pipeline: %w", err)
+	}
+	if o.Logf == nil {
+		o.Logf = log.Printf
 	}
 	if o.Emitter == nil {
 		o.Emitter = nopEmitter{}

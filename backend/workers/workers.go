@@ -20,6 +20,7 @@ import (
 	"github.com/osfoundry/desktop/backend/orchestrate"
 	"github.com/osfoundry/desktop/backend/panetools"
 	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/runnotify"
 	"github.com/osfoundry/desktop/backend/terminal"
 	"github.com/osfoundry/desktop/backend/tools"
 	"github.com/osfoundry/desktop/rules"
@@ -49,6 +50,10 @@ type Options struct {
 	// is the app's own, read at every use (agentcli.SystemEnv: it changes
 	// once when the login shell's PATH arrives).
 	Env agentcli.Env
+	// Notify shows the desktop notification of a chat or run that waits
+	// for the person's approval (the panes' words and cooldown, see
+	// runnotify); nil shows none.
+	Notify func(detect.Notification)
 }
 
 // Workers is the assembled set. Exactly one exists per app: the executor
@@ -108,9 +113,14 @@ func Open(ctx context.Context, o Options) (*Workers, error) {
 	// The queue reaches the pipeline through this variable: the pipeline
 	// needs the queue's Pending, the queue tells the pipeline of changes.
 	var svc *pipeline.Service
+	var ring *runnotify.Notifier // set with svc; nil rings nothing
 	w.Approvals = approvals.NewQueue(o.Emitter, func() {
 		if svc != nil {
 			svc.ApprovalsChanged()
+		}
+	}, func(r tools.ApprovalRequest) {
+		if ring != nil {
+			ring.Asked(r)
 		}
 	})
 	w.Executor = tools.NewExecutor(tools.Options{Approver: w.Approvals, Auditor: w.Audit})
@@ -149,6 +159,9 @@ func Open(ctx context.Context, o Options) (*Workers, error) {
 		return nil, err
 	}
 	w.Pipeline = svc
+	if o.Notify != nil {
+		ring = runnotify.New(svc, nil, o.Notify)
+	}
 	if w.Orchestrator, err = orchestrate.Open(ctx, svc, o.DB); err != nil {
 		return nil, fmt.Errorf("starting the workers: %w", err)
 	}

@@ -56,6 +56,8 @@ export interface EventMap {
   'panes:focus': string;
   /** A message for a notice over any screen (app.go eventNotice), e.g. a link that opened nothing. */
   'app:notice': { title: string; text: string };
+  /** A window route to show, e.g. "/chat?chat=<id>": a chat's or run's desktop notification was clicked (app.go eventOpen). */
+  'app:open': string;
 }
 
 export function on<K extends keyof EventMap>(name: K, cb: (payload: EventMap[K]) => void): () => void {
