@@ -78,6 +78,7 @@ type Manager struct {
 	onClose  []func(id string)
 	onPause  []func(id string, paused bool)
 	redraws  func(id string) bool // see RedrawsOnResume
+	views    views                // attached views per pane (views.go)
 	resume   Resume               // see SetResume
 	// nextPos is the rail position the next new pane gets.
 	nextPos int
@@ -169,7 +170,12 @@ func (m *Manager) create(o Options) (Info, error) {
 		}
 		o.ExtraArgs = append(o.ExtraArgs, args...)
 	}
-	o.OnOutput = func(seq uint64, b []byte) { m.emit.Emit(EventOutput, OutputEvent{ID: id, Seq: seq, Data: b}) }
+	viewed := m.views.of(id)
+	o.OnOutput = func(seq uint64, b []byte) {
+		if viewed.Load() > 0 {
+			m.emit.Emit(EventOutput, OutputEvent{ID: id, Seq: seq, Data: b})
+		}
+	}
 	o.OnChange = func() {
 		for _, f := range onChange {
 			f(id)
@@ -260,6 +266,7 @@ func (m *Manager) Close(id string) error {
 	delete(m.pan, id)
 	specs, onClose := m.specs, m.onClose
 	m.mu.Unlock()
+	m.views.forget(id)
 	if !ok {
 		return fmt.Errorf("closing pane %q: no such pane", id)
 	}
@@ -281,6 +288,7 @@ func (m *Manager) CloseAll() {
 	ps := m.pan
 	m.pan = map[string]*Pane{}
 	m.mu.Unlock()
+	m.views.reset()
 	var wg sync.WaitGroup
 	for _, p := range ps {
 		wg.Add(1)

@@ -149,17 +149,26 @@ func TestChildExitsAtOnce(t *testing.T) {
 func TestManagerEmitsBatches(t *testing.T) {
 	rec := &recEmitter{}
 	m := NewManager(rec)
-	info, err := m.Create(Options{Dir: t.TempDir(), Argv: []string{"/bin/sh", "-c", "i=0; while [ $i -lt 2000 ]; do echo line $i; i=$((i+1)); done; sleep 0.3"}, Env: shellEnv()})
+	info, err := m.Create(Options{Dir: t.TempDir(), Argv: []string{"/bin/sh", "-c", "read go; i=0; while [ $i -lt 2000 ]; do echo line $i; i=$((i+1)); done; sleep 0.3"}, Env: shellEnv()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	p, _ := m.Get(info.ID)
+	// A view attaches (output is sent only to panes a view shows), then
+	// the 2000 lines are printed.
+	_, first, err := m.Attach(info.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Write([]byte("\n")); err != nil { // the lines start after the attach
+		t.Fatal(err)
+	}
 	<-p.Done()
 	outputs := rec.count(EventOutput)
 	if outputs == 0 || outputs > 100 {
 		t.Fatalf("2000 lines should arrive in a few frame batches, got %d output events", outputs)
 	}
-	if !strings.Contains(string(rec.data()), "line 1999") {
+	if !strings.Contains(string(first)+string(rec.data()), "line 1999") {
 		t.Fatal("last line missing from the batches")
 	}
 	m.CloseAll()

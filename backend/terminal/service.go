@@ -142,14 +142,20 @@ type Attachment struct {
 	Data []byte `json:"data"` // base64 in JSON
 }
 
-// Attach returns the pane's current contents for a fresh view.
+// Attach returns the pane's current contents for a fresh view; from now
+// on the pane's output is sent as events until the view calls Detach.
 func (s *Service) Attach(id string) (Attachment, error) {
-	p, err := s.m.Get(id)
+	seq, data, err := s.m.Attach(id)
 	if err != nil {
 		return Attachment{}, err
 	}
-	seq, data := p.Snapshot()
 	return Attachment{Seq: seq, Data: data}, nil
+}
+
+// Detach says a view that attached to pane id is gone; a pane no view
+// shows sends no output events (its output stays in the pane's buffer).
+func (s *Service) Detach(id string) {
+	s.m.Detach(id)
 }
 
 // ScreenText returns the visible screen as text (tests, tools).

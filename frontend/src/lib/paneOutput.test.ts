@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { earlyLimit, feedPane, onPaneOutput, paneListeners } from './paneOutput';
 
 // A fake Wails runtime: EventsOn records listeners, emit calls them.
-function fakeRuntime(attach: (id: string) => Promise<{ data: string; seq: number }>) {
+function fakeRuntime(attach: (id: string) => Promise<{ data: string; seq: number }>, detached: string[] = []) {
   const listeners = new Map<string, Set<(d: any) => void>>();
   (window as any).runtime = {
     EventsOn(name: string, cb: (d: any) => void) {
@@ -11,7 +11,7 @@ function fakeRuntime(attach: (id: string) => Promise<{ data: string; seq: number
       return () => listeners.get(name)!.delete(cb);
     },
   };
-  (window as any).go = { terminal: { Service: { Attach: attach } } };
+  (window as any).go = { terminal: { Service: { Attach: attach, Detach: async (id: string) => void detached.push(id) } } };
   return {
     count: (name: string) => listeners.get(name)?.size ?? 0,
     emit: (name: string, d: any) => listeners.get(name)?.forEach((cb) => cb(d)),
@@ -96,5 +96,37 @@ describe('feedPane', () => {
     await tick();
     expect(out).toEqual([]);
     expect(rt.count('pane:output')).toBe(0);
+  });
+
+  it('detaches once the view stops, so the pane stops sending output', async () => {
+    const detached: string[] = [];
+    fakeRuntime(async () => ({ data: b64('x'), seq: 1 }), detached);
+    const stop = feedPane('p', () => {}, () => {});
+    await tick();
+    expect(detached).toEqual([]);
+    stop();
+    stop();
+    expect(detached).toEqual(['p']);
+  });
+
+  it('detaches a view stopped before attach answers, once the attach counted it', async () => {
+    let answer!: (a: { data: string; seq: number }) => void;
+    const detached: string[] = [];
+    fakeRuntime(() => new Promise((ok) => (answer = ok)), detached);
+    const stop = feedPane('p', () => {}, () => {});
+    stop();
+    expect(detached).toEqual([]);
+    answer({ data: b64('late'), seq: 1 });
+    await tick();
+    expect(detached).toEqual(['p']);
+  });
+
+  it('does not detach when the attach failed (nothing was counted)', async () => {
+    const detached: string[] = [];
+    fakeRuntime(() => Promise.reject(new Error('no such pane')), detached);
+    const stop = feedPane('p', () => {}, () => {});
+    await tick();
+    stop();
+    expect(detached).toEqual([]);
   });
 });

@@ -45,7 +45,8 @@ export const earlyLimit = 1 << 20;
 
 /** feedPane writes a pane's attach replay, then its live output newer than
  * the replay, to write. When attach fails, onError gets the message and
- * nothing more is held or delivered. Returns the stop function. */
+ * nothing more is held or delivered. Returns the stop function, which
+ * detaches the view. */
 export function feedPane(id: string, write: (data: Uint8Array) => void, onError: (message: string) => void): () => void {
   let attachedSeq = -1;
   let stopped = false;
@@ -61,15 +62,29 @@ export function feedPane(id: string, write: (data: Uint8Array) => void, onError:
     earlyBytes += data.length;
     while (earlyBytes > earlyLimit && early.length > 1) earlyBytes -= early.shift()!.data.length;
   });
+  // The pane sends output events only while a view is attached (Go counts
+  // Attach and Detach): a view that stops detaches once its attach counted.
+  let counted = false;
+  const detach = () => {
+    if (!counted) return;
+    counted = false;
+    terminalApi.detach(id).catch(() => {});
+  };
   const stop = () => {
+    if (stopped) return;
     stopped = true;
     early = [];
     earlyBytes = 0;
     off();
+    detach();
   };
   terminalApi.attach(id).then(
     (a) => {
-      if (stopped) return;
+      counted = true;
+      if (stopped) {
+        detach();
+        return;
+      }
       write(decodeBase64(a.data));
       attachedSeq = a.seq;
       for (const e of early) if (e.seq > a.seq) write(e.data);

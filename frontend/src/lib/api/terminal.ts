@@ -49,7 +49,9 @@ export const terminalApi = {
   resume: (id: string) => svc<void>('Resume', id),
   input: (id: string, data: string) => svc<void>('Input', id, data),
   resize: (id: string, cols: number, rows: number) => svc<void>('Resize', id, cols, rows),
+  /** attach returns what a new view draws; the pane sends output events until detach. */
   attach: (id: string) => svc<Attachment>('Attach', id),
+  detach: (id: string) => svc<void>('Detach', id),
   screenText: (id: string) => svc<string[]>('ScreenText', id),
   defaultShell: () => svc<string>('DefaultShell'),
   /** folders lists the folders panes were started in, the last one first. */
