@@ -1,14 +1,10 @@
 package notesres_test
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"net/url"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,89 +14,59 @@ import (
 	"github.com/osfoundry/desktop/backend/connect/connecttest"
 )
 
-// tsSDK finds node and the TypeScript SDK that build/scripts/node-mcp.sh installs.
-func tsSDK(t *testing.T) (node, dir string) {
+// tsClient starts the TypeScript SDK client against w's endpoint, or
+// skips when node or the SDK is not installed.
+func tsClient(t *testing.T, w *world, choice string) (*connecttest.TSClient, *tsHost) {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed; install Node.js 20+ to run the TypeScript client test")
+	node, sdk, err := connecttest.FindTSSDK(filepath.Join("..", "..", ".."))
+	if errors.Is(err, connecttest.ErrNoTSSDK) {
+		t.Skip(err)
 	}
-	dir, _ = filepath.Abs(filepath.Join("..", "..", "..", "build", "node-mcp", "node_modules", "@modelcontextprotocol", "sdk"))
-	if _, err := os.Stat(filepath.Join(dir, "package.json")); err != nil {
-		t.Skip("@modelcontextprotocol/sdk is not installed; run build/scripts/node-mcp.sh")
-	}
-	return node, dir
+	must(t, err)
+	b := connecttest.NewBrowser(w.srv.BaseURL())
+	link, _ := w.srv.SignInURL(bg, connect.OwnerID, 0)
+	must(t, b.SignIn(link))
+	ctx, cancel := context.WithTimeout(bg, 2*time.Minute)
+	c, err := connecttest.StartTSClient(ctx, node, sdk, filepath.Join("..", "testdata", "tsclient.mjs"), w.srv.ResourceURL(), b, "ws-acme", choice)
+	must(t, err)
+	c.Logf = t.Logf
+	t.Cleanup(func() {
+		stderr := c.Close()
+		cancel()
+		if t.Failed() {
+			t.Logf("node stderr:\n%s", stderr)
+		}
+	})
+	return c, &tsHost{t: t, c: c}
 }
 
-// tsHost is the TypeScript client in a child process; the test is its
-// user's browser (AUTHORIZE → consent → CODE).
+// tsHost fails the test when the client cannot answer.
 type tsHost struct {
-	t      *testing.T
-	in     io.Writer
-	out    *bufio.Scanner
-	b      *connecttest.Browser
-	choice string
-	iss    string
-	auths  []string
+	t *testing.T
+	c *connecttest.TSClient
 }
 
 func (h *tsHost) send(cmd string) string {
 	h.t.Helper()
-	fmt.Fprintln(h.in, cmd)
-	for h.out.Scan() {
-		line := h.out.Text()
-		word, rest, _ := strings.Cut(line, " ")
-		switch word {
-		case "AUTHORIZE":
-			h.auths = append(h.auths, rest)
-			loc, err := h.b.Approve(rest, "ws-acme", h.choice)
-			if err != nil {
-				h.t.Fatalf("consent: %v", err)
-			}
-			fmt.Fprintf(h.in, "CODE %s %s\n", loc.Query().Get("code"), loc.Query().Get("iss"))
-			h.iss = loc.Query().Get("iss")
-		case "RESULT":
-			return rest
-		default:
-			h.t.Logf("node: %s", line)
-		}
-	}
-	h.t.Fatalf("node exited: %v", h.out.Err())
-	return ""
+	r, err := h.c.Send(cmd)
+	must(h.t, err)
+	return r
 }
 
 func (h *tsHost) call(tool string, args map[string]any) string {
-	b, _ := json.Marshal(map[string]any{"tool": tool, "args": args})
-	return h.send("CALL " + string(b))
+	h.t.Helper()
+	r, err := h.c.Call(tool, args)
+	must(h.t, err)
+	return r
 }
 
 // TestScenarioTypeScriptSDK runs the 9-step scenario with the official
 // TypeScript client: discovery, DCR, PKCE, token and refresh are the SDK's.
 func TestScenarioTypeScriptSDK(t *testing.T) {
-	node, sdk := tsSDK(t)
 	w := newWorld(t)
 	pending, err := w.svc.CreateConnection(bg, "ChatGPT", "ChatGPT dev mode")
 	must(t, err)
-	b := connecttest.NewBrowser(w.srv.BaseURL())
-	link, _ := w.srv.SignInURL(bg, connect.OwnerID, 0)
-	must(t, b.SignIn(link))
-
-	ctx, cancel := context.WithTimeout(bg, 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, filepath.Join("..", "testdata", "tsclient.mjs"), sdk, w.srv.ResourceURL())
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	must(t, cmd.Start())
-	defer func() {
-		stdin.Close()
-		cmd.Wait()
-		if t.Failed() {
-			t.Logf("node stderr:\n%s", stderr.String())
-		}
-	}()
-	h := &tsHost{t: t, in: stdin, out: bufio.NewScanner(stdout), b: b, choice: "Use pending: ChatGPT dev mode"}
+	c, h := tsClient(t, w, "Use pending: ChatGPT dev mode")
 
 	note := func() (string, int64) {
 		n, err := w.notes.GetNote(bg, "note-a1")
@@ -127,7 +93,7 @@ func TestScenarioTypeScriptSDK(t *testing.T) {
 		// The SDK refreshes (same scopes) and retries once, then reports the 403.
 		{"5 write with a read-only token", nil, func() string { return h.call("edit_note_tab", edit()) }, "ERR 403"},
 		{"6 write with read+write token", func() {
-			h.choice = "Keep using: ChatGPT dev mode"
+			c.Choice = "Keep using: ChatGPT dev mode"
 			if r := h.send("RESET osfoundry:read osfoundry:write"); r != "OK reset" {
 				t.Fatalf("reset: %s", r)
 			}
@@ -150,12 +116,12 @@ func TestScenarioTypeScriptSDK(t *testing.T) {
 		}
 		t.Logf("%-45s %s", s.name, got)
 	}
-	if len(h.auths) != 2 || h.iss != w.srv.BaseURL() {
-		t.Fatalf("authorization rounds %d (want 2: first call, step 6), iss %q", len(h.auths), h.iss)
+	if len(c.Auths) != 2 || c.Iss != w.srv.BaseURL() {
+		t.Fatalf("authorization rounds %d (want 2: first call, step 6), iss %q", len(c.Auths), c.Iss)
 	}
-	first, _ := url.Parse(h.auths[0])
+	first, _ := url.Parse(c.Auths[0])
 	if first.Query().Get("resource") != w.srv.ResourceURL() || first.Query().Get("code_challenge_method") != "S256" {
-		t.Fatalf("TS authorization request %s", h.auths[0])
+		t.Fatalf("TS authorization request %s", c.Auths[0])
 	}
 	if cs, _ := w.svc.Connections(bg); len(cs) != 1 {
 		t.Fatalf("%d connections, want the pending one reused", len(cs))

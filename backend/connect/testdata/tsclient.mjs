@@ -4,6 +4,7 @@
 // The Go test plays the owner and the browser, over stdin/stdout lines:
 //
 //   Go → node:  CALL {"tool":…,"args":…}     run one tools/call, answer RESULT <outcome>
+//               RAW {"tool":…,"args":…}      the same, answer RESULT {"isError":…,"text":…}
 //               RESET <scope>                 forget tokens, reconnect, ask <scope> next time
 //               CODE <code> <iss>             the browser's redirect back (after AUTHORIZE)
 //   node → Go:  AUTHORIZE <url>               open this consent page and approve it
@@ -78,10 +79,13 @@ function outcome(r) {
   return "OK saved";
 }
 
-async function call(tool, args) {
+// raw is a result as JSON: {"isError": …, "text": …}.
+const raw = (r) => JSON.stringify({ isError: !!r.isError, text: r.content?.[0]?.text ?? "" });
+
+async function call(tool, args, format = outcome) {
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      return outcome(await client.callTool({ name: tool, arguments: args }));
+      return format(await client.callTool({ name: tool, arguments: args }));
     } catch (e) {
       if (e instanceof UnauthorizedError && pending) {
         const { code } = pending;
@@ -104,6 +108,9 @@ for (;;) {
   if (word === "CALL") {
     const { tool, args } = JSON.parse(rest);
     say("RESULT " + (await call(tool, args)));
+  } else if (word === "RAW") {
+    const { tool, args } = JSON.parse(rest);
+    say("RESULT " + (await call(tool, args, raw)));
   } else if (word === "RESET") {
     wantScope = rest;
     delete saved.tokens;
