@@ -80,6 +80,14 @@ export const mainScreens: Screen[] = [
     available: () => bound('pipeline', 'Binding'),
   },
   {
+    path: '/orchestration',
+    group: 'pipeline',
+    label: 'Orchestration',
+    icon: 'M12 4v4M12 8l-6 5M12 8l6 5M6 13v3M18 13v3M12 8v8M4 16h4v4H4zM10 16h4v4h-4zM16 16h4v4h-4z',
+    view: lazy(() => import('../screens/orchestration/OrchestrationScreen.svelte')),
+    available: () => bound('orchestrate', 'OrchestrateBinding'),
+  },
+  {
     path: '/agents',
     group: 'pipeline',
     label: 'Agents',

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ended, graphOrder, limitsLine, money, nextStepId, parseLimits, progressLine, removeStep, stateLabel, totalCost } from './logic';
+import { ended, graphOrder, jobTitle, limitsLine, money, nextStepId, parseLimits, progressLine, removeStep, stateLabel, totalCost } from './logic';
 
 describe('parseLimits', () => {
   it('reads empty fields as no limit', () => {
-    expect(parseLimits({ minutes: '', spend: ' ', concurrency: '' })).toEqual({ limits: { maxSeconds: 0, maxSpendUsd: 0, concurrency: 0 }, error: '' });
+    expect(parseLimits({ minutes: '', spend: ' ', concurrency: '' })).toEqual({ limits: { maxSeconds: 0, maxSpendUSD: 0, concurrency: 0 }, error: '' });
   });
   it('reads minutes, dollars (with or without $) and runs at once', () => {
-    expect(parseLimits({ minutes: '1.5', spend: '$0.50', concurrency: '2' }).limits).toEqual({ maxSeconds: 90, maxSpendUsd: 0.5, concurrency: 2 });
+    expect(parseLimits({ minutes: '1.5', spend: '$0.50', concurrency: '2' }).limits).toEqual({ maxSeconds: 90, maxSpendUSD: 0.5, concurrency: 2 });
   });
   it.each([
     ['minutes', { minutes: 'ten', spend: '', concurrency: '' }, 'Time limit'],
@@ -22,11 +22,11 @@ describe('parseLimits', () => {
 
 describe('limitsLine and money', () => {
   it('says no limits when none is set', () => {
-    expect(limitsLine({ maxSeconds: 0, maxSpendUsd: 0, concurrency: 0 })).toBe('No limits');
+    expect(limitsLine({ maxSeconds: 0, maxSpendUSD: 0, concurrency: 0 })).toBe('No limits');
     expect(limitsLine(undefined)).toBe('No limits');
   });
   it('lists the limits set', () => {
-    expect(limitsLine({ maxSeconds: 600, maxSpendUsd: 0.5, concurrency: 2 })).toBe('Limits: time 10 min · spend $0.50 · 2 at once');
+    expect(limitsLine({ maxSeconds: 600, maxSpendUSD: 0.5, concurrency: 2 })).toBe('Limits: time 10 min · spend $0.50 · 2 at once');
     expect(limitsLine({ maxSeconds: 5400 })).toBe('Limits: time 1 h 30 min');
   });
   it('shows small costs to the hundredth of a cent', () => {
@@ -68,5 +68,13 @@ describe('progressLine', () => {
     expect(ended('needs_you')).toBe(false);
     expect(ended('cancelled')).toBe(true);
     expect(stateLabel('needs_you')).toBe('Needs you');
+  });
+});
+
+describe('jobTitle', () => {
+  it('uses the title, else the first task, else says there is none', () => {
+    expect(jobTitle({ kind: 'fleet', title: ' Release ', steps: [] })).toBe('Release');
+    expect(jobTitle({ kind: 'fleet', steps: [{ task: '' }, { task: 'one two three four five six seven eight nine' }] })).toBe('one two three four five six seven eight…');
+    expect(jobTitle({ kind: 'loop', steps: [] })).toBe('Loop without a title');
   });
 });

@@ -12,7 +12,7 @@ export interface LimitsInput {
 /** Limits as the backend takes them; 0 means none. */
 export interface ParsedLimits {
   maxSeconds: number;
-  maxSpendUsd: number;
+  maxSpendUSD: number;
   concurrency: number;
 }
 
@@ -21,7 +21,7 @@ export interface ParsedLimits {
  * field that is not a positive number is an error that says what to type.
  */
 export function parseLimits(l: LimitsInput): { limits: ParsedLimits; error: string } {
-  const limits: ParsedLimits = { maxSeconds: 0, maxSpendUsd: 0, concurrency: 0 };
+  const limits: ParsedLimits = { maxSeconds: 0, maxSpendUSD: 0, concurrency: 0 };
   const min = l.minutes.trim();
   if (min) {
     const n = Number(min);
@@ -32,7 +32,7 @@ export function parseLimits(l: LimitsInput): { limits: ParsedLimits; error: stri
   if (spend) {
     const n = Number(spend);
     if (!Number.isFinite(n) || n <= 0) return { limits, error: 'Spend limit: type dollars as a number above 0 (e.g. 0.50), or leave it empty for no spend limit.' };
-    limits.maxSpendUsd = n;
+    limits.maxSpendUSD = n;
   }
   const conc = l.concurrency.trim();
   if (conc) {
@@ -64,7 +64,7 @@ export function span(seconds: number): string {
 export function limitsLine(l: Partial<ParsedLimits> | undefined): string {
   const parts: string[] = [];
   if (l?.maxSeconds) parts.push(`time ${span(l.maxSeconds)}`);
-  if (l?.maxSpendUsd) parts.push(`spend ${money(l.maxSpendUsd)}`);
+  if (l?.maxSpendUSD) parts.push(`spend ${money(l.maxSpendUSD)}`);
   if (l?.concurrency) parts.push(`${l.concurrency} at once`);
   return parts.length ? 'Limits: ' + parts.join(' · ') : 'No limits';
 }
@@ -157,4 +157,13 @@ export function totalCost(children: { costUsd?: number }[]): number {
 /** kindLabel names a kind of job as the board does: a fleet is a Team. */
 export function kindLabel(kind: string): string {
   return kind === 'fleet' ? 'Team' : kind === 'loop' ? 'Loop' : kind === 'graph' ? 'Graph' : kind;
+}
+
+/** jobTitle names a job: its own title, else its first task's first words. */
+export function jobTitle(j: { kind: string; title?: string; steps: { task?: string }[] }): string {
+  if (j.title?.trim()) return j.title.trim();
+  const task = j.steps.find((c) => c.task?.trim())?.task ?? '';
+  const words = task.trim().split(/\s+/).filter(Boolean);
+  if (!words.length) return `${kindLabel(j.kind)} without a title`;
+  return words.length > 8 ? words.slice(0, 8).join(' ') + '…' : words.join(' ');
 }
