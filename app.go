@@ -373,7 +373,7 @@ func runWindow(toFile bool) error {
 		// macOS hands a clicked osfoundry:// link to the running app as an
 		// Apple Event, not as an argument of a second process.
 		Mac:  &mac.Options{OnUrlOpen: func(u string) { a.launched(instance.Launch{Args: []string{u}}) }},
-		Bind: []any{about, a.Terminal, a.Inventory, a.Connect, a.Picker, a.Notes, a.Records, a.Messages, notes.NewKnowledgeBinding(a.notes), a.work.PipelineBinding, a.work.CodeBinding, a.work.ApprovalsBinding, a.work.OrchestrateBinding, a.Board, shellenv.NewBinding(), a.Settings},
+		Bind: []any{about, a.Terminal, a.Inventory, a.Connect, a.Picker, a.Notes, a.Records, a.Messages, notes.NewKnowledgeBinding(a.notes), a.work.PipelineBinding, a.work.CodeBinding, a.work.ApprovalsBinding, a.work.OrchestrateBinding, a.Board, shellenv.NewBinding(), a.Settings, a.rulesBinding()},
 	})
 	if err != nil {
 		return fmt.Errorf("running the window: %w", err)

@@ -1,0 +1,10 @@
+//go:build dev
+
+package main
+
+import "os"
+
+// rulesTrustKey: the dev build (browser end-to-end runs only, never
+// packaged) may trust a test key pair's public half given in
+// OSF_DEV_RULES_PUBLIC_KEY, so a spec can publish a bundle it signed.
+func rulesTrustKey() string { return os.Getenv("OSF_DEV_RULES_PUBLIC_KEY") }
