@@ -77,6 +77,14 @@ func Repository(ctx context.Context, dir string) (string, error) {
 // from HEAD in a temporary worktree, which it removes again; the branch
 // stays. On any failure nothing is left: no branch, no worktree. A patch
 // that does not apply is ErrStale; bad input is ErrRefused.
+//
+// Apply survives being killed at any point (the app dying mid-approval):
+// the commit is made on a detached worktree and the branch is created
+// from it in one step, so the branch either holds the complete commit or
+// does not exist; the worktree is locked with this process's id, and the
+// next Apply in the repository removes the worktrees of approvals whose
+// process is gone. Approving again a proposal whose commit was made but
+// not recorded returns that commit.
 func Apply(ctx context.Context, dir, id, title string, c Change) (Result, error) {
 	c, err := c.Validate()
 	if err != nil {
@@ -90,36 +98,40 @@ func Apply(ctx context.Context, dir, id, title string, c Change) (Result, error)
 	if _, err := runGit(ctx, repo, nil, "check-ref-format", "refs/heads/"+branch); err != nil {
 		return Result{}, refuse("proposal id %q cannot name a branch", id)
 	}
-	if _, err := runGit(ctx, repo, nil, "rev-parse", "--verify", "--quiet", "refs/heads/"+branch); err == nil {
-		return Result{}, fmt.Errorf("branch %s already exists in %s: delete it or decline this proposal", branch, repo)
-	}
-	tmp, err := os.MkdirTemp("", "osfoundry-proposal-")
-	if err != nil {
-		return Result{}, fmt.Errorf("making a worktree folder: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-	wt := filepath.Join(tmp, "worktree")
-	if _, err := runGit(ctx, repo, nil, "worktree", "add", "--quiet", "-b", branch, wt, "HEAD"); err != nil {
-		return Result{}, fmt.Errorf("making a worktree for %s: %w", branch, err)
-	}
 	// Cleanup uses its own context: a cancelled approval still removes
 	// what it made.
 	bg := context.WithoutCancel(ctx)
-	defer runGit(bg, repo, nil, "worktree", "remove", "--force", wt) //nolint:errcheck // best effort, pruned below
-	res, err := commit(ctx, wt, title, c)
-	if err != nil {
-		runGit(bg, repo, nil, "worktree", "remove", "--force", wt) //nolint:errcheck
-		runGit(bg, repo, nil, "worktree", "prune")                 //nolint:errcheck
-		if _, derr := runGit(bg, repo, nil, "branch", "-D", branch); derr != nil {
-			return Result{}, fmt.Errorf("%w (and removing branch %s failed: %v)", err, branch, derr)
+	removeAbandoned(bg, repo)
+	if _, err := runGit(ctx, repo, nil, "rev-parse", "--verify", "--quiet", "refs/heads/"+branch); err == nil {
+		if res, ok := madeBefore(ctx, repo, branch, id); ok {
+			return res, nil
 		}
+		return Result{}, fmt.Errorf("branch %s already exists in %s: delete it or decline this proposal", branch, repo)
+	}
+	tmp, err := os.MkdirTemp("", worktreeDirPrefix)
+	if err != nil {
+		return Result{}, fmt.Errorf("making a worktree folder: %w", err)
+	}
+	wt := filepath.Join(tmp, "worktree")
+	if _, err := runGit(ctx, repo, nil, "worktree", "add", "--quiet", "--detach", "--lock", "--reason", lockReason(id), wt, "HEAD"); err != nil {
+		os.RemoveAll(tmp)
+		return Result{}, fmt.Errorf("making a worktree for %s: %w", branch, err)
+	}
+	defer removeWorktree(bg, repo, wt)
+	res, err := commit(ctx, wt, title, id, c)
+	if err != nil {
 		return Result{}, err
+	}
+	// "create" makes the branch only if no branch of that name exists, in
+	// one step: never a branch without the commit.
+	if _, err := runGit(ctx, repo, []byte("create refs/heads/"+branch+" "+res.Commit+"\n"), "update-ref", "--stdin"); err != nil {
+		return Result{}, fmt.Errorf("making branch %s: %w", branch, err)
 	}
 	res.Branch = branch
 	return res, nil
 }
 
-func commit(ctx context.Context, wt, title string, c Change) (Result, error) {
+func commit(ctx context.Context, wt, title, id string, c Change) (Result, error) {
 	if c.Patch != "" {
 		if err := applyPatch(ctx, wt, c.Patch); err != nil {
 			return Result{}, err
@@ -143,18 +155,23 @@ func commit(ctx context.Context, wt, title string, c Change) (Result, error) {
 	if msg == "" {
 		msg = "Proposed change"
 	}
-	if _, err := runGit(ctx, wt, nil, "-c", "commit.gpgsign=false", "commit", "--quiet", "--no-verify", "-m", msg); err != nil {
+	if _, err := runGit(ctx, wt, nil, "-c", "commit.gpgsign=false", "commit", "--quiet", "--no-verify", "-m", msg, "-m", proposalTrailer+": "+id); err != nil {
 		return Result{}, fmt.Errorf("committing: %w", err)
 	}
 	sha, err := runGit(ctx, wt, nil, "rev-parse", "HEAD")
 	if err != nil {
 		return Result{}, fmt.Errorf("reading the commit: %w", err)
 	}
-	diff, err := runGit(ctx, wt, nil, "show", "--format=", "--patch", "--no-color", "HEAD")
+	return described(ctx, wt, strings.TrimSpace(sha))
+}
+
+// described returns the commit sha with its diff.
+func described(ctx context.Context, dir, sha string) (Result, error) {
+	diff, err := runGit(ctx, dir, nil, "show", "--format=", "--patch", "--no-color", sha)
 	if err != nil {
 		return Result{}, fmt.Errorf("reading the commit's diff: %w", err)
 	}
-	return Result{Commit: strings.TrimSpace(sha), Diff: diff}, nil
+	return Result{Commit: sha, Diff: diff}, nil
 }
 
 // writeFile writes one file, refusing to follow a symbolic link anywhere
