@@ -204,7 +204,10 @@ func (m *Manager) StartLoop(ctx context.Context, owner string, l Loop, origin pi
 				})
 				return
 			}
-			if l.Count == 0 && SaysDone(st.Answer, l.Marker) || l.Count > 0 && round == l.Count {
+			// A condition (or the tool's marker) ends the loop when an
+			// answer says it holds; a count ends it at that iteration;
+			// with both, whichever comes first.
+			if (l.Until != "" || l.Count == 0) && SaysDone(st.Answer, l.Marker) || l.Count > 0 && round == l.Count {
 				j.update(func(s *Status) { s.State, s.Answer = StateDone, prev })
 				return
 			}
@@ -212,6 +215,9 @@ func (m *Manager) StartLoop(ctx context.Context, owner string, l Loop, origin pi
 		j.update(func(s *Status) {
 			s.State, s.Answer = StateStopped, prev
 			s.Note = fmt.Sprintf("stopped after %d rounds without an answer ending in %s", l.Max, l.Marker)
+			if l.Until != "" {
+				s.Note = fmt.Sprintf("stopped after %d iterations: the condition %q was not met", l.Max, strings.TrimSpace(l.Until))
+			}
 		})
 	})
 	if err != nil {
@@ -224,19 +230,22 @@ func loopPrompt(l Loop, round int, prev string) string {
 	var b strings.Builder
 	b.WriteString(strings.TrimSpace(l.Task))
 	if round > 1 {
-		of := "at most "
+		of, limit := "at most ", l.Max
 		if l.Count > 0 {
-			of = ""
+			limit = l.Count
+			if l.Until == "" {
+				of = ""
+			}
 		}
-		fmt.Fprintf(&b, "\n\nThis is round %d of %s%d. Your previous round's answer:\n%s\n\nContinue from there.", round, of, l.Max, prev)
+		fmt.Fprintf(&b, "\n\nThis is round %d of %s%d. Your previous round's answer:\n%s\n\nContinue from there.", round, of, limit, prev)
 	}
 	switch {
+	case l.Until != "":
+		fmt.Fprintf(&b, "\n\nStop condition: %s\nWhen it holds, end your answer with a line that says %s. Otherwise end with what is left to do; you will be run again with your answer.", strings.TrimSpace(l.Until), l.Marker)
 	case l.Count > 0:
 		if round < l.Count {
 			b.WriteString("\n\nEnd with what is left to do; you will be run again with your answer.")
 		}
-	case l.Until != "":
-		fmt.Fprintf(&b, "\n\nStop condition: %s\nWhen it holds, end your answer with a line that says %s. Otherwise end with what is left to do; you will be run again with your answer.", strings.TrimSpace(l.Until), l.Marker)
 	default:
 		fmt.Fprintf(&b, "\n\nWhen the task is complete, end your answer with a line that says %s. Otherwise end with what is left to do; you will be run again with your answer.", l.Marker)
 	}

@@ -25,6 +25,7 @@ func TestFleetConcurrencyBound(t *testing.T) {
 	st, err := m.StartFleet(bg, "me", fl, pipeline.Origin{}, nil)
 	must(t, err)
 	running := []*fakeRun{f.next(t), f.next(t)}
+	taken := 2 // runs the test has seen start (counting started ones races the next start)
 	// End runs one at a time: each end lets exactly one more start.
 	for len(running) > 0 {
 		if _, active := f.count(); active > 2 {
@@ -33,8 +34,9 @@ func TestFleetConcurrencyBound(t *testing.T) {
 		r := running[0]
 		running = running[1:]
 		f.finish(r, "did "+r.t.Task, true)
-		if n, _ := f.count(); n < 4 {
+		if taken < 4 {
 			running = append(running, f.next(t))
+			taken++
 		}
 	}
 	st = wait(t, m, "me", st.ID)

@@ -1,10 +1,15 @@
-// Package orchestrate runs groups of pipeline runs for tools: a fleet of
-// runs in parallel (spawn_fleet), one run repeated until the model says it
-// is done (loop_run), and a small graph of role steps in stages
-// (graph_run, and run_graph_session for outside assistants). A Manager
-// keeps each group as a job whose status the caller reads later, bounds
-// how many runs go at once, and cancels a job's runs (their CLI process
-// groups) when the job is cancelled or its starter goes away.
+// Package orchestrate runs groups of pipeline runs: a fleet of runs in
+// parallel, one run repeated until a condition or a count (a loop), and a
+// graph of role steps (in stages for the tools, with ids and dependencies
+// for a person). A person starts them from the window
+// (OrchestrateBinding) or `osfoundry run --fleet|--loop|--graph`
+// (Person); a Worker run from its bridge (spawn_fleet, loop_run,
+// graph_run); an outside assistant through the Connected endpoint. A
+// Manager keeps each group as a job whose status the starter reads and
+// follows (EventChanged), enforces its limits (time, spend, concurrency),
+// bounds how many runs go at once, and cancels a job's runs or one child
+// (their CLI process groups). It never runs a CLI itself: the pipeline
+// does.
 package orchestrate
 
 import (

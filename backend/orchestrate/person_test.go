@@ -154,6 +154,52 @@ func TestPersonLoop(t *testing.T) {
 	if st = wait(t, m, OwnerWindow, st.ID); st.State != StateDone || len(st.Steps) != 1 {
 		t.Fatalf("until loop = %+v", st)
 	}
+	// With both, whichever comes first: here the count.
+	st, err = p.StartLoop(bg, LoopRequest{Role: "Worker", Prompt: "tidy", Until: "nothing is left", Count: 2})
+	must(t, err)
+	for i := 1; i <= 2; i++ {
+		r := f.next(t)
+		if !strings.Contains(r.t.Task, "Stop condition: nothing is left") {
+			t.Fatalf("iteration %d lacks the condition: %s", i, r.t.Task)
+		}
+		f.finish(r, "still some left", true)
+	}
+	if st = wait(t, m, OwnerWindow, st.ID); st.State != StateDone || len(st.Steps) != 2 {
+		t.Fatalf("until-or-count loop = %+v", st)
+	}
+	// An until loop whose condition never holds stops at its cap and says so.
+	st, err = p.StartLoop(bg, LoopRequest{Role: "Worker", Prompt: "tidy", Until: "nothing is left", MaxIterations: 1})
+	must(t, err)
+	f.finish(f.next(t), "still some left", true)
+	if st = wait(t, m, OwnerWindow, st.ID); st.State != StateStopped || st.Note != `stopped after 1 iterations: the condition "nothing is left" was not met` {
+		t.Fatalf("capped loop = %+v", st)
+	}
+}
+
+// A child that fails at once does not stop its siblings.
+func TestPersonFleetChildFailingAtOnce(t *testing.T) {
+	f := newFake()
+	m := New(f)
+	defer m.Close()
+	p := m.ForPerson(OwnerWindow)
+	st, err := p.StartFleet(bg, FleetRequest{Tasks: tasks("A", "B", "C")})
+	must(t, err)
+	runs := map[string]*fakeRun{}
+	for range 3 {
+		r := f.next(t)
+		runs[r.t.Task] = r
+	}
+	f.finish(runs["B"], "", false)
+	s := waitState(t, p, st.ID, func(s Status) bool { return s.Steps[1].State != StateRunning })
+	if s.Steps[1].State != StateFailed || s.Steps[0].State != StateRunning || s.Steps[2].State != StateRunning {
+		t.Fatalf("after one failed: %+v", s.Steps)
+	}
+	f.finish(runs["A"], "did A", true)
+	f.finish(runs["C"], "did C", true)
+	st = wait(t, m, OwnerWindow, st.ID)
+	if st.State != StateFailed || st.Error != "1 of 3 runs did not finish" || st.Steps[0].Answer != "did A" || st.Steps[2].Answer != "did C" {
+		t.Fatalf("fleet = %+v", st)
+	}
 }
 
 // Bad graphs are refused before anything starts, with what to fix.
