@@ -65,6 +65,8 @@ type RaceResult struct {
 	AttemptsAgent, AttemptsPerson   int
 	MaxAttempts                     int
 	Elapsed                         time.Duration
+	// Versions is how many versions the item moved on (RecordRace).
+	Versions int
 }
 
 // Lost is every intended line missing at the end.
@@ -82,6 +84,7 @@ func (r *RaceResult) Add(o RaceResult) {
 	r.AttemptsPerson += o.AttemptsPerson
 	r.MaxAttempts = max(r.MaxAttempts, o.MaxAttempts)
 	r.Elapsed += o.Elapsed
+	r.Versions += o.Versions
 }
 
 type tally struct{ conflicts, retried, attempts, maxAttempts int }

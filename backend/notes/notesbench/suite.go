@@ -21,7 +21,7 @@ type Table struct {
 }
 
 // Experiments, in print order.
-var Experiments = []string{"race", "scope", "fast", "create", "cost", "kbsearch"}
+var Experiments = []string{"race", "records", "scope", "fast", "create", "cost", "kbsearch"}
 
 // SuiteOptions size the experiments; zero values are the seed's sizes.
 type SuiteOptions struct {
@@ -66,6 +66,8 @@ func Suite(ctx context.Context, o SuiteOptions) ([]Table, error) {
 		switch name {
 		case "race":
 			t, err = raceTable(ctx, o)
+		case "records":
+			t, err = recordsTable(ctx, o)
 		case "scope":
 			t, err = scopeTable(ctx, o)
 		case "fast":
