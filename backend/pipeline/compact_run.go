@@ -159,3 +159,7 @@ func (s *Service) runTask(ctx context.Context, ar *activeRun, spec *runSpec, job
 	res.Progress = append(lines, res.Progress...)
 	return res, err
 }
+
+// Compact is the chat's Compact button: the Compaction role summarises the
+// conversation so far; it resolves once the summary is saved.
+func (b *Binding) Compact(chatID string) (Compaction, error) { return b.svc.Compact(b.ctx, chatID) }

@@ -156,6 +156,9 @@ export default async function ({ page, base, tmp, shot }) {
   const cardText = await team.textContent();
   assert(cardText.includes('0 of 2 done · 1 running'), `the Team card counts its runs: ${cardText}`);
   assert((await page.locator('[data-column="running"] [data-card]').filter({ hasText: 'Held pair' }).count()) === 1, 'the Team card is in Running');
+  const runs = team.getByRole('progressbar', { name: '0 of 2 runs done' });
+  assert((await runs.getAttribute('aria-valuenow')) === '0' && (await runs.getAttribute('aria-valuemax')) === '2', 'the Team card has its runs as a progress bar');
+  assert((await runs.textContent()).trim() === '0/2', `the Team card's run count: ${await runs.textContent()}`);
   await team.getByRole('button', { name: /^Open / }).click();
   await until('the card to open the job', async () => page.url().includes('#/orchestration?job=' + held));
   await job.waitFor();

@@ -160,6 +160,17 @@ export class ChatState {
   discardBranch(run: Run) {
     return this.act(() => pipelineApi.discardBranch(run.id));
   }
+
+  /** compact has the Compaction role summarise the open chat so far (the Compact button). */
+  compact() {
+    const id = this.selectedId;
+    return this.act(() => pipelineApi.compact(id));
+  }
+
+  /** cancelCompact stops a compaction in progress; the chat stays as it was. */
+  cancelCompact(id: string) {
+    return this.act(() => pipelineApi.cancel(id));
+  }
 }
 
 /** titleFrom names a chat after its first task: the first line, shortened. */

@@ -23,6 +23,9 @@ export interface BoardCard {
   canPause: boolean;
   /** The Done summary's path, once the user ended the session here. */
   summary?: string;
+  /** A Team's or Loop's runs, and how many of them are done. */
+  children?: number;
+  childrenDone?: number;
 }
 
 /** A terminal pane's detected state (panestate.PaneState). */

@@ -151,6 +151,24 @@ export interface ChatDetail {
   chat: Chat;
   messages: Message[];
   runs: Run[];
+  /** Where the chat was compacted, oldest first (backend/pipeline/compaction.go). */
+  compactions: Compaction[];
+  /** The id of a compaction in progress (Cancel stops it like a run). */
+  compacting?: string;
+  /** The last run failed because the conversation is too long to send: offer Compact. */
+  tooLong: boolean;
+}
+
+/** One point where a chat was compacted: the next runs are sent the summary instead of the turns up to uptoMessageId. */
+export interface Compaction {
+  id: number;
+  uptoMessageId: number;
+  summary: string;
+  model: string;
+  /** 'button': the person pressed Compact; 'auto': a run found the chat past 80% of what it can send. */
+  reason: 'button' | 'auto';
+  turns: number;
+  createdAt: string;
 }
 
 export interface NewChat {
@@ -201,6 +219,8 @@ export const pipelineApi = {
   deleteChat: (id: string) => svc<void>('DeleteChat', id),
   getRun: (id: string) => svc<Run>('GetRun', id),
   discardBranch: (runId: string) => svc<void>('DiscardBranch', runId),
+  /** compact has the Compaction role summarise the chat so far; resolves once the summary is saved. */
+  compact: (chatId: string) => svc<Compaction>('Compact', chatId),
 };
 
 /** message turns a rejected call into the text to show. */
