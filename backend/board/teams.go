@@ -12,18 +12,14 @@ import (
 )
 
 // Jobs is what the Team and Loop cards need of the orchestrator
-// (*orchestrate.Manager).
+// (*orchestrate.Manager): every job, whoever started it (a person, a
+// Worker run's spawn_fleet, a connected assistant), and cancelling one.
 type Jobs interface {
-	List(owner string) ([]orchestrate.Status, error)
-	Cancel(owner, id string) (orchestrate.Status, error)
+	AllJobs() ([]orchestrate.Status, error)
+	CancelAny(id string) (orchestrate.Status, error)
 }
 
 var _ Jobs = (*orchestrate.Manager)(nil)
-
-// owners whose jobs are cards: the person's, from the window and from
-// `osfoundry run`. Jobs a Worker's tools start are part of that Worker's
-// own card.
-var owners = []string{orchestrate.OwnerWindow, orchestrate.OwnerCLI}
 
 // Teams offers a person's fleets and graphs as Team cards and loops as
 // Loop cards. A card's column is its children's combined state: a child
@@ -35,7 +31,6 @@ type Teams struct {
 
 	mu       sync.Mutex
 	children map[string]string // run id → job id, as of the last Cards
-	owner    map[string]string // job id → owner
 }
 
 // NewTeams offers jobs' cards; childStates gives each run's own column
@@ -44,7 +39,7 @@ func NewTeams(jobs Jobs, childStates func() map[string]string) *Teams {
 	if childStates == nil {
 		childStates = func() map[string]string { return nil }
 	}
-	return &Teams{jobs: jobs, childStates: childStates, children: map[string]string{}, owner: map[string]string{}}
+	return &Teams{jobs: jobs, childStates: childStates, children: map[string]string{}}
 }
 
 // ChildRuns lists the pipeline runs that are children of a job shown
@@ -61,18 +56,13 @@ func (t *Teams) ChildRuns() map[string]bool {
 }
 
 func (t *Teams) list() []orchestrate.Status {
+	jobs, err := t.jobs.AllJobs()
+	if err != nil {
+		jobs = nil // the board must never go blank on a hiccup
+	}
 	var out []orchestrate.Status
-	own := map[string]string{}
-	for _, o := range owners {
-		jobs, err := t.jobs.List(o)
-		if err != nil {
-			continue // the board must never go blank on a hiccup
-		}
-		for _, j := range jobs {
-			if j.Kind == orchestrate.KindRun {
-				continue
-			}
-			own[j.ID] = o
+	for _, j := range jobs {
+		if j.Kind != orchestrate.KindRun {
 			out = append(out, j)
 		}
 	}
@@ -85,7 +75,7 @@ func (t *Teams) list() []orchestrate.Status {
 		}
 	}
 	t.mu.Lock()
-	t.children, t.owner = kids, own
+	t.children = kids
 	t.mu.Unlock()
 	return out
 }
@@ -117,7 +107,11 @@ func jobCard(j orchestrate.Status, states map[string]string) Card {
 	if updated == 0 {
 		updated = j.StartedAt
 	}
-	return Card{ID: j.ID, Kind: kind, Title: title, State: state, Why: why, Reason: "the combined state of its runs",
+	reason := "the combined state of its runs"
+	if j.StartedBy != "" {
+		reason += "; started by " + j.StartedBy
+	}
+	return Card{ID: j.ID, Kind: kind, Title: title, State: state, Why: why, Reason: reason,
 		StartedAt: j.StartedAt, UpdatedAt: updated, Link: "/orchestration?job=" + j.ID,
 		Children: len(j.Steps), ChildrenDone: done}
 }
@@ -206,21 +200,9 @@ func (t *Teams) Summary(id string) (Summary, error) {
 
 // End cancels a job still going (a finished one has nothing to end).
 func (t *Teams) End(id string) error {
-	t.mu.Lock()
-	owner, ok := t.owner[id]
-	t.mu.Unlock()
-	if !ok {
-		t.refresh()
-		t.mu.Lock()
-		owner, ok = t.owner[id]
-		t.mu.Unlock()
-	}
-	if !ok {
-		return ErrNoCard
-	}
-	_, err := t.jobs.Cancel(owner, id)
+	_, err := t.jobs.CancelAny(id)
 	if errors.Is(err, orchestrate.ErrNoJob) {
-		return ErrEnded
+		return ErrNoCard
 	}
 	return err
 }

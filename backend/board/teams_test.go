@@ -12,14 +12,9 @@ type fakeJobs struct {
 	cancelled []string
 }
 
-func (f *fakeJobs) List(owner string) ([]orchestrate.Status, error) {
-	if owner != orchestrate.OwnerWindow {
-		return nil, nil
-	}
-	return f.jobs, nil
-}
+func (f *fakeJobs) AllJobs() ([]orchestrate.Status, error) { return f.jobs, nil }
 
-func (f *fakeJobs) Cancel(owner, id string) (orchestrate.Status, error) {
+func (f *fakeJobs) CancelAny(id string) (orchestrate.Status, error) {
 	f.cancelled = append(f.cancelled, id)
 	return orchestrate.Status{ID: id, State: orchestrate.StateCancelled}, nil
 }
@@ -41,7 +36,12 @@ func TestTeamAndLoopCards(t *testing.T) {
 	ended := orchestrate.Status{ID: "fleet_0", Kind: orchestrate.KindFleet, State: orchestrate.StateStopped, Title: "Old team",
 		Error: "stopped: spend limit $0.50 reached ($0.55 spent)", StartedAt: 500, EndedAt: 800,
 		Steps: []orchestrate.Step{child("1", orchestrate.StateDone, "o1"), child("2", orchestrate.StateCancelled, "o2")}}
-	jobs := &fakeJobs{jobs: []orchestrate.Status{fleet, loop, ended}}
+	// A Worker's spawn_fleet is a Team card too; one run an assistant
+	// asked for is not (it is that run's Agent card).
+	worker := orchestrate.Status{ID: "fleet_w", Kind: orchestrate.KindFleet, State: orchestrate.StateRunning, StartedBy: "a Worker run",
+		StartedAt: 700, Steps: []orchestrate.Step{child("1", orchestrate.StateWaiting, ""), child("2", orchestrate.StateWaiting, "")}}
+	single := orchestrate.Status{ID: "run_1", Kind: orchestrate.KindRun, State: orchestrate.StateRunning, Steps: []orchestrate.Step{child("1", orchestrate.StateRunning, "x1")}}
+	jobs := &fakeJobs{jobs: []orchestrate.Status{fleet, loop, ended, worker, single}}
 	runs := map[string]string{"r2": Running, "r3": NeedsYou, "l2": Running}
 	teams := NewTeams(jobs, func() map[string]string { return runs })
 	b := New(t.TempDir(), nil)
@@ -58,6 +58,13 @@ func TestTeamAndLoopCards(t *testing.T) {
 		{"fleet_1", KindTeam, NeedsYou, 3, 1, "1 of 3 done · 1 needs you · 1 running", "/orchestration?job=fleet_1", "Team of 3"},
 		{"loop_1", KindLoop, Running, 2, 1, "iteration 2 · 1 done · 1 running", "/orchestration?job=loop_1", "Loop · polish"},
 		{"fleet_0", KindTeam, Failed, 2, 1, "stopped: spend limit $0.50 reached ($0.55 spent)", "/orchestration?job=fleet_0", "Old team"},
+		{"fleet_w", KindTeam, Running, 2, 0, "0 of 2 done · 2 running", "/orchestration?job=fleet_w", "Fleet of 2"},
+	}
+	if _, ok := byID["run_1"]; ok {
+		t.Error("a single run an assistant asked for has a Team card")
+	}
+	if r := byID["fleet_w"].Reason; r != "the combined state of its runs; started by a Worker run" {
+		t.Errorf("reason = %q", r)
 	}
 	for _, tc := range tests {
 		c, ok := byID[tc.id]

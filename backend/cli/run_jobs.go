@@ -258,7 +258,7 @@ func openJobHost(ctx context.Context, roles []string) (*jobHost, error) {
 		return nil, err
 	}
 	runner := agentcli.NewRunner(agentcli.RunnerOptions{Env: agentcli.SystemEnv(), WorktreeDir: filepath.Join(dataDir, "worktrees")})
-	opts := pipeline.Options{DB: db, Runner: runner}
+	opts := pipeline.Options{DB: db, Runner: runner, Emitter: progressLines{h}}
 	if needsTools(roles) {
 		exec, c, err := headlessExecutor(ctx)
 		if err != nil {
@@ -357,4 +357,14 @@ func copySettings(ctx context.Context, dataDir string, svc *pipeline.Service) er
 		}
 		return nil
 	})
+}
+
+// progressLines gives each run's progress lines to the job, whose lines
+// on stderr then show what every child is doing.
+type progressLines struct{ h *jobHost }
+
+func (p progressLines) Emit(event string, payload any) {
+	if e, ok := payload.(pipeline.RunEvent); ok && event == pipeline.EventRun && e.Kind == agentcli.KindProgress && p.h.m != nil {
+		p.h.m.RunProgress(e.RunID, e.Text)
+	}
 }

@@ -57,7 +57,7 @@ func TestRunJobRefusals(t *testing.T) {
 // model: a line per child change on stderr, each child's answer on
 // stdout, exit 0 once every child is done.
 func TestLiveRunFleetFile(t *testing.T) {
-	srv := fakemodel.Start(t, fakemodel.Text("answer one"), fakemodel.Text("answer two"))
+	srv := fakemodel.Start(t, fakemodel.ClaudeBash("echo fleet-$((40+2))", "marker"), fakemodel.Text("answer one"), fakemodel.Text("answer two"))
 	e := agentenv.Claude(t, srv.URL, "IS_SANDBOX=1")
 	useEnv(t, e)
 	file := jobFile(t, `{"title":"Two notes","tasks":[
@@ -74,7 +74,8 @@ func TestLiveRunFleetFile(t *testing.T) {
 		!strings.Contains(o, "answer one") || !strings.Contains(o, "answer two") {
 		t.Errorf("stdout = %s", o)
 	}
-	if e := errb.String(); !strings.Contains(e, "started: 2 children") || !strings.Contains(e, "[1 Titling] running") || !strings.Contains(e, ": done · cost $") {
+	// One child ran Bash first: its progress line shows on stderr.
+	if e := errb.String(); !strings.Contains(e, "started: 2 children") || !strings.Contains(e, "Titling] running — Using Bash — {\"command\":\"echo fleet-$((40+2))\"") || !strings.Contains(e, ": done · cost $") {
 		t.Errorf("stderr = %s", e)
 	}
 }

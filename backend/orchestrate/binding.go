@@ -152,24 +152,58 @@ func (p *Person) StartGraph(ctx context.Context, r GraphRequest) (Status, error)
 	return p.m.StartDAG(ctx, p.owner, DAG{Title: title, Steps: r.Steps, Limits: r.Limits}, p.origin(""))
 }
 
-// List returns the person's jobs, newest first.
-func (p *Person) List() ([]Status, error) { return p.m.List(p.owner) }
+// The person at the window reads and cancels every job on their machine
+// (a Worker's fleet too); a command-line person only their own.
+func (p *Person) ownerOf(jobID string) (string, error) {
+	if p.owner != OwnerWindow {
+		return p.owner, nil
+	}
+	return p.m.ownerOf(jobID)
+}
+
+// List returns the person's jobs, newest first (the window's: every job).
+func (p *Person) List() ([]Status, error) {
+	if p.owner == OwnerWindow {
+		return p.m.AllJobs()
+	}
+	return p.m.List(p.owner)
+}
 
 // Get returns one job with each child's live state.
-func (p *Person) Get(jobID string) (Status, error) { return p.m.Get(p.owner, jobID) }
+func (p *Person) Get(jobID string) (Status, error) {
+	owner, err := p.ownerOf(jobID)
+	if err != nil {
+		return Status{}, err
+	}
+	return p.m.Get(owner, jobID)
+}
 
 // Wait waits until the job ended or ctx is done.
 func (p *Person) Wait(ctx context.Context, jobID string) (Status, error) {
-	return p.m.Wait(ctx, p.owner, jobID)
+	owner, err := p.ownerOf(jobID)
+	if err != nil {
+		return Status{}, err
+	}
+	return p.m.Wait(ctx, owner, jobID)
 }
 
 // CancelChild stops one child; its siblings go on.
 func (p *Person) CancelChild(jobID, childID string) (Status, error) {
-	return p.m.CancelChild(p.owner, jobID, childID)
+	owner, err := p.ownerOf(jobID)
+	if err != nil {
+		return Status{}, err
+	}
+	return p.m.CancelChild(owner, jobID, childID)
 }
 
 // CancelJob stops the whole job.
-func (p *Person) CancelJob(jobID string) (Status, error) { return p.m.Cancel(p.owner, jobID) }
+func (p *Person) CancelJob(jobID string) (Status, error) {
+	owner, err := p.ownerOf(jobID)
+	if err != nil {
+		return Status{}, err
+	}
+	return p.m.Cancel(owner, jobID)
+}
 
 // OrchestrateBinding is the window's Orchestration screen
 // (window.go.orchestrate.OrchestrateBinding).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -147,8 +148,10 @@ func (m *Manager) List(owner string) ([]Status, error) {
 	return out, nil
 }
 
+// listStored reads owner's kept jobs ("" = every owner's).
 func listStored(db *sql.DB, owner string) ([]Status, error) {
-	rows, err := db.Query(`SELECT status FROM orchestrate_jobs WHERE owner = ? ORDER BY updated_at DESC LIMIT ?`, owner, maxListed)
+	rows, err := db.Query(`SELECT status FROM orchestrate_jobs WHERE (owner = ? OR ? = '') AND kind <> ? ORDER BY updated_at DESC LIMIT ?`,
+		owner, owner, KindRun, maxListed)
 	if err != nil {
 		return nil, fmt.Errorf("reading the jobs: %w", err)
 	}
@@ -162,4 +165,82 @@ func listStored(db *sql.DB, owner string) ([]Status, error) {
 		}
 	}
 	return out, rows.Err()
+}
+
+// startedBy says who an owner is, for the window.
+func startedBy(owner string) string {
+	switch {
+	case strings.HasPrefix(owner, "person:"):
+		return "you"
+	case strings.HasPrefix(owner, "bridge:"):
+		return "a Worker run"
+	case strings.HasPrefix(owner, "connect:"):
+		return "a connected assistant"
+	}
+	return ""
+}
+
+// AllJobs lists every job the app runs or kept, of every starter, newest
+// first: the person at the window sees them all (the Sessions board's Team
+// and Loop cards, the Orchestration screen).
+func (m *Manager) AllJobs() ([]Status, error) {
+	m.mu.Lock()
+	var out []Status
+	seen := map[string]bool{}
+	for _, j := range m.jobs {
+		st := j.status()
+		if st.Kind != KindRun { // one run an assistant asked for: an Agent card
+			out = append(out, st)
+		}
+		seen[st.ID] = true
+	}
+	db := m.db
+	m.mu.Unlock()
+	if db != nil {
+		stored, err := listStored(db, "")
+		if err != nil {
+			return nil, err
+		}
+		for _, st := range stored {
+			if !seen[st.ID] {
+				out = append(out, st)
+			}
+		}
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].StartedAt > out[b].StartedAt })
+	if out == nil {
+		out = []Status{}
+	}
+	return out, nil
+}
+
+// ownerOf finds the starter of a job by its id (any starter's).
+func (m *Manager) ownerOf(id string) (string, error) {
+	m.mu.Lock()
+	j := m.jobs[id]
+	m.mu.Unlock()
+	if j != nil {
+		return j.owner, nil
+	}
+	if m.db != nil {
+		var owner string
+		err := m.db.QueryRow(`SELECT owner FROM orchestrate_jobs WHERE id = ?`, id).Scan(&owner)
+		if err == nil {
+			return owner, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return "", fmt.Errorf("reading job %s: %w", id, err)
+		}
+	}
+	return "", fmt.Errorf("%w %q: it may have been removed; pick a job from the list", ErrNoJob, id)
+}
+
+// CancelAny cancels a job whoever started it (the window's person may
+// stop anything running on their machine).
+func (m *Manager) CancelAny(id string) (Status, error) {
+	owner, err := m.ownerOf(id)
+	if err != nil {
+		return Status{}, err
+	}
+	return m.Cancel(owner, id)
 }

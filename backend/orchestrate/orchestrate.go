@@ -108,8 +108,11 @@ type Status struct {
 	Error  string `json:"error,omitempty"`
 	Note   string `json:"note,omitempty"`
 	// Title names a job a person started (the board card's title).
-	Title  string `json:"title,omitempty"`
-	Limits Limits `json:"limits"`
+	Title string `json:"title,omitempty"`
+	// StartedBy says who started it: "you", "a Worker run", "a connected
+	// assistant".
+	StartedBy string `json:"startedBy,omitempty"`
+	Limits    Limits `json:"limits"`
 	// CostUSD adds up the children's reported costs.
 	CostUSD   float64 `json:"costUsd"`
 	StartedAt int64   `json:"startedAt,omitempty"` // unix ms
@@ -289,7 +292,7 @@ func (m *Manager) launchWith(owner, kind, id string, steps []Step, until <-chan 
 	}
 	j := &job{owner: owner, cancel: cancel, done: make(chan struct{}), changed: make(chan struct{}),
 		children: map[int]context.CancelFunc{}, byUser: map[int]bool{}, notify: m.notify,
-		st: Status{ID: id, Kind: kind, State: StateRunning, Steps: steps, Title: head.Title, Limits: head.Limits,
+		st: Status{ID: id, Kind: kind, State: StateRunning, Steps: steps, Title: head.Title, Limits: head.Limits, StartedBy: startedBy(owner),
 			StartedAt: time.Now().UnixMilli()}}
 	if m.db != nil {
 		j.persist = func() {

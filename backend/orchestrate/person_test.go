@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/osfoundry/desktop/backend/agentcli"
+	"github.com/osfoundry/desktop/backend/pipeline"
 )
 
 // waitState waits (generously, asserting no speed) until cond holds for
@@ -325,4 +326,34 @@ func (e *emitted) last() Status {
 		return Status{}
 	}
 	return e.ch[len(e.ch)-1]
+}
+
+// The person at the window sees and may cancel every job the app runs,
+// also those a Worker run started from its bridge; whose it is is said.
+func TestWindowSeesAWorkersFleet(t *testing.T) {
+	f := newFake()
+	m := New(f)
+	defer m.Close()
+	st, err := m.StartFleet(bg, "bridge:run-0", fleetOf(2), pipeline.Origin{Source: "bridge:run-0", Depth: 1}, nil)
+	must(t, err)
+	win := m.ForPerson(OwnerWindow)
+	jobs, err := win.List()
+	must(t, err)
+	if len(jobs) != 1 || jobs[0].ID != st.ID || jobs[0].StartedBy != "a Worker run" {
+		t.Fatalf("window lists %+v", jobs)
+	}
+	if _, err := m.ForPerson(OwnerCLI).Get(st.ID); !errors.Is(err, ErrNoJob) {
+		t.Fatalf("another command-line person read it: %v", err)
+	}
+	f.next(t)
+	f.next(t)
+	got, err := win.CancelJob(st.ID)
+	must(t, err)
+	if got.State != StateCancelled {
+		t.Fatalf("cancelled = %+v", got)
+	}
+	all, err := m.AllJobs()
+	if err != nil || len(all) != 1 {
+		t.Fatalf("all jobs = %+v, %v", all, err)
+	}
 }
