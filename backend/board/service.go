@@ -2,6 +2,7 @@ package board
 
 import (
 	"errors"
+	"sync"
 
 	"github.com/osfoundry/desktop/backend/panestate"
 )
@@ -10,7 +11,9 @@ import (
 type Service struct {
 	b     *Board
 	panes *panestate.Watcher
-	rules []string
+
+	rulesMu sync.Mutex // rules change when the detection rules are reloaded
+	rules   []string
 }
 
 // NewService binds b; w (may be nil) gives the Terminal rail its states.
@@ -18,11 +21,19 @@ func NewService(b *Board, w *panestate.Watcher) *Service { return &Service{b: b,
 
 // SetRuleProblems records broken detection-rule overrides (they were
 // ignored and the bundled rules are in use) for the window to show.
-func (s *Service) SetRuleProblems(problems []string) { s.rules = append([]string(nil), problems...) }
+func (s *Service) SetRuleProblems(problems []string) {
+	s.rulesMu.Lock()
+	defer s.rulesMu.Unlock()
+	s.rules = append([]string(nil), problems...)
+}
 
-// RuleProblems lists the broken overrides found at start, each saying which
-// file, what is wrong and that the bundled rules are used instead.
-func (s *Service) RuleProblems() []string { return append([]string{}, s.rules...) }
+// RuleProblems lists the broken overrides found at the last (re)load, each
+// saying which file, what is wrong and that the bundled rules are used instead.
+func (s *Service) RuleProblems() []string {
+	s.rulesMu.Lock()
+	defer s.rulesMu.Unlock()
+	return append([]string{}, s.rules...)
+}
 
 // DropResult answers a drop: Allowed means "ask the user, then call End";
 // otherwise Message (if any) is shown as the refusal.

@@ -69,7 +69,7 @@ func rulesUpdate(env *Env, c *Command, args []string) int {
 	if in.Previous != "" {
 		fmt.Fprintf(env.Stdout, "The folder as it was is kept in %s.\n", in.Previous)
 	}
-	fmt.Fprintln(env.Stdout, "osFoundry uses them from its next start; Settings → Agent detection rules → Update applies an update to open panes at once.")
+	fmt.Fprintln(env.Stdout, "A running osFoundry applies them to its open panes at once.")
 	return 0
 }
 

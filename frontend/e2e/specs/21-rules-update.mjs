@@ -3,7 +3,7 @@ import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { until, assert, freePort } from '../lib.mjs';
+import { until, assert, freePort, goCall } from '../lib.mjs';
 
 // Settings → Agent detection rules, against bundles this spec publishes on
 // loopback (signed with the key pair the rules-key seed made the dev build
@@ -13,7 +13,9 @@ import { until, assert, freePort } from '../lib.mjs';
 //     file and the rule, and nothing changes;
 //  3. a bundle signed with another key is refused;
 //  4. a good bundle is installed: the message names its version and files,
-//     the status says so, and the file is in the override folder.
+//     the status says so, and the file is in the override folder;
+//  5. it applies without a restart: the Sessions board's notice about the
+//     broken claude.toml override (seeded, see 07) is gone.
 const here = dirname(fileURLToPath(import.meta.url));
 const claudeRules = readFileSync(join(here, '..', '..', '..', 'rules', 'claude.toml'), 'utf8');
 
@@ -62,6 +64,8 @@ export default async function ({ page, base, home, tmp, shot }) {
     await until('the foreign key refused', async () => ((await alert.textContent()) ?? '').includes("signature does not match osFoundry's rules key"));
 
     // 4.
+    const seeded = await goCall(page, 'board.Service.RuleProblems');
+    assert(seeded.some((p) => p.includes('claude.toml')), 'the seeded broken override is reported first: ' + JSON.stringify(seeded));
     await field.fill(at('/good.json'));
     await button.click();
     await body.getByRole('status').filter({ hasText: 'Installed rules e2e.1 (claude.toml); open panes use them now.' }).waitFor();
@@ -70,6 +74,10 @@ export default async function ({ page, base, home, tmp, shot }) {
     const installed = join(home, '.osfoundry', 'agent-detection', 'claude.toml');
     assert(existsSync(installed) && readFileSync(installed, 'utf8') === claudeRules, 'claude.toml is in the override folder');
     await shot('settings-rules-update');
+
+    // 5.
+    const left = await goCall(page, 'board.Service.RuleProblems');
+    assert(Array.isArray(left) && left.length === 0, 'the board no longer reports the replaced override: ' + JSON.stringify(left));
   } finally {
     srv.close();
   }
