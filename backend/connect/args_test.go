@@ -39,3 +39,34 @@ func TestWrongArgumentTypesNameNoGoTypes(t *testing.T) {
 		}
 	}
 }
+
+// Every built-in tool refuses an argument it does not take, naming the
+// ones it does, instead of silently ignoring it (a misspelt filter would
+// otherwise return everything).
+func TestBuiltinsRefuseUnknownArguments(t *testing.T) {
+	e := newEnv(t)
+	g := e.login(e.browser(true), "osfoundry:read osfoundry:write", false)
+	must(t, e.svc.AddProject(bg, e.onlyConnection().ID, "proj-a"))
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"list_granted_resources", map[string]any{"workspace": "ws-b"}, `unknown argument "workspace"; list_granted_resources accepts no arguments`},
+		{"list_project_resources", map[string]any{"project": "proj-a"}, `unknown argument "project"; list_project_resources accepts: project_id, resource_type, search`},
+		{"link_current_chat", map[string]any{"project_id": "proj-a", "label": "x", "lable": "y"}, `unknown argument "lable"`},
+		{"get_proposal_status", map[string]any{"proposal_id": "p", "verbose": true}, `unknown argument "verbose"`},
+		{"propose_pull_request", map[string]any{"project_id": "proj-a", "target": "t", "title": "x", "branch": "b"}, `unknown argument "branch"`},
+		{"propose_change_set", map[string]any{"project_id": "proj-a", "title": "x", "files": []any{}, "message": "m"}, `unknown argument "message"`},
+	} {
+		_, out := e.rpc(e.srv.BaseURL(), g.access, "", "tools/call", map[string]any{"name": c.tool, "arguments": c.args})
+		res, _ := out["result"].(map[string]any)
+		text := ""
+		if content, ok := res["content"].([]any); ok && len(content) > 0 {
+			text, _ = content[0].(map[string]any)["text"].(string)
+		}
+		if res["isError"] != true || !strings.Contains(text, c.want) {
+			t.Errorf("%s %v: error=%v %q; want a tool error saying %q", c.tool, c.args, res["isError"], text, c.want)
+		}
+	}
+}

@@ -130,12 +130,15 @@ func (s *Service) builtins() []*entry {
 		out = append(out, &entry{Tool: tools.Tool{Meta: tools.Meta{Name: pk.tool, Scope: tools.ScopeWrite,
 			Description: "Propose " + pk.what + ". Nothing changes until the owner approves it under Needs your approval in osFoundry; check the outcome with get_proposal_status.",
 			InputSchema: json.RawMessage(proposalSchema)}},
-			builtin: s.proposer(pk.kind), target: projectTarget(true)})
+			builtin: s.proposer(pk.tool, pk.kind), target: projectTarget(true)})
 	}
 	return out
 }
 
-func (s *Service) listGranted(ctx context.Context, a *allowed, _ json.RawMessage) (tools.Result, error) {
+func (s *Service) listGranted(ctx context.Context, a *allowed, args json.RawMessage) (tools.Result, error) {
+	if err := decodeStrict(args, &struct{}{}, "list_granted_resources"); err != nil {
+		return tools.ErrorResult(err.Error()), nil
+	}
 	c, err := s.Connection(ctx, a.grant.ConnectionID)
 	if err != nil {
 		return tools.Result{}, err
@@ -231,6 +234,9 @@ func decodeStrict(args json.RawMessage, v any, tool string, names ...string) err
 		}
 		if len(unknown) > 0 {
 			slices.Sort(unknown)
+			if len(names) == 0 {
+				return fmt.Errorf("unknown argument %q; %s accepts no arguments", unknown[0], tool)
+			}
 			return fmt.Errorf("unknown argument %q; %s accepts: %s", unknown[0], tool, strings.Join(names, ", "))
 		}
 	}
@@ -242,7 +248,7 @@ func (s *Service) linkChat(ctx context.Context, a *allowed, args json.RawMessage
 		ProjectID string `json:"project_id"`
 		Label     string `json:"label"`
 	}
-	if err := decodeArgs(args, &in); err != nil {
+	if err := decodeStrict(args, &in, "link_current_chat", "project_id", "label"); err != nil {
 		return tools.ErrorResult(err.Error()), nil
 	}
 	in.Label = strings.TrimSpace(in.Label)
@@ -259,7 +265,7 @@ func (s *Service) linkChat(ctx context.Context, a *allowed, args json.RawMessage
 		"note": "Work for this project may now be routed to this chat; it waits until someone opens the chat."}), nil
 }
 
-func (s *Service) proposer(kind string) builtinHandler {
+func (s *Service) proposer(tool, kind string) builtinHandler {
 	return func(ctx context.Context, a *allowed, args json.RawMessage) (tools.Result, error) {
 		var in struct {
 			ProjectID string   `json:"project_id"`
@@ -268,7 +274,7 @@ func (s *Service) proposer(kind string) builtinHandler {
 			Files     []string `json:"files"`
 			Details   string   `json:"details"`
 		}
-		if err := decodeArgs(args, &in); err != nil {
+		if err := decodeStrict(args, &in, tool, "project_id", "target", "title", "files", "details"); err != nil {
 			return tools.ErrorResult(err.Error()), nil
 		}
 		if strings.TrimSpace(in.Target) == "" || strings.TrimSpace(in.Title) == "" {
@@ -288,7 +294,7 @@ func (s *Service) proposalTarget(ctx context.Context, args json.RawMessage) (Tar
 	var in struct {
 		ID string `json:"proposal_id"`
 	}
-	if err := decodeArgs(args, &in); err != nil {
+	if err := decodeStrict(args, &in, "get_proposal_status", "proposal_id"); err != nil {
 		return Target{}, err
 	}
 	p, err := s.Proposal(ctx, in.ID)

@@ -66,7 +66,7 @@ func (s *Service) proposeChangeSet(ctx context.Context, a *allowed, args json.Ra
 		Patch     string           `json:"patch"`
 		Details   string           `json:"details"`
 	}
-	if err := decodeArgs(args, &in); err != nil {
+	if err := decodeStrict(args, &in, "propose_change_set", "project_id", "title", "files", "patch", "details"); err != nil {
 		return tools.ErrorResult(err.Error()), nil
 	}
 	if strings.TrimSpace(in.Title) == "" {

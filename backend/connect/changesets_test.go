@@ -129,7 +129,8 @@ func TestChangeSetRefusesBadInput(t *testing.T) {
 		{"nothing", map[string]any{}, "DENY change set refused"},
 		{"symlink", map[string]any{"files": []map[string]string{{"path": "etc/passwd", "content": "x"}}}, "DENY change set refused"},
 		{"symlink itself", map[string]any{"files": []map[string]string{{"path": "etc", "content": "x"}}}, "DENY change set refused"},
-		{"old shape", map[string]any{"target": "repo", "files": []string{"a.txt"}}, "DENY argument files"},
+		{"old shape", map[string]any{"target": "repo", "files": []string{"a.txt"}}, `DENY unknown argument "target"`},
+		{"files as names", map[string]any{"files": []string{"a.txt"}}, "DENY argument files"},
 	}
 	for _, c := range cases {
 		c.args["project_id"], c.args["title"] = "proj-a", "Bad"
