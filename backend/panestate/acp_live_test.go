@@ -46,6 +46,11 @@ func TestLiveClaudeACPNeedsYou(t *testing.T) {
 		t.Fatalf("blocked state %+v, want source acp and agent claude", st)
 	}
 	t.Logf("blocked after %v, decided by: %s (message %q)", time.Since(t0).Round(time.Millisecond), st.Reason, st.Message)
+	if !strings.Contains(st.Message, "osf-marker") {
+		t.Errorf("message %q, want the permission's title (the command)", st.Message)
+	}
+	// Like any pane that starts needing the user, it raises a notification.
+	waitNotified(t, r, info.ID)
 
 	// The pane asks; pick the option that allows this call once.
 	waitScreen(t, p, regexp.MustCompile(`Answer with a number`))
@@ -68,6 +73,23 @@ func TestLiveClaudeACPNeedsYou(t *testing.T) {
 		t.Fatalf("tool result = %+v, want the marker (the answer ran the command)", res)
 	}
 	waitScreen(t, p, regexp.MustCompile(`All done\.`))
+}
+
+func waitNotified(t *testing.T, r *rig, id string) {
+	t.Helper()
+	end := time.Now().Add(liveWait)
+	for time.Now().Before(end) {
+		r.mu.Lock()
+		for _, n := range r.notes {
+			if n.Session == id && n.State == "blocked" {
+				r.mu.Unlock()
+				return
+			}
+		}
+		r.mu.Unlock()
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no desktop notification for pane %s", id)
 }
 
 // waitLiveState waits, with the live tests' generous deadline, for pane id

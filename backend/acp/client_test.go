@@ -1,0 +1,168 @@
+package acp
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/osfoundry/desktop/backend/detect"
+)
+
+// TestMain lets the test binary be a small ACP agent (OSF_ACP_FAKE_AGENT=1):
+// each prompt asks permission for one tool call, then says which option
+// the client chose.
+func TestMain(m *testing.M) {
+	if os.Getenv("OSF_ACP_FAKE_AGENT") == "1" {
+		a := &fakeAgent{}
+		a.conn = sdk.NewAgentSideConnection(a, os.Stdout, os.Stdin)
+		<-a.conn.Done()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+type fakeAgent struct{ conn *sdk.AgentSideConnection }
+
+func (a *fakeAgent) Initialize(context.Context, sdk.InitializeRequest) (sdk.InitializeResponse, error) {
+	return sdk.InitializeResponse{ProtocolVersion: sdk.ProtocolVersionNumber, AgentInfo: &sdk.Implementation{Name: "fake-acp", Version: "0.1"}, AuthMethods: []sdk.AuthMethod{}}, nil
+}
+func (a *fakeAgent) Authenticate(context.Context, sdk.AuthenticateRequest) (sdk.AuthenticateResponse, error) {
+	return sdk.AuthenticateResponse{}, nil
+}
+func (a *fakeAgent) Cancel(context.Context, sdk.CancelNotification) error { return nil }
+func (a *fakeAgent) CloseSession(context.Context, sdk.CloseSessionRequest) (sdk.CloseSessionResponse, error) {
+	return sdk.CloseSessionResponse{}, nil
+}
+func (a *fakeAgent) ListSessions(context.Context, sdk.ListSessionsRequest) (sdk.ListSessionsResponse, error) {
+	return sdk.ListSessionsResponse{}, nil
+}
+func (a *fakeAgent) NewSession(context.Context, sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
+	return sdk.NewSessionResponse{SessionId: "s1"}, nil
+}
+func (a *fakeAgent) ResumeSession(context.Context, sdk.ResumeSessionRequest) (sdk.ResumeSessionResponse, error) {
+	return sdk.ResumeSessionResponse{}, nil
+}
+func (a *fakeAgent) SetSessionConfigOption(context.Context, sdk.SetSessionConfigOptionRequest) (sdk.SetSessionConfigOptionResponse, error) {
+	return sdk.SetSessionConfigOptionResponse{}, nil
+}
+func (a *fakeAgent) SetSessionMode(context.Context, sdk.SetSessionModeRequest) (sdk.SetSessionModeResponse, error) {
+	return sdk.SetSessionModeResponse{}, nil
+}
+
+func (a *fakeAgent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResponse, error) {
+	title := "rm -rf build"
+	_ = a.conn.SessionUpdate(ctx, sdk.SessionNotification{SessionId: p.SessionId, Update: sdk.StartToolCall("call-1", title)})
+	resp, err := a.conn.RequestPermission(ctx, sdk.RequestPermissionRequest{
+		SessionId: p.SessionId,
+		ToolCall:  sdk.ToolCallUpdate{ToolCallId: "call-1", Title: &title},
+		Options: []sdk.PermissionOption{
+			{OptionId: "always", Name: "Always Allow", Kind: sdk.PermissionOptionKindAllowAlways},
+			{OptionId: "once", Name: "Allow", Kind: sdk.PermissionOptionKindAllowOnce},
+			{OptionId: "no", Name: "Reject", Kind: sdk.PermissionOptionKindRejectOnce},
+		},
+	})
+	chose := "cancelled"
+	if err == nil && resp.Outcome.Selected != nil {
+		chose = string(resp.Outcome.Selected.OptionId)
+	}
+	_ = a.conn.SessionUpdate(ctx, sdk.SessionNotification{SessionId: p.SessionId, Update: sdk.UpdateAgentMessageText("you chose " + chose + "\n")})
+	return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
+}
+
+type syncBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuf) Write(p []byte) (int, error) { s.mu.Lock(); defer s.mu.Unlock(); return s.b.Write(p) }
+func (s *syncBuf) String() string              { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+func waitFor(t *testing.T, out *syncBuf, text string) {
+	t.Helper()
+	end := time.Now().Add(30 * time.Second)
+	for time.Now().Before(end) {
+		if strings.Contains(out.String(), text) {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("never printed %q; output:\n%s", text, out.String())
+}
+
+// The person answers the agent's permission request in the pane: a wrong
+// answer asks again (still blocked), a number chooses that option; every
+// step is reported in order, the permission open from before it shows
+// until the answer.
+func TestClientAsksThePersonAndReportsEachStep(t *testing.T) {
+	exe, _ := os.Executable()
+	in, typed := io.Pipe()
+	out := &syncBuf{}
+	var mu sync.Mutex
+	var events []detect.ACPEvent
+	var s detect.ACPStream
+	reg, _, err := detect.Load(os.DirFS("../../rules"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := reg.Get("claude").ACP
+	states := []string{}
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(context.Background(), Options{
+			Argv: []string{exe}, Dir: t.TempDir(), Env: append(os.Environ(), "OSF_ACP_FAKE_AGENT=1"), In: in, Out: out,
+			Report: func(ev detect.ACPEvent) {
+				ev.Adapter = "claude-agent-acp" // judged by Claude's [acp] rules
+				mu.Lock()
+				events = append(events, ev)
+				if sig, ok := s.Observe(rules, ev); ok {
+					states = append(states, string(sig.State))
+				}
+				mu.Unlock()
+			},
+		})
+	}()
+	waitFor(t, out, "Connected to fake-acp 0.1 over ACP")
+	typed.Write([]byte("clean the build\n"))
+	waitFor(t, out, "Permission needed: rm -rf build")
+	waitFor(t, out, "2) Allow")
+	typed.Write([]byte("9\n"))
+	waitFor(t, out, "Type a number from 1 to 3")
+	mu.Lock()
+	if got := states[len(states)-1]; got != "blocked" {
+		t.Errorf("after a wrong answer the state is %s, want still blocked", got)
+	}
+	mu.Unlock()
+	typed.Write([]byte("2\n"))
+	waitFor(t, out, "you chose once")
+	waitFor(t, out, "[turn ended: end_turn]")
+	typed.Write([]byte("/quit\n"))
+	if err := <-done; err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var steps []string
+	for _, e := range events {
+		steps = append(steps, e.From+" "+e.Type+" "+e.Method)
+	}
+	want := []string{
+		"client request initialize",
+		"client request session/prompt",
+		"agent request session/request_permission",
+		"client response session/request_permission",
+		"agent response session/prompt",
+	}
+	if strings.Join(steps, "\n") != strings.Join(want, "\n") {
+		t.Errorf("steps:\n%s\nwant:\n%s", strings.Join(steps, "\n"), strings.Join(want, "\n"))
+	}
+	if got := strings.Join(states, " "); got != "working blocked working idle" {
+		t.Errorf("states %q, want working blocked working idle", got)
+	}
+}
