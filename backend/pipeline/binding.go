@@ -143,6 +143,11 @@ func (b *Binding) ContinueHere(agent, sessionID, folder, title string) (Chat, er
 	return b.svc.ContinueHere(b.ctx, agent, sessionID, folder, title)
 }
 
+// SetPlanMode switches a chat's plan mode (from its next task).
+func (b *Binding) SetPlanMode(chatID string, on bool) (Chat, error) {
+	return b.svc.SetPlanMode(b.ctx, chatID, on)
+}
+
 // GetRun returns one run.
 func (b *Binding) GetRun(id string) (Run, error) { return b.svc.GetRun(b.ctx, id) }
 

@@ -30,6 +30,8 @@ type Chat struct {
 	AgentID string `json:"agentId"` // "" = the Worker role
 	// Worktree isolates every run of the chat on its own branch.
 	Worktree bool `json:"worktree"`
+	// PlanMode: the chat's tasks run in plan mode (planmode.go).
+	PlanMode bool `json:"planMode"`
 	// CLIAgent and CLISession: the CLI session the chat continues
 	// ("Continue here", or the first run's session).
 	CLIAgent   string    `json:"cliAgent"`
@@ -98,6 +100,7 @@ type NewChat struct {
 	Folder   string `json:"folder"`
 	AgentID  string `json:"agentId"`
 	Worktree bool   `json:"worktree"`
+	PlanMode bool   `json:"planMode"`
 }
 
 // CreateChat starts an empty chat.
@@ -111,7 +114,15 @@ func (s *Service) CreateChat(ctx context.Context, n NewChat) (Chat, error) {
 	if title == "" {
 		title = "New chat"
 	}
-	return s.insertChat(ctx, Chat{Title: title, Folder: n.Folder, AgentID: n.AgentID, Worktree: n.Worktree})
+	c, err := s.insertChat(ctx, Chat{Title: title, Folder: n.Folder, AgentID: n.AgentID, Worktree: n.Worktree})
+	if err != nil || !n.PlanMode {
+		return c, err
+	}
+	if err := s.savePlanMode(ctx, c.ID, true); err != nil {
+		return c, err
+	}
+	c.PlanMode = true
+	return c, nil
 }
 
 func (s *Service) insertChat(ctx context.Context, c Chat) (Chat, error) {
@@ -185,13 +196,13 @@ func (s *Service) SetHistory(fn HistoryFunc) {
 	s.mu.Unlock()
 }
 
-const chatCols = `id, title, folder, agent_id, worktree, cli_agent, cli_session, ended, created_at, updated_at`
+const chatCols = `id, title, folder, agent_id, worktree, cli_agent, cli_session, ended, created_at, updated_at, ` + planCol
 
 func scanChat(r scanner) (Chat, error) {
 	var c Chat
 	var wt, ended int
 	var cr, up int64
-	if err := r.Scan(&c.ID, &c.Title, &c.Folder, &c.AgentID, &wt, &c.CLIAgent, &c.CLISession, &ended, &cr, &up); err != nil {
+	if err := r.Scan(&c.ID, &c.Title, &c.Folder, &c.AgentID, &wt, &c.CLIAgent, &c.CLISession, &ended, &cr, &up, &c.PlanMode); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return c, ErrNoChat
 		}

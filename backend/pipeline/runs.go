@@ -43,6 +43,7 @@ type runSpec struct {
 	folder                 string
 	worktree               bool
 	noWorktree             bool // the chat turned isolation off (codeiso.go)
+	planMode               bool // the bridge refuses tools that change things (planmode.go)
 	turns                  []agentcli.Turn
 	resume                 string
 	fork                   bool // resume in a new session (the original is the user's)
@@ -71,7 +72,7 @@ func (s *Service) Send(ctx context.Context, chatID, text string) (Run, error) {
 		}
 		return Run{}, errors.New("a run is still going in this chat: wait for it to finish or cancel it")
 	}
-	spec := runSpec{chatID: chatID, title: c.Title, folder: c.Folder, worktree: c.Worktree}
+	spec := runSpec{chatID: chatID, title: c.Title, folder: c.Folder, worktree: c.Worktree, planMode: c.PlanMode}
 	role, model, instr, err := s.resolve(ctx, c.AgentID, "Worker")
 	if err != nil {
 		return Run{}, err
@@ -252,6 +253,9 @@ func (s *Service) execute(ctx context.Context, ar *activeRun, spec runSpec) {
 		OnWorktree: func(wt agentcli.WorktreeInfo) { s.recordWorktree(ar.id, wt) }}
 	if s.o.Tools != nil && spec.role.NeedsTools {
 		job.Tools = s.o.Tools(ar.id, spec.role)
+		if job.Tools != nil {
+			job.Tools.PlanMode = spec.planMode
+		}
 	}
 	res, runErr := s.runTask(ctx, ar, &spec, job)
 	ar.mu.Lock()

@@ -91,6 +91,9 @@ func New(ctx context.Context, o Options) (*Service, error) {
 	if err := store.Migrate(ctx, o.DB, Component, migrations); err != nil {
 		return nil, fmt.Errorf("starting the pipeline: %w", err)
 	}
+	if err := store.Migrate(ctx, o.DB, planComponent, planMigrations); err != nil {
+		return nil, fmt.Errorf("starting the pipeline: %w", err)
+	}
 	if err := store.Migrate(ctx, o.DB, codeComponent, codeMigrations); err != nil {
 		return nil, fmt.Errorf("starting the pipeline: %w", err)
 	}

@@ -183,7 +183,7 @@ func (e *Executor) Execute(ctx context.Context, c Call) (res Result, err error) 
 	}
 	if c.PlanMode && !t.ReadOnly {
 		decision = DecisionPlanMode
-		return ErrorResult(fmt.Sprintf("tool %q changes things and this run is in plan mode; describe the change in the plan instead", c.Tool)), nil
+		return ErrorResult(fmt.Sprintf("plan mode: %s changes things; switch plan mode off in the chat to allow it (until then, describe the change in your plan)", c.Tool)), nil
 	}
 	needsApproval := t.NeedsApproval || pol.forcesApproval(c.Tool)
 	if !c.Watched && (needsApproval || !t.Unattended) {

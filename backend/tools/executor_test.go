@@ -50,7 +50,8 @@ func TestExecutorGate(t *testing.T) {
 	}{
 		{name: "read tool unattended", call: Call{Tool: "read"}, wantRan: true, wantText: "ok from ws", decision: DecisionRan},
 		{name: "unknown tool", call: Call{Tool: "nope", Watched: true}, wantText: `unknown tool "nope"`, decision: DecisionUnknown},
-		{name: "write in plan mode", call: Call{Tool: "write", Watched: true, PlanMode: true}, wantText: "plan mode", decision: DecisionPlanMode},
+		{name: "write in plan mode", call: Call{Tool: "write", Watched: true, PlanMode: true}, wantText: "plan mode: write changes things; switch plan mode off in the chat to allow it", decision: DecisionPlanMode},
+		{name: "plan mode refuses before asking", call: Call{Tool: "screen", Watched: true, PlanMode: true}, approver: &fakeApprover{answer: yes}, wantText: "plan mode: screen changes things", decision: DecisionPlanMode, wantAsked: 0},
 		{name: "read in plan mode", call: Call{Tool: "read", PlanMode: true}, wantRan: true, decision: DecisionRan},
 		{name: "attended-only tool unattended", call: Call{Tool: "write"}, wantText: "must run with a person present", decision: DecisionUnattended},
 		{name: "approval tool unattended never waits", call: Call{Tool: "screen"}, approver: &fakeApprover{answer: yes}, wantText: "needs the user's approval and nobody is watching", decision: DecisionUnattended},

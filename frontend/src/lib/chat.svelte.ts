@@ -91,9 +91,9 @@ export class ChatState {
   }
 
   /** startChat creates a chat for a first task and sends it; returns the chat id. */
-  async startChat(task: string, opts: { agentId: string; worktree: boolean }): Promise<string> {
+  async startChat(task: string, opts: { agentId: string; worktree: boolean; planMode?: boolean }): Promise<string> {
     const title = titleFrom(task);
-    const c = await pipelineApi.createChat({ title, folder: '', agentId: opts.agentId, worktree: opts.worktree });
+    const c = await pipelineApi.createChat({ title, folder: '', agentId: opts.agentId, worktree: opts.worktree, planMode: !!opts.planMode });
     await this.refreshList();
     await this.select(c.id);
     await this.send(task);

@@ -100,6 +100,8 @@ export interface Chat {
   folder: string;
   agentId: string;
   worktree: boolean;
+  /** The chat's tasks run in plan mode: tools that change things are refused. */
+  planMode: boolean;
   cliAgent: string;
   cliSession: string;
   state: RunState;
@@ -176,6 +178,7 @@ export interface NewChat {
   folder: string;
   agentId: string;
   worktree: boolean;
+  planMode?: boolean;
 }
 
 /** pipeline:run (backend/pipeline/service.go RunEvent). */
@@ -209,6 +212,7 @@ export const pipelineApi = {
   runAgent: (agentId: string, task: string) => svc<Run>('RunAgent', agentId, task),
   chats: () => svc<Chat[]>('Chats'),
   createChat: (n: NewChat) => svc<Chat>('CreateChat', n),
+  setPlanMode: (chatId: string, on: boolean) => svc<Chat>('SetPlanMode', chatId, on),
   getChat: (id: string) => svc<ChatDetail>('GetChat', id),
   send: (chatId: string, text: string) => svc<Run>('Send', chatId, text),
   cancel: (runId: string) => svc<void>('Cancel', runId),

@@ -1,0 +1,65 @@
+package pipeline
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/osfoundry/desktop/backend/agentcli"
+)
+
+// A chat started in plan mode binds its runs' bridge in plan mode (the
+// executor then refuses every tool that changes things); switching it off
+// on the open chat lets the next run's tools change things again. The
+// chat says which mode it is in, after a reload too.
+func TestPlanModeCarriesToTheRunsBridge(t *testing.T) {
+	r := newRig(t, "ok", "Here is the plan.")
+	ctx := context.Background()
+	var mu sync.Mutex
+	var access []*agentcli.ToolAccess
+	r.svc.o.Tools = func(string, Role) *agentcli.ToolAccess {
+		a := &agentcli.ToolAccess{Workspace: "default", User: "local", Channel: "pipeline"}
+		mu.Lock()
+		access = append(access, a)
+		mu.Unlock()
+		return a
+	}
+	_, err := r.svc.SetRoleModel(ctx, "Worker", "cli:claude:agent")
+	must(t, err)
+	_, err = r.svc.AddFolder(ctx, r.folder)
+	must(t, err)
+	c, err := r.svc.CreateChat(ctx, NewChat{Title: "Plan the release", PlanMode: true})
+	must(t, err)
+	if !c.PlanMode {
+		t.Fatalf("created chat = %+v, want plan mode", c)
+	}
+	if d, err := r.svc.GetChat(ctx, c.ID); err != nil || !d.Chat.PlanMode {
+		t.Fatalf("read back = %+v, %v; want plan mode", d.Chat, err)
+	}
+	run, err := r.svc.Send(ctx, c.ID, "plan the release")
+	must(t, err)
+	r.svc.Wait(run.ID)
+
+	off, err := r.svc.SetPlanMode(ctx, c.ID, false)
+	must(t, err)
+	if off.PlanMode {
+		t.Fatalf("after switching off: %+v", off)
+	}
+	list, err := r.svc.Chats(ctx)
+	must(t, err)
+	if len(list) != 1 || list[0].PlanMode {
+		t.Fatalf("chats = %+v", list)
+	}
+	run, err = r.svc.Send(ctx, c.ID, "now do it")
+	must(t, err)
+	r.svc.Wait(run.ID)
+
+	mu.Lock()
+	defer mu.Unlock()
+	if len(access) != 2 || !access[0].PlanMode || access[1].PlanMode {
+		t.Fatalf("bridge access of the two runs: %+v; want plan mode on the first only", access)
+	}
+	if _, err := r.svc.SetPlanMode(ctx, "chat-nope", true); err == nil {
+		t.Error("switched plan mode of a chat that does not exist")
+	}
+}
