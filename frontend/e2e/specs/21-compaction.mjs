@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { until, assert, goCall } from '../lib.mjs';
+
+// Titling and Compaction in the Chat screen, with the REAL Claude Code
+// (build/agents) against the scripted fake model:
+// - with cli:claude on the Titling role, a new chat (named after the first
+//   line of its task) is renamed by the Titling role after its first
+//   answer, live in the chat list and the chat's heading;
+// - Compact has the Compaction role summarise the chat: a marker line
+//   "Compacted — earlier turns summarised" shows below the turns it covers
+//   (which stay), its summary opens as Markdown, and Compact is greyed out
+//   until there is something new;
+// - the next task's request to the model carries the summary and the task
+//   alone, not the earlier turns.
+// Titling and Compaction get their defaults back at the end, so later
+// specs' chats spend no scripted answers on them.
+export default async function ({ page, base, tmp, shot }) {
+  const seed = JSON.parse(readFileSync(join(tmp, 'pipeline-seed.json'), 'utf8'));
+  if (seed.missing) throw new Error(seed.missing);
+  const fake = (path, init) => fetch(seed.url + path, init);
+  const say = async (text) =>
+    assert((await fake('/_testkit/push?scenario=say&text=' + encodeURIComponent(text), { method: 'POST' })).status === 204, `push ${text}`);
+  const requests = async () => (await (await fake('/_testkit/requests')).json()).filter((r) => r.api === 'anthropic');
+
+  await page.goto(base + '/#/sessions');
+  await goCall(page, 'pipeline.Binding.SetRoleModel', 'Worker', 'cli:claude:agent');
+  await goCall(page, 'pipeline.Binding.AddFolder', seed.work);
+  await goCall(page, 'pipeline.Binding.SetRoleModel', 'Titling', 'cli:claude');
+  await goCall(page, 'pipeline.Binding.SetRoleModel', 'Compaction', 'cli:claude');
+  try {
+    // --- The first answer, then the Titling role's title ---
+    const start = (await requests()).length;
+    await say('Noted: the word is **zebra**.');
+    await say('"Zebra word to remember."');
+    await page.goto(base + '/#/chat');
+    await page.getByRole('heading', { name: 'New chat' }).waitFor();
+    await page.getByLabel('Task').fill('Please keep the word zebra for later');
+    await page.getByRole('button', { name: 'Start' }).click();
+    const answer = page.locator('article[data-run] [data-answer]').first();
+    await until('the first answer', async () => ((await answer.textContent().catch(() => '')) ?? '').trim() === 'Noted: the word is zebra.', 90000);
+    const active = page.locator('aside[aria-label="Chats"] .item.active');
+    assert((await active.textContent()).includes('Please keep the word zebra for later') || (await active.textContent()).includes('Zebra word to remember'), 'the chat is listed');
+    await until('the title from the Titling role in the chat list', async () => (await active.textContent()).includes('Zebra word to remember'), 60000);
+    await page.getByRole('heading', { name: 'Zebra word to remember', exact: true }).waitFor();
+    assert(!(await active.textContent()).includes('Please keep the word'), 'the first-line title is replaced');
+
+    // --- Compact ---
+    await say('SUMMARY-4412: the person asked me to keep **zebra** in mind.');
+    const compact = page.locator('.actions').getByRole('button', { name: 'Compact', exact: true });
+    assert(!(await compact.isDisabled()), 'Compact is offered once the chat has turns');
+    await compact.click();
+    const marker = page.locator('[data-compaction]');
+    await marker.waitFor({ timeout: 90000 });
+    assert((await marker.textContent()).includes('Compacted — earlier turns summarised'), `the marker: ${await marker.textContent()}`);
+    assert((await marker.textContent()).includes('2 turns summarised by cli:claude'), `the marker's small print: ${await marker.textContent()}`);
+    assert((await marker.locator('[data-summary]').count()) === 0, 'the summary starts folded');
+    await marker.getByRole('button', { name: 'Show summary' }).click();
+    await until('the summary', async () => ((await marker.locator('[data-summary]').textContent().catch(() => '')) ?? '').includes('SUMMARY-4412'));
+    assert((await marker.locator('[data-summary] strong').textContent()) === 'zebra', 'the summary is Markdown');
+    // The turns stay, above the marker.
+    assert((await page.locator('[data-message="user"]').count()) === 1 && (await answer.isVisible()), 'the earlier turns are still shown');
+    const above = await page.evaluate(() => {
+      const m = document.querySelector('[data-compaction]');
+      const a = document.querySelector('article[data-run]');
+      return !!(m && a && a.compareDocumentPosition(m) & Node.DOCUMENT_POSITION_FOLLOWING);
+    });
+    assert(above, 'the marker is below the turns it summarised');
+    await until('Compact greyed out with nothing new', async () => compact.isDisabled());
+    await shot('chat-compacted');
+
+    // --- The next task is sent the summary, not the earlier turns ---
+    const sent = (await requests()).length;
+    await say('The word was zebra.');
+    await page.getByLabel('Task').fill('What was the word?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const second = page.locator('article[data-run] [data-answer]').nth(1);
+    await until('the answer after Compact', async () => ((await second.textContent().catch(() => '')) ?? '').trim() === 'The word was zebra.', 90000);
+    // Without Compact the run would continue the chat's session and send the
+    // first task and its answer again; it starts a new one from the summary.
+    const all = await requests();
+    const first = all[start];
+    const next = all[all.length - 1];
+    assert(all.length > sent && next.turn >= 0, 'the task after Compact reached the model');
+    assert(next.messages <= first.messages, `the request after Compact carries ${next.messages} messages, the first task's ${first.messages}`);
+    assert(!(await compact.isDisabled()), 'Compact is offered again after a new turn');
+  } finally {
+    await goCall(page, 'pipeline.Binding.SetRoleModel', 'Titling', '');
+    await goCall(page, 'pipeline.Binding.SetRoleModel', 'Compaction', '');
+  }
+}
