@@ -130,6 +130,32 @@ export default async function ({ page, base, tmp, shot }) {
   assert(s1.id === 's1' && s2.id === 's2' && s2.startedAt >= s1.endedAt, `s2 starts after s1 ends: ${JSON.stringify(graph.steps.map((x) => [x.id, x.startedAt, x.endedAt]))}`);
   assert((await job.locator('h2.level').allTextContents()).slice(0, 2).join('|') === '1. then|2. then', 'the graph shows its steps in order');
 
+  // --- A run that waits for an approval: the run and its Team card need you ---
+  const target = await goCall(page, 'terminal.Service.Create', { dir: seed.work, command: 'cat', cols: 80, rows: 24 });
+  await push('approve', `&pane=${target.id}`);
+  await startNew();
+  await form.getByLabel('Name').fill('Typing team');
+  await form.getByRole('button', { name: 'Remove run 2' }).click();
+  await form.getByLabel('Task of run 1').fill('Type the check command into my terminal');
+  await form.getByRole('button', { name: 'Start fleet' }).click();
+  await until('the typing team to open', async () => ((await job.locator('h1').textContent().catch(() => '')) ?? '').includes('Typing team'));
+  const typing = await job.getAttribute('data-job');
+  await until('run 1 to need you', async () => (await child(1).getAttribute('data-state')) === 'needs_you', 90000);
+  assert((await child(1).locator('[data-child-state]').textContent()) === 'Needs you', 'the run reads Needs you');
+  assert((await child(1).locator('[data-waits]').textContent()).trim() === 'Waiting for your approval of runtime_send.', `why it needs you: ${await child(1).locator('[data-waits]').textContent()}`);
+  assert((await job.getAttribute('data-state')) === 'needs_you', 'the job needs you');
+  await shot('orchestration-needs-you');
+  await page.goto(base + '/#/sessions');
+  const typingCard = page.locator('[data-column="needs_you"] [data-card]').filter({ hasText: 'Typing team' });
+  await typingCard.waitFor({ timeout: 15000 });
+  await typingCard.getByRole('button', { name: /^Open / }).click();
+  await until('the card to open the typing team', async () => page.url().includes('#/orchestration?job=' + typing));
+  const approval = page.getByRole('alertdialog', { name: 'Approve runtime_send?' });
+  await approval.getByRole('button', { name: 'Approve' }).click();
+  await until('run 1 to be done', async () => (await child(1).getAttribute('data-state')) === 'done', 60000);
+  assert((await child(1).locator('[data-child-result]').textContent()).trim() === 'I typed the check into your terminal.', 'the answer after Approve');
+  await goCall(page, 'terminal.Service.Close', target.id);
+
   // --- A fleet held by the model: cancel one run, then all ---
   const before = await requests();
   await push('slow');

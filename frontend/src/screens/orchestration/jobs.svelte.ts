@@ -3,6 +3,8 @@
 import { orchestrateApi, type Job } from '../../lib/api/orchestrate';
 import { message } from '../../lib/api/pipeline';
 import { on } from '../../lib/events';
+import { ApprovalsState } from '../../lib/approvals.svelte';
+import { ended } from './logic';
 
 /** normal fills what Go sends as null: a loop has no steps until its first iteration. */
 export function normal(j: Job): Job {
@@ -16,12 +18,15 @@ export class JobsState {
   /** The newest progress line of each child run, by run id, while it works. */
   live = $state<Record<string, string>>({});
 
+  /** Tool calls waiting for the person's Approve (answered in the dialog over every screen). */
+  private approvals = new ApprovalsState();
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   /** start loads the jobs and follows them; returns the stop function. */
   start(): () => void {
     void this.load();
     const offs = [
+      this.approvals.start(),
       // A job we show is updated in place at once; the read of the list
       // that follows a burst settles events that crossed on the way.
       on('orchestrate:changed', (st) => {
@@ -64,6 +69,22 @@ export class JobsState {
     const i = this.jobs.findIndex((j) => j.id === job.id);
     if (i >= 0) this.jobs[i] = job;
     else this.jobs = [job, ...this.jobs];
+  }
+
+  /** waitsFor names the tool a child's run waits to have approved ("" when none). */
+  waitsFor(c: { runId?: string }): string {
+    if (!c.runId) return '';
+    return this.approvals.pending.find((r) => r.source === 'bridge:' + c.runId)?.tool ?? '';
+  }
+
+  /** childState is a child's state with Needs you while its run waits for an approval. */
+  childState(c: { runId?: string; state: string }): string {
+    return c.state === 'running' && this.waitsFor(c) ? 'needs_you' : c.state;
+  }
+
+  /** jobState is a job's state with Needs you while one of its runs waits for the person. */
+  jobState(j: Job): string {
+    return !ended(j.state) && j.steps.some((c) => this.childState(c) === 'needs_you') ? 'needs_you' : j.state;
   }
 
   /** progress is the line to show for a child: the live one, else the stored one. */
