@@ -22,8 +22,8 @@ import (
 func init() {
 	c := &Command{
 		Name:  "run",
-		Usage: "--model ID [--role R] [--folder DIR] [--worktree] [--limit 30m] [--] TASK|-  |  --fleet FILE | --loop FILE | --graph FILE [--max-spend USD] [--concurrency N]",
-		Help:  "Run a task on Claude Code or Codex (cli:claude, cli:claude:agent, cli:codex:agent): progress lines on stderr, the final answer on stdout. --fleet, --loop and --graph run a JSON job file (docs/orchestration.md) and follow every child.",
+		Usage: "--model ID [--role R] [--folder DIR] [--worktree] [--limit 30m] [--] TASK|-  |  --fleet FILE | --loop FILE | --graph FILE | --until TEXT|--count N [--max N] TASK  [--max-spend USD] [--concurrency N]",
+		Help:  "Run a task on Claude Code or Codex (cli:claude, cli:claude:agent, cli:codex:agent): progress lines on stderr, the final answer on stdout. --fleet, --loop and --graph run a JSON job file (docs/orchestration.md) and follow every child; --until or --count loops TASK.",
 	}
 	c.Run = func(env *Env, args []string) int { return runTask(env, c, args) }
 	register(c)
@@ -43,6 +43,9 @@ func runTask(env *Env, c *Command, args []string) int {
 	fs.StringVar(&jf.graph, "graph", "", "a graph file: steps with ids and depends_on")
 	fs.Float64Var(&jf.maxSpend, "max-spend", 0, "stop the job once its runs' reported cost reaches this many dollars")
 	fs.IntVar(&jf.concurrency, "concurrency", 0, "children running at once")
+	fs.StringVar(&jf.until, "until", "", "loop TASK until this condition holds (each iteration sees the last result)")
+	fs.IntVar(&jf.count, "count", 0, "loop TASK this many times")
+	fs.IntVar(&jf.maxIter, "max", 0, "a loop's most iterations")
 	if err := fs.Parse(args); err != nil {
 		return fail(env, c, "%v", err)
 	}
@@ -50,16 +53,22 @@ func runTask(env *Env, c *Command, args []string) int {
 	if err != nil {
 		return fail(env, c, "%v", err)
 	}
-	if kind != "" {
+	jobLimit := time.Duration(0)
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "limit" {
+			jobLimit = *limit
+		}
+	})
+	inline := jf.until != "" || jf.count != 0
+	switch {
+	case (inline || jf.maxIter != 0) && kind != "" && kind != "loop":
+		return fail(env, c, "--until, --count and --max are for a loop; a %s file has no use for them", kind)
+	case jf.maxIter != 0 && !inline && kind == "":
+		return fail(env, c, "--max needs --until or --count: a loop needs a stop condition")
+	case kind != "":
 		if fs.NArg() > 0 {
 			return fail(env, c, "--%s takes its tasks from the file; remove %q", kind, strings.Join(fs.Args(), " "))
 		}
-		jobLimit := time.Duration(0)
-		fs.Visit(func(f *flag.Flag) {
-			if f.Name == "limit" {
-				jobLimit = *limit
-			}
-		})
 		return runJob(env, c, kind, file, jf, jobLimit, *model, *folder)
 	}
 	task := strings.Join(fs.Args(), " ")
@@ -72,6 +81,11 @@ func runTask(env *Env, c *Command, args []string) int {
 	}
 	if strings.TrimSpace(task) == "" {
 		return fail(env, c, "no task: pass it after the flags, or - to read it from stdin")
+	}
+	if inline {
+		// osfoundry run --until TEXT|--count N [--max N] [--role R] TASK
+		jf.task, jf.role = task, *roleName
+		return runJob(env, c, "loop", "", jf, jobLimit, *model, *folder)
 	}
 	role, err := pipeline.LookupRole(*roleName)
 	if err != nil {

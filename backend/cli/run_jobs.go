@@ -28,6 +28,10 @@ type jobFlags struct {
 	fleet, loop, graph string
 	maxSpend           float64
 	concurrency        int
+	// A loop given on the command line (or overriding its file's).
+	until          string
+	count, maxIter int
+	task, role     string
 }
 
 func (f jobFlags) kind() (string, string, error) {
@@ -106,9 +110,20 @@ func runJob(env *Env, c *Command, kind, file string, jf jobFlags, limit time.Dur
 			return p.StartFleet(ctx, r)
 		}
 	case "loop":
-		var r orchestrate.LoopRequest
-		if err := readJobFile(env, file, &r); err != nil {
-			return fail(env, c, "%v", err)
+		r := orchestrate.LoopRequest{Role: jf.role, Prompt: jf.task}
+		if file != "" {
+			if err := readJobFile(env, file, &r); err != nil {
+				return fail(env, c, "%v", err)
+			}
+		}
+		if jf.until != "" {
+			r.Until = jf.until
+		}
+		if jf.count != 0 {
+			r.Count = jf.count
+		}
+		if jf.maxIter != 0 {
+			r.MaxIterations = jf.maxIter
 		}
 		apply(&r.Limits)
 		if r.Model == "" {

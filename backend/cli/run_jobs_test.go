@@ -40,6 +40,10 @@ func TestRunJobRefusals(t *testing.T) {
 		{"two kinds", []string{"--fleet", "a.json", "--graph", "b.json"}, "give one of --fleet, --loop or --graph, not --fleet and --graph"},
 		{"a task besides the file", []string{"--fleet", "a.json", "do it"}, "--fleet takes its tasks from the file"},
 		{"missing file", []string{"--graph", filepath.Join(folder, "none.json")}, "reading " + filepath.Join(folder, "none.json")},
+		{"max without a stop", []string{"--max", "3", "polish"}, "--max needs --until or --count"},
+		{"loop flags on a fleet", []string{"--count", "2", "--fleet", "a.json"}, "--until, --count and --max are for a loop"},
+		{"inline loop without a task", []string{"--count", "2"}, "no task"},
+		{"inline loop over the cap", []string{"--count", "50", "polish"}, "a loop runs at most 20 iterations (asked for 50)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -77,5 +81,23 @@ func TestLiveRunFleetFile(t *testing.T) {
 	// One child ran Bash first: its progress line shows on stderr.
 	if e := errb.String(); !strings.Contains(e, "started: 2 children") || !strings.Contains(e, "Titling] running — Using Bash — {\"command\":\"echo fleet-$((40+2))\"") || !strings.Contains(e, ": done · cost $") {
 		t.Errorf("stderr = %s", e)
+	}
+}
+
+// A loop given on the command line: each iteration sees the last result.
+func TestLiveRunInlineLoop(t *testing.T) {
+	srv := fakemodel.Start(t, fakemodel.Text("draft one"), fakemodel.Text("draft two"))
+	e := agentenv.Claude(t, srv.URL, "IS_SANDBOX=1")
+	useEnv(t, e)
+	var out, errb bytes.Buffer
+	code := Run(&Env{Stdout: &out, Stderr: &errb}, []string{"run", "--model", "cli:claude:agent", "--folder", e.Work, "--role", "Titling", "--count", "2", "write a headline"})
+	if code != 0 {
+		t.Fatalf("exit %d\nstderr: %s", code, errb.String())
+	}
+	if o := out.String(); !strings.Contains(o, "## 1 · Titling · done\ndraft one") || !strings.Contains(o, "## 2 · Titling · done\ndraft two") {
+		t.Errorf("stdout = %s", o)
+	}
+	if main := srv.MainRequests(); len(main) != 2 || !strings.Contains(string(main[1].Body), "draft one") {
+		t.Errorf("the second iteration did not see the first's result (%d requests)", len(main))
 	}
 }

@@ -117,6 +117,9 @@ func (p *Person) StartLoop(ctx context.Context, r LoopRequest) (Status, error) {
 	if strings.TrimSpace(r.Until) == "" && r.Count <= 0 {
 		return Status{}, ErrNoStop
 	}
+	if r.Count > MaxPersonLoop || r.MaxIterations > MaxPersonLoop {
+		return Status{}, fmt.Errorf("a loop runs at most %d iterations (asked for %d): split the work into several loops", MaxPersonLoop, max(r.Count, r.MaxIterations))
+	}
 	if r.MaxIterations == 0 {
 		r.MaxIterations = max(r.Count, 5)
 	}
