@@ -32,6 +32,8 @@ type ToolAccess struct {
 	Allow     []string
 	Watched   bool
 	PlanMode  bool
+	// Project is the project the run is for ("" = none), bound on its bridge.
+	Project string
 }
 
 // Job is one run.
@@ -208,7 +210,7 @@ func (r *Runner) Run(ctx context.Context, job Job) (res Result, err error) {
 	if tools != nil {
 		b, err = bridge.Start(ctx, bridge.Config{
 			Workspace: tools.Workspace, User: tools.User, Channel: tools.Channel, Allow: tools.Allow,
-			Executor: tools.Executor, Folder: folder, Watched: tools.Watched, PlanMode: tools.PlanMode,
+			Executor: tools.Executor, Folder: folder, Watched: tools.Watched, PlanMode: tools.PlanMode, Project: tools.Project,
 			Source: "bridge:" + job.ID,
 		})
 		if err != nil {

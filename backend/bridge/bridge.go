@@ -55,8 +55,8 @@ type Executor interface {
 
 var _ Executor = (*tools.Executor)(nil)
 
-// Config binds one bridge to one run. Workspace, User and Channel are never
-// read from requests or tool arguments.
+// Config binds one bridge to one run. Workspace, User, Channel and Project
+// are never read from requests or tool arguments.
 type Config struct {
 	Workspace string
 	User      string
@@ -67,6 +67,9 @@ type Config struct {
 	Executor Executor
 	// Folder is the run's working folder (code_search, extract_content).
 	Folder string
+	// Project is the project the run was started for ("" = none); the
+	// message tools reach only its discussion channel.
+	Project string
 	// Watched is true when someone can answer approval requests now.
 	Watched  bool
 	PlanMode bool

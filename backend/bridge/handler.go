@@ -137,7 +137,7 @@ func (h *handler) call(name string, args json.RawMessage) tools.Call {
 	return tools.Call{
 		Workspace: c.Workspace, User: c.User, Channel: c.Channel,
 		Tool: name, Args: args, Watched: c.Watched, PlanMode: c.PlanMode,
-		Source: c.Source, Folder: c.Folder,
+		Source: c.Source, Folder: c.Folder, Project: c.Project,
 	}
 }
 

@@ -133,6 +133,9 @@ func (s *Store) postTool(ctx context.Context, c tools.Call) (tools.Result, error
 		author = "assistant"
 	}
 	name := author
+	if n := runName(author); n != "" {
+		name = n
+	}
 	s.mu.Lock()
 	nameOf := s.opts.NameOf
 	s.mu.Unlock()

@@ -85,9 +85,11 @@ func (r ConnectRunner) CallTarget(_ context.Context, tool string, args json.RawM
 }
 
 // origin binds a run an outside assistant started: its connection's
-// workspace and approver, nobody watching, no orchestration of its own.
-func origin(c tools.Call) pipeline.Origin {
-	return pipeline.Origin{Source: c.Source, Workspace: c.Workspace, User: c.User, Unattended: true, Depth: pipeline.MaxDepth}
+// workspace and approver, the project it named (the endpoint checked the
+// connection may use it), nobody watching, no orchestration of its own.
+func origin(c tools.Call, project string) pipeline.Origin {
+	return pipeline.Origin{Source: c.Source, Workspace: c.Workspace, User: c.User, Unattended: true, Depth: pipeline.MaxDepth,
+		Project: project}
 }
 
 func (r ConnectRunner) requestRun(ctx context.Context, c tools.Call) (tools.Result, error) {
@@ -106,7 +108,7 @@ func (r ConnectRunner) requestRun(ctx context.Context, c tools.Call) (tools.Resu
 	if strings.TrimSpace(a.Title) == "" {
 		title = "Assistant: " + a.Role + " · " + firstWords(a.Task, 8)
 	}
-	st, err := r.m.StartRun(ctx, c.Source, pipeline.RoleTask{Role: a.Role, Task: a.Task, Title: title, Origin: origin(c)}, nil)
+	st, err := r.m.StartRun(ctx, c.Source, pipeline.RoleTask{Role: a.Role, Task: a.Task, Title: title, Origin: origin(c, a.ProjectID)}, nil)
 	if err != nil {
 		return tools.ErrorResult(err.Error()), nil
 	}
@@ -125,7 +127,7 @@ func (r ConnectRunner) runGraph(ctx context.Context, c tools.Call) (tools.Result
 	if err := decode(c.Args, &g); err != nil {
 		return tools.ErrorResult(err.Error()), nil
 	}
-	st, err := r.m.StartGraph(ctx, c.Source, g, origin(c), nil)
+	st, err := r.m.StartGraph(ctx, c.Source, g, origin(c, a.ProjectID), nil)
 	if err != nil {
 		return tools.ErrorResult(err.Error()), nil
 	}

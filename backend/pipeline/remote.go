@@ -31,6 +31,9 @@ type Origin struct {
 	// Folder is where the run works ("" = the current Local Folder): runs
 	// an orchestration tool starts work where their starter works.
 	Folder string `json:"folder,omitempty"`
+	// Project is the project the run is for ("" = none): its bridge reads
+	// and posts in that project's discussion channel.
+	Project string `json:"project,omitempty"`
 }
 
 // MaxDepth bounds orchestration: a run of this depth or deeper was started

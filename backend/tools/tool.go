@@ -51,6 +51,9 @@ type Call struct {
 	// Folder is the run's working folder, bound when the run starts
 	// (code_search, extract_content). Tools never take a folder from Args.
 	Folder string
+	// Project is the project a run was started for, bound when it starts
+	// ("" = none); a run's message tools reach only its discussion channel.
+	Project string
 }
 
 // Result is what a tool returns. IsError marks a tool-level failure the

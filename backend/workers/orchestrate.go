@@ -6,6 +6,7 @@ import (
 
 	"github.com/osfoundry/desktop/backend/agentcli"
 	"github.com/osfoundry/desktop/backend/connect"
+	"github.com/osfoundry/desktop/backend/messages"
 	"github.com/osfoundry/desktop/backend/notes"
 	"github.com/osfoundry/desktop/backend/pipeline"
 	"github.com/osfoundry/desktop/backend/tools"
@@ -15,6 +16,10 @@ import (
 // the owner's notes, to-dos and terminal screens across every project,
 // while the connection may see only the projects it was added to.
 var outsideDenied = []string{"memory_search", "todo_list", "runtime_list", "runtime_read", "runtime_send", "runtime_answer"}
+
+// projectTools are offered to a run started for a project: they reach only
+// that project's discussion channel (messages.Store.RunTools).
+var projectTools = []string{messages.ToolListChannelMessages, messages.ToolPostChannelMessage}
 
 // runAccess binds a run's bridge from who started it: the starter's
 // workspace and user, watched unless started unattended, the orchestration
@@ -31,7 +36,11 @@ func runAccess(exec *tools.Executor, base []string, role pipeline.Role, o pipeli
 	if strings.HasPrefix(o.Source, "connect:") {
 		allow = slices.DeleteFunc(allow, func(n string) bool { return slices.Contains(outsideDenied, n) })
 	}
-	return &agentcli.ToolAccess{Executor: exec, Workspace: ws, User: user, Channel: Channel, Allow: allow, Watched: !o.Unattended}
+	if o.Project != "" {
+		allow = append(allow, projectTools...)
+	}
+	return &agentcli.ToolAccess{Executor: exec, Workspace: ws, User: user, Channel: Channel, Allow: allow, Watched: !o.Unattended,
+		Project: o.Project}
 }
 
 // ConnectRunner is the Connected endpoint's run tools over the pipeline

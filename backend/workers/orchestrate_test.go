@@ -229,11 +229,14 @@ func TestRunAccess(t *testing.T) {
 			[]string{"memory_search", "code_search", "runtime_read"}},
 		{"assistant", pipeline.Origin{Source: "connect:c", Workspace: "ws-acme", User: "owner", Unattended: true, Depth: 1}, "ws-acme", "owner", false,
 			[]string{"code_search"}},
+		// A run for a project reads and posts in its discussion channel.
+		{"assistant, for a project", pipeline.Origin{Source: "connect:c", Workspace: "ws-acme", User: "owner", Unattended: true, Depth: 1, Project: "proj-a"},
+			"ws-acme", "owner", false, []string{"code_search", "list_channel_messages", "post_channel_message"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			a := runAccess(nil, base, worker, tc.o)
-			if a.Workspace != tc.ws || a.User != tc.user || a.Watched != tc.watched || !slices.Equal(a.Allow, tc.allow) {
+			if a.Workspace != tc.ws || a.User != tc.user || a.Watched != tc.watched || !slices.Equal(a.Allow, tc.allow) || a.Project != tc.o.Project {
 				t.Fatalf("access = %+v", a)
 			}
 		})
