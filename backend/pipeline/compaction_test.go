@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/osfoundry/desktop/backend/agentcli"
 )
@@ -194,5 +195,43 @@ func TestTooLongChatOffersCompact(t *testing.T) {
 	must(t, err)
 	if d.TooLong {
 		t.Error("the chat still offers Compact after it went on")
+	}
+}
+
+// While Compact works the chat reads Running and takes no task; Cancel
+// stops it (its CLI with it) and leaves the chat as it was.
+func TestCancelCompactLeavesTheChatAsItWas(t *testing.T) {
+	r, _ := newRoleRig(t, "Noted", "unused", "unused")
+	ctx := context.Background()
+	_, err := r.svc.AddFolder(ctx, r.folder)
+	must(t, err)
+	c, err := r.svc.CreateChat(ctx, NewChat{Title: "zebra"})
+	must(t, err)
+	sendAndWait(t, r, c.ID, "remember the word zebra")
+	must(t, writeFile(r.dir, "summary-hangs", ""))
+	done := make(chan error, 1)
+	go func() { _, err := r.svc.Compact(ctx, c.ID); done <- err }()
+	var d ChatDetail
+	for deadline := time.Now().Add(60 * time.Second); d.Compacting == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		d, err = r.svc.GetChat(ctx, c.ID)
+		must(t, err)
+	}
+	if d.Compacting == "" || d.Chat.State != StateRunning {
+		t.Fatalf("while compacting: %q, state %s", d.Compacting, d.Chat.State)
+	}
+	if card := r.card(t, c.ID); card.State != StateRunning || !strings.HasPrefix(card.Detail, "Compacting the conversation with the Compaction role") {
+		t.Errorf("the board card while compacting: %+v", card)
+	}
+	if _, err := r.svc.Send(ctx, c.ID, "and now?"); err == nil || !strings.Contains(err.Error(), "being compacted") {
+		t.Errorf("a task sent while compacting: %v", err)
+	}
+	must(t, r.svc.Cancel(d.Compacting))
+	if err := <-done; err == nil || !strings.Contains(err.Error(), "cancelled") {
+		t.Fatalf("Compact after Cancel: %v", err)
+	}
+	d, err = r.svc.GetChat(ctx, c.ID)
+	must(t, err)
+	if len(d.Compactions) != 0 || d.Compacting != "" || d.Chat.CLISession != "sess-1" || d.Chat.State != StateIdle || len(d.Messages) != 2 {
+		t.Fatalf("after Cancel: %d compactions, compacting %q, session %q, state %s, %d messages", len(d.Compactions), d.Compacting, d.Chat.CLISession, d.Chat.State, len(d.Messages))
 	}
 }

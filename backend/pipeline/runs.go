@@ -67,6 +67,9 @@ func (s *Service) Send(ctx context.Context, chatID, text string) (Run, error) {
 		return Run{}, errors.New("this chat has ended: start a new chat to give another task")
 	}
 	if run := s.activeFor(chatID); run != "" {
+		if strings.HasPrefix(run, compactPrefix) {
+			return Run{}, errors.New("this chat is being compacted: send the task once the summary is saved, or cancel compacting")
+		}
 		if s.paused(run) {
 			return Run{}, errors.New("This chat's run is paused. Resume it, or end the chat.")
 		}

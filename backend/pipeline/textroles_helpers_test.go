@@ -27,7 +27,9 @@ case "$all" in
 *"title of at most six words"*)
   if [ -e "$FAKE_DIR/title-fails" ]; then echo 'fatal: the title model is overloaded' >&2; exit 2; fi
   answer=$(cat "$FAKE_DIR/title-answer"); ctx=5 ;;
-*"Summarise the conversation so far"*) answer=$(cat "$FAKE_DIR/summary-answer"); ctx=5 ;;
+*"Summarise the conversation so far"*)
+  if [ -e "$FAKE_DIR/summary-hangs" ]; then echo '{"type":"system","subtype":"init","session_id":"sess-9"}'; exec sleep 300; fi
+  answer=$(cat "$FAKE_DIR/summary-answer"); ctx=5 ;;
 *) answer="$FAKE_ANSWER" ;;
 esac
 echo '{"type":"system","subtype":"init","session_id":"sess-1"}'
