@@ -209,7 +209,7 @@ func runJob(env *Env, c *Command, kind, file string, jf jobFlags, limit time.Dur
 	for _, s := range st.Steps {
 		fmt.Fprintf(env.Stdout, "## %s · %s · %s\n%s\n\n", s.ID, s.Role, s.State, strings.TrimRight(s.Answer, "\n"))
 	}
-	end := fmt.Sprintf("· %s %s: %s · cost $%.2f at API prices ($0 on a subscription)", st.Kind, st.ID, st.State, st.CostUSD)
+	end := fmt.Sprintf("· %s %s: %s · cost $%.4f at API prices ($0 on a subscription)", st.Kind, st.ID, st.State, st.CostUSD)
 	for _, x := range []string{st.Note, st.Error} {
 		if x != "" {
 			end += " · " + x

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/osfoundry/desktop/backend/pipeline"
@@ -87,8 +88,20 @@ func (m *Manager) countCost(j *job, i int) {
 		total, limit = s.CostUSD, s.Limits.MaxSpendUSD
 	})
 	if limit > 0 && total >= limit {
-		j.stop(fmt.Sprintf("stopped: spend limit $%.2f reached ($%.2f spent)", limit, total))
+		j.stop(fmt.Sprintf("stopped: spend limit %s reached (%s spent)", usd(limit), usd(total)))
 	}
+}
+
+// usd shows dollars as a person reads them: $0.50, $12.00, and under a
+// cent with the digits that matter ($0.0042, a limit as typed: $0.000001).
+func usd(v float64) string {
+	if v >= 0.01 || v == 0 {
+		return fmt.Sprintf("$%.2f", v)
+	}
+	if s := fmt.Sprintf("%.4f", v); s != "0.0000" {
+		return "$" + s
+	}
+	return "$" + strconv.FormatFloat(v, 'f', -1, 64)
 }
 
 func (m *Manager) setStep(j *job, i int, f func(*Step)) Step {

@@ -218,3 +218,24 @@ func TestLiveCancelOneChildSiblingsContinue(t *testing.T) {
 		t.Errorf("note = %q", st.Note)
 	}
 }
+
+// The spend limit on the real Claude Code: the CLI reports what its run
+// cost at API prices; once the children's total reaches the limit, the
+// children not yet started never start and the job says which limit
+// stopped it.
+func TestLiveSpendLimitStopsTheFleet(t *testing.T) {
+	l := newLiveOrch(t, fakemodel.Text("first answer"), fakemodel.Text("second answer"))
+	st, err := l.p.StartFleet(context.Background(), orchestrate.FleetRequest{Tasks: []orchestrate.ChildSpec{
+		{Role: "Worker", Prompt: "one"}, {Role: "Worker", Prompt: "two"}},
+		Limits: orchestrate.Limits{MaxSpendUSD: 0.000001, Concurrency: 1}})
+	must(t, err)
+	st = l.wait(t, st.ID)
+	if st.State != orchestrate.StateStopped || !strings.HasPrefix(st.Error, "stopped: spend limit $0.000001 reached ($0.") ||
+		st.Steps[0].State != orchestrate.StateDone || st.Steps[0].CostUSD <= 0 || st.Steps[1].State != orchestrate.StateCancelled || st.Steps[1].RunID != "" {
+		b, _ := json.MarshalIndent(st, "", "  ")
+		t.Fatalf("fleet = %s", b)
+	}
+	if c := l.card(t, st.ID); c.State != board.Failed || c.Why != st.Error {
+		t.Errorf("team card = %+v", c)
+	}
+}
