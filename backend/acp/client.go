@@ -41,6 +41,9 @@ type Options struct {
 	// Report receives each protocol step, in order; nil: none. It is called
 	// synchronously so a pane is marked blocked before the prompt shows.
 	Report func(detect.ACPEvent)
+	// Interrupt carries Ctrl-C: it declines an open permission request and
+	// cancels the turn, or leaves when no turn runs. nil: none.
+	Interrupt <-chan struct{}
 }
 
 // client is one run: the adapter process, the connection and the pane UI.
@@ -73,6 +76,7 @@ func Run(ctx context.Context, o Options) error {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, o.Argv[0], o.Argv[1:]...)
 	cmd.Dir, cmd.Env = o.Dir, o.Env
+	ownGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return fmt.Errorf("connecting to %s: %w", o.Argv[0], err)
@@ -140,7 +144,7 @@ func (c *client) session(ctx context.Context, exited <-chan error) error {
 	if init.AgentInfo != nil && init.AgentInfo.Name != "" {
 		name = init.AgentInfo.Name + " " + init.AgentInfo.Version
 	}
-	c.printf("Connected to %s over ACP in %s.\nType a task and press Enter; /cancel stops a turn, /quit leaves.\n", strings.TrimSpace(name), c.o.Dir)
+	c.printf("Connected to %s over ACP in %s.\nType a task and press Enter; /cancel or Ctrl-C stops a turn, /quit leaves.\n", strings.TrimSpace(name), c.o.Dir)
 
 	lines := make(chan string)
 	go func() {
@@ -185,6 +189,20 @@ func (c *client) loop(ctx context.Context, sid sdk.SessionId, lines <-chan strin
 		case a := <-c.perms:
 			ask = a
 			c.showPermission(a.req)
+		case <-c.o.Interrupt:
+			switch {
+			case ask != nil:
+				ask.reply <- sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}
+				ask = nil
+				_ = c.conn.Cancel(ctx, sdk.CancelNotification{SessionId: sid})
+				c.printf("\nDeclined; cancelling the turn.\n")
+			case turn != nil:
+				_ = c.conn.Cancel(ctx, sdk.CancelNotification{SessionId: sid})
+				c.printf("\nCancelling the turn…\n")
+			default:
+				c.printf("\n")
+				return nil
+			}
 		case r := <-turn:
 			turn = nil
 			c.report("agent", "response", "session/prompt", turnID, "")
@@ -207,6 +225,11 @@ func (c *client) loop(ctx context.Context, sid sdk.SessionId, lines <-chan strin
 					ask.reply <- sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}
 				}
 				return nil
+			case l == "/cancel" && ask != nil:
+				ask.reply <- sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}
+				ask = nil
+				_ = c.conn.Cancel(ctx, sdk.CancelNotification{SessionId: sid})
+				c.printf("Declined; cancelling the turn.\n")
 			case ask != nil:
 				if out, ok := choose(ask.req.Options, l); ok {
 					ask.reply <- out

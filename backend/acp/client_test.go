@@ -72,7 +72,8 @@ func (a *fakeAgent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.Prompt
 	if err == nil && resp.Outcome.Selected != nil {
 		chose = string(resp.Outcome.Selected.OptionId)
 	}
-	_ = a.conn.SessionUpdate(ctx, sdk.SessionNotification{SessionId: p.SessionId, Update: sdk.UpdateAgentMessageText("you chose " + chose + "\n")})
+	// After a session/cancel the SDK has cancelled ctx; the answer is still sent.
+	_ = a.conn.SessionUpdate(context.Background(), sdk.SessionNotification{SessionId: p.SessionId, Update: sdk.UpdateAgentMessageText("you chose " + chose + "\n")})
 	return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
 }
 
@@ -114,8 +115,9 @@ func TestClientAsksThePersonAndReportsEachStep(t *testing.T) {
 	rules := reg.Get("claude").ACP
 	states := []string{}
 	done := make(chan error, 1)
+	interrupt := make(chan struct{})
 	go func() {
-		done <- Run(context.Background(), Options{
+		done <- Run(context.Background(), Options{Interrupt: interrupt,
 			Argv: []string{exe}, Dir: t.TempDir(), Env: append(os.Environ(), "OSF_ACP_FAKE_AGENT=1"), In: in, Out: out,
 			Report: func(ev detect.ACPEvent) {
 				ev.Adapter = "claude-agent-acp" // judged by Claude's [acp] rules
@@ -142,9 +144,27 @@ func TestClientAsksThePersonAndReportsEachStep(t *testing.T) {
 	typed.Write([]byte("2\n"))
 	waitFor(t, out, "you chose once")
 	waitFor(t, out, "[turn ended: end_turn]")
-	typed.Write([]byte("/quit\n"))
-	if err := <-done; err != nil {
-		t.Fatalf("run: %v", err)
+
+	// Ctrl-C on the next permission declines it and cancels the turn;
+	// Ctrl-C with no turn running leaves.
+	typed.Write([]byte("clean it again\n"))
+	waitFor(t, out, "Answer with a number: ")
+	for strings.Count(out.String(), "Permission needed") < 2 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	interrupt <- struct{}{}
+	waitFor(t, out, "you chose cancelled")
+	for strings.Count(out.String(), "[turn ended") < 2 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	interrupt <- struct{}{}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("run: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Ctrl-C with no turn running did not leave")
 	}
 	mu.Lock()
 	defer mu.Unlock()
@@ -158,11 +178,15 @@ func TestClientAsksThePersonAndReportsEachStep(t *testing.T) {
 		"agent request session/request_permission",
 		"client response session/request_permission",
 		"agent response session/prompt",
+		"client request session/prompt",
+		"agent request session/request_permission",
+		"client response session/request_permission",
+		"agent response session/prompt",
 	}
 	if strings.Join(steps, "\n") != strings.Join(want, "\n") {
 		t.Errorf("steps:\n%s\nwant:\n%s", strings.Join(steps, "\n"), strings.Join(want, "\n"))
 	}
-	if got := strings.Join(states, " "); got != "working blocked working idle" {
-		t.Errorf("states %q, want working blocked working idle", got)
+	if got := strings.Join(states, " "); got != "working blocked working idle working blocked working idle" {
+		t.Errorf("states %q, want working blocked working idle, twice", got)
 	}
 }

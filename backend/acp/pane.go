@@ -38,9 +38,16 @@ func Main(args []string, in io.Reader, out, errw io.Writer, getenv func(string) 
 		fmt.Fprintln(errw, "osfoundry acp: finding the current folder:", err)
 		return 1
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	err = Run(ctx, Options{Argv: argv, Dir: dir, In: in, Out: out, Report: PaneReporter(getenv, errw)})
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt)
+	defer signal.Stop(sigs)
+	interrupt := make(chan struct{})
+	go func() {
+		for range sigs {
+			interrupt <- struct{}{}
+		}
+	}()
+	err = Run(context.Background(), Options{Argv: argv, Dir: dir, In: in, Out: out, Report: PaneReporter(getenv, errw), Interrupt: interrupt})
 	if err != nil {
 		fmt.Fprintln(errw, "osfoundry acp:", err)
 		return 1
