@@ -60,13 +60,30 @@ export default async function ({ page, tmp, env, bin, shot }) {
     await until('the unsaved status', async () => (await p.locator('[data-save-status]').textContent()).startsWith('Unsaved changes'));
     // The person pauses; the editor hands the draft to the app meanwhile.
     // (No assert here: an app that keeps drafts elsewhere fails below.)
-    await until('the app to hold the draft', async () => {
+    const held = (owner) => until(`the app to hold the draft of ${owner}`, async () => {
       try {
-        return (await goCall(p, 'notes.Binding.Drafts')).some((d) => d.owner_id === noteId);
+        return (await goCall(p, 'notes.Binding.Drafts')).some((d) => d.owner_id === owner);
       } catch {
         return false;
       }
     }, 15000).catch(() => {});
+    await held(noteId);
+
+    // The same for a knowledge article (its editor is the Notes editor).
+    await p.goto(app.base + '/#/knowledge');
+    await p.getByRole('button', { name: '+ New', exact: true }).click();
+    await p.getByLabel('Name').fill('Travel');
+    await p.getByRole('button', { name: 'Create knowledge base' }).click();
+    const kb = await until('the kb in the route', async () => new URL(p.url().replace('#/', '')).searchParams.get('kb'));
+    await p.getByRole('button', { name: '+ New article' }).click();
+    await p.getByLabel('Title').fill('Visas');
+    await p.getByLabel('Text (Markdown)').fill('# Visas');
+    await p.getByRole('button', { name: 'Add article' }).click();
+    const art = await p.locator('[data-article-view]').getAttribute('data-article-view');
+    const articleTyped = '# Visas\n- none needed for Portugal';
+    await p.getByLabel('Article text').fill(articleTyped);
+    await until('the article\'s unsaved status', async () => (await p.locator('[data-save-status]').textContent()).startsWith('Unsaved changes'));
+    await held(kb);
     assert(await app.kill(), 'the app should end on SIGKILL');
     await ctx.close();
 
@@ -92,7 +109,17 @@ export default async function ({ page, tmp, env, bin, shot }) {
     await until('the save', async () => (await status.textContent()) === 'Saved');
     const stored = await goCall(p, 'notes.Binding.GetNote', noteId);
     assert(stored.tabs[0].text === typed, `stored text: ${JSON.stringify(stored.tabs[0].text)}`);
-    await until('the draft to leave the app', async () => (await goCall(p, 'notes.Binding.Drafts')).length === 0);
+
+    await p.goto(`${app.base}/#/knowledge?kb=${encodeURIComponent(kb)}`);
+    await p.locator(`[data-article="${art}"]`).click();
+    const articleEditor = p.getByLabel('Article text');
+    await until('the article draft in the editor', async () => (await articleEditor.inputValue()) === articleTyped, 15000).catch(async () => {
+      throw new Error(`after the kill the article editor shows ${JSON.stringify(await articleEditor.inputValue())}, want the typed draft`);
+    });
+    assert((await status.textContent()) === 'Unsaved changes · draft kept on this computer', `article status after restart: ${await status.textContent()}`);
+    await p.getByRole('button', { name: 'Save', exact: true }).click();
+    await until('the article save', async () => (await status.textContent()) === 'Saved');
+    await until('the drafts to leave the app', async () => (await goCall(p, 'notes.Binding.Drafts')).length === 0);
     assert(await app.quit(), 'the app should quit on SIGTERM');
     await ctx.close();
 
