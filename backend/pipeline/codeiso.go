@@ -253,34 +253,37 @@ func writes(m agentcli.Model, role Role) bool {
 }
 
 // isolate applies the workspace's isolation and the chat's override to a
-// run: its folder (the workspace's repository when the run names none) and
-// whether it gets a worktree. It runs before the folder falls back to the
-// current Local Folder and may run twice for one run (Send, then start):
-// the second call sees the folder the first one chose and decides alike.
+// run: its folder (the Code screen's repository, else the first Local
+// Folder, when the run names none) and whether it gets a worktree. It runs
+// before the folder falls back to the current Local Folder and may run
+// twice for one run (Send, then start): the second call sees the folder
+// the first one chose and decides alike.
 func (s *Service) isolate(ctx context.Context, spec *runSpec, m agentcli.Model) error {
 	mode := IsolationWorkspace
 	if spec.chatID != "" {
 		mode = s.chatIsolation(ctx, spec.chatID, spec.worktree)
 	}
-	switch mode {
-	case IsolationOff:
+	if mode == IsolationOff {
 		spec.worktree, spec.noWorktree = false, true
-		return nil
-	case IsolationOn:
-		spec.worktree = true
-		return nil
-	}
-	if !writes(m, spec.role) {
 		return nil
 	}
 	var repo string
 	var on int
 	err := s.db.QueryRowContext(ctx, `SELECT repo, enabled FROM pipeline_code_repos WHERE workspace = ?`, wsOrDefault(spec.origin.Workspace)).Scan(&repo, &on)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && on == 0) {
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("reading the Code settings: %w", err)
+	}
+	if mode == IsolationOn {
+		// The chat isolates its runs itself: in the repository picked on
+		// the Code screen when there is one.
+		if spec.folder == "" {
+			spec.folder = repo
+		}
+		spec.worktree = true
 		return nil
 	}
-	if err != nil {
-		return fmt.Errorf("reading the Code settings: %w", err)
+	if on == 0 || !writes(m, spec.role) {
+		return nil
 	}
 	if repo == "" {
 		if repo, err = s.CurrentFolder(ctx); err != nil {

@@ -282,3 +282,29 @@ func TestSplitDiff(t *testing.T) {
 		t.Error("an empty diff has files")
 	}
 }
+
+// A chat isolated on its own (the checkbox, or turned on) works in the
+// repository picked on the Code screen, not in a later Local Folder, and
+// the workspace's switch is not needed for it.
+func TestChatTurnedOnUsesTheCodeRepository(t *testing.T) {
+	r := newCodeRig(t)
+	_, err := r.svc.AddFolder(r.ctx, r.repo)
+	must(t, err)
+	other := r.folder(t, "other")
+	_, err = r.svc.AddFolder(r.ctx, other)
+	must(t, err)
+	_, err = r.svc.SetCodeRepo(r.ctx, "", r.repo)
+	must(t, err)
+	c, err := r.svc.CreateChat(r.ctx, NewChat{Title: "Checkbox", Worktree: true})
+	must(t, err)
+	if run := r.send(t, c.ID, "write CHANGED.txt"); run.Folder != r.repo || run.Branch != agentcli.BranchPrefix+run.ID {
+		t.Errorf("a checkbox chat ran in %q on branch %q, want %q on its own branch", run.Folder, run.Branch, r.repo)
+	}
+	on, err := r.svc.CreateChat(r.ctx, NewChat{Title: "On"})
+	must(t, err)
+	must(t, r.svc.SetChatIsolation(r.ctx, on.ID, IsolationOn))
+	if run := r.send(t, on.ID, "write CHANGED.txt"); run.Folder != r.repo || run.Branch != agentcli.BranchPrefix+run.ID {
+		t.Errorf("a chat turned on ran in %q on branch %q, want %q on its own branch", run.Folder, run.Branch, r.repo)
+	}
+	r.untouched(t)
+}

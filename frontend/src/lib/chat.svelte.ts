@@ -1,6 +1,7 @@
 // Live state of the Chat screen: the chats, the open chat with its
 // messages and runs, and each run's timeline as its pipeline:run events
 // arrive (progress lines, streamed text, the end).
+import { codeApi, type ChatIsolation } from './api/code';
 import { pipelineApi, message, type Agent, type Chat, type ChatDetail, type Folder, type Role, type Run } from './api/pipeline';
 import { on } from './events';
 import { applyRunEvent, inProgress, liveFromRun, type LiveRun } from './pipeline';
@@ -91,9 +92,11 @@ export class ChatState {
   }
 
   /** startChat creates a chat for a first task and sends it; returns the chat id. */
-  async startChat(task: string, opts: { agentId: string; worktree: boolean; planMode?: boolean }): Promise<string> {
+  async startChat(task: string, opts: { agentId: string; worktree: boolean; planMode?: boolean; isolation?: ChatIsolation }): Promise<string> {
     const title = titleFrom(task);
     const c = await pipelineApi.createChat({ title, folder: '', agentId: opts.agentId, worktree: opts.worktree, planMode: !!opts.planMode });
+    // The chat's own choice over the workspace's isolation (Code screen).
+    if (opts.isolation) await codeApi.setChatIsolation(c.id, opts.isolation);
     await this.refreshList();
     await this.select(c.id);
     await this.send(task);

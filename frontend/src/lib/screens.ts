@@ -88,6 +88,14 @@ export const mainScreens: Screen[] = [
     available: () => bound('orchestrate', 'OrchestrateBinding'),
   },
   {
+    path: '/code',
+    group: 'pipeline',
+    label: 'Code',
+    icon: 'M8 6l-6 6 6 6M16 6l6 6-6 6M13.5 4l-3 16',
+    view: lazy(() => import('../screens/code/CodeScreen.svelte')),
+    available: () => bound('pipeline', 'CodeBinding'),
+  },
+  {
     path: '/agents',
     group: 'pipeline',
     label: 'Agents',
