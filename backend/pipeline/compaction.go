@@ -142,8 +142,10 @@ func (s *Service) compactions(ctx context.Context, d *ChatDetail) error {
 		d.Compacting = run
 	}
 	if n := len(d.Messages); n > 0 {
+		// A failure the chat has been compacted since is answered.
 		last := d.Messages[n-1]
-		d.TooLong = last.Role == "error" && strings.Contains(last.Text, agentcli.ErrPromptTooLong.Error())
+		d.TooLong = last.Role == "error" && strings.Contains(last.Text, agentcli.ErrPromptTooLong.Error()) &&
+			(len(d.Compactions) == 0 || d.Compactions[len(d.Compactions)-1].UptoMessageID < last.ID)
 	}
 	return rows.Err()
 }

@@ -187,6 +187,9 @@ func TestTooLongChatOffersCompact(t *testing.T) {
 			}
 		}
 	}
+	if d, err = r.svc.GetChat(ctx, c.ID); err != nil || d.TooLong {
+		t.Fatalf("the chat still offers Compact once compacted (%v)", err)
+	}
 	run = sendAndWait(t, r, c.ID, "what did the log say?")
 	if run.State != StateDone {
 		t.Fatalf("after Compact: run %s: %s", run.State, run.Error)
