@@ -52,6 +52,3 @@ func (m *Manager) Detach(id string) {
 		}
 	}
 }
-
-// Viewed reports whether some view shows pane id.
-func (m *Manager) Viewed(id string) bool { return m.views.of(id).Load() > 0 }
