@@ -226,31 +226,22 @@ func compactionPrompt(before, part string) string {
 }
 
 // chunkTurns renders turns as a transcript cut into parts of at most max
-// bytes, between turns where it can and inside a turn longer than max.
+// bytes: between turns or paragraphs where one falls in the second half of
+// a part, else between lines, else at a character.
 func chunkTurns(turns []agentcli.Turn, max int) []string {
+	rest := agentcli.Transcript(turns)
 	var parts []string
-	var cur strings.Builder
-	for _, t := range turns {
-		block := agentcli.Transcript([]agentcli.Turn{t})
-		if cur.Len() > 0 && cur.Len()+2+len(block) > max {
-			parts = append(parts, cur.String())
-			cur.Reset()
+	for len(rest) > max {
+		cut := strings.LastIndex(rest[:max], "\n\n")
+		if cut < max/2 {
+			cut = strings.LastIndex(rest[:max], "\n")
 		}
-		for len(block) > max {
-			cut := max
-			for cut > 0 && !utf8.RuneStart(block[cut]) {
-				cut--
+		if cut < max/2 {
+			for cut = max; cut > 0 && !utf8.RuneStart(rest[cut]); cut-- {
 			}
-			parts = append(parts, block[:cut])
-			block = block[cut:]
 		}
-		if cur.Len() > 0 {
-			cur.WriteString("\n\n")
-		}
-		cur.WriteString(block)
+		parts = append(parts, rest[:cut])
+		rest = strings.TrimLeft(rest[cut:], "\n")
 	}
-	if cur.Len() > 0 {
-		parts = append(parts, cur.String())
-	}
-	return parts
+	return append(parts, rest)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/osfoundry/desktop/backend/agentcli"
 )
@@ -236,5 +237,34 @@ func TestCancelCompactLeavesTheChatAsItWas(t *testing.T) {
 	must(t, err)
 	if len(d.Compactions) != 0 || d.Compacting != "" || d.Chat.CLISession != "sess-1" || d.Chat.State != StateIdle || len(d.Messages) != 2 {
 		t.Fatalf("after Cancel: %d compactions, compacting %q, session %q, state %s, %d messages", len(d.Compactions), d.Compacting, d.Chat.CLISession, d.Chat.State, len(d.Messages))
+	}
+}
+
+func TestChunkTurns(t *testing.T) {
+	log := strings.Repeat("line of a very long build log\n", 5000) // 150 KB in one turn
+	turns := []agentcli.Turn{{Role: "user", Text: "what broke?"}, {Role: "assistant", Text: "Send the log."}, {Role: "user", Text: log}}
+	parts := chunkTurns(turns, compactChunk)
+	if len(parts) != 2 {
+		t.Fatalf("%d parts, want 2 (the short turns go with the start of the log)", len(parts))
+	}
+	for i, p := range parts {
+		if len(p) > compactChunk || !strings.HasSuffix(strings.TrimRight(p, "\n"), "log") && i < len(parts)-1 {
+			t.Errorf("part %d: %d bytes, ends %q", i, len(p), p[max(0, len(p)-20):])
+		}
+	}
+	if !strings.HasPrefix(parts[0], "User: what broke?\n\nAssistant: Send the log.\n\nUser: line of") {
+		t.Errorf("part 0 starts %q", parts[0][:60])
+	}
+	if got := strings.Count(strings.Join(parts, "\n"), "line of a very long build log"); got != 5000 {
+		t.Errorf("%d log lines across the parts, want 5000", got)
+	}
+	if p := chunkTurns([]agentcli.Turn{{Role: "user", Text: "hi"}}, compactChunk); len(p) != 1 || p[0] != "User: hi" {
+		t.Errorf("a short chat: %q", p)
+	}
+	// A text with no line breaks is cut at a character boundary.
+	for _, p := range chunkTurns([]agentcli.Turn{{Role: "user", Text: strings.Repeat("é", 60_000)}}, compactChunk) {
+		if !utf8.ValidString(p) || len(p) > compactChunk {
+			t.Errorf("a part of %d bytes, valid UTF-8 %v", len(p), utf8.ValidString(p))
+		}
 	}
 }
