@@ -84,6 +84,21 @@ export default async function ({ page, tmp, env, bin, shot }) {
     await p.getByLabel('Article text').fill(articleTyped);
     await until('the article\'s unsaved status', async () => (await p.locator('[data-save-status]').textContent()).startsWith('Unsaved changes'));
     await held(kb);
+
+    // And for a Record item's body.
+    await p.goto(app.base + '/#/records');
+    await p.getByRole('button', { name: '+ New channel' }).click();
+    await p.getByLabel('Name').fill('Trip tasks');
+    await p.getByLabel('Statuses, in board order, separated by commas').fill('Todo, Done');
+    await p.getByRole('button', { name: 'Create channel' }).click();
+    const channel = await p.locator('[data-record-board]').getAttribute('data-record-board');
+    await p.getByLabel('New record title').fill('Book flights');
+    await p.getByRole('button', { name: 'Add record' }).click();
+    const record = await p.locator('[data-record-view]').getAttribute('data-record-view');
+    const recordTyped = 'Window seat, leaving Friday evening';
+    await p.getByLabel('Record body').fill(recordTyped);
+    await until('the record\'s unsaved status', async () => (await p.locator('[data-save-status]').textContent()).startsWith('Unsaved changes'));
+    await held(channel);
     assert(await app.kill(), 'the app should end on SIGKILL');
     await ctx.close();
 
@@ -119,6 +134,15 @@ export default async function ({ page, tmp, env, bin, shot }) {
     assert((await status.textContent()) === 'Unsaved changes · draft kept on this computer', `article status after restart: ${await status.textContent()}`);
     await p.getByRole('button', { name: 'Save', exact: true }).click();
     await until('the article save', async () => (await status.textContent()) === 'Saved');
+
+    await p.goto(`${app.base}/#/records?channel=${encodeURIComponent(channel)}&item=${encodeURIComponent(record)}`);
+    const recordBody = p.getByLabel('Record body');
+    await until('the record draft in the editor', async () => (await recordBody.inputValue()) === recordTyped, 15000).catch(async () => {
+      throw new Error(`after the kill the record body shows ${JSON.stringify(await recordBody.inputValue())}, want the typed draft`);
+    });
+    assert((await status.textContent()) === 'Unsaved changes · draft kept on this computer', `record status after restart: ${await status.textContent()}`);
+    await p.getByRole('button', { name: 'Save', exact: true }).click();
+    await until('the record save', async () => (await status.textContent()) === 'Saved');
     await until('the drafts to leave the app', async () => (await goCall(p, 'notes.Binding.Drafts')).length === 0);
     assert(await app.quit(), 'the app should quit on SIGTERM');
     await ctx.close();
