@@ -124,7 +124,10 @@ func newOrchBench() (*orchBench, error) {
 	if _, err := b.svc.AddFolder(ctx, b.folder); err != nil {
 		return nil, err
 	}
-	b.m = orchestrate.New(b.svc)
+	// Jobs kept in the database, as in the app: the board reads them back.
+	if b.m, err = orchestrate.Open(ctx, b.svc, b.db); err != nil {
+		return nil, err
+	}
 	return b, nil
 }
 

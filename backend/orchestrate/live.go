@@ -194,19 +194,14 @@ func (m *Manager) AllJobs() ([]Status, error) {
 		}
 		seen[st.ID] = true
 	}
-	db := m.db
-	m.mu.Unlock()
-	if db != nil {
-		stored, err := listStored(db, "")
-		if err != nil {
-			return nil, err
-		}
-		for _, st := range stored {
-			if !seen[st.ID] {
-				out = append(out, st)
-			}
+	// Jobs of earlier sessions were read once at Open: the board asks for
+	// every job on each change, and this session's are all in memory.
+	for _, st := range m.past {
+		if !seen[st.ID] {
+			out = append(out, st)
 		}
 	}
+	m.mu.Unlock()
 	sort.SliceStable(out, func(a, b int) bool { return out[a].StartedAt > out[b].StartedAt })
 	if out == nil {
 		out = []Status{}

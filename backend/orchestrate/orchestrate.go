@@ -231,6 +231,7 @@ type Manager struct {
 	subs  []func()
 
 	mu     sync.Mutex
+	past   []Status // jobs of earlier sessions, read at Open
 	jobs   map[string]*job
 	order  []string // job ids, oldest first, for pruning
 	closed bool

@@ -64,6 +64,9 @@ func Open(ctx context.Context, p Pipeline, db *sql.DB) (*Manager, error) {
 			return nil, err
 		}
 	}
+	if m.past, err = listStored(db, ""); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 

@@ -59,3 +59,32 @@ func TestJobsOutliveTheApp(t *testing.T) {
 	}
 	m1.Close()
 }
+
+// A person's jobs are on the window's list after a restart, as they ended
+// (or as cut off by the quit).
+func TestPersonJobsAfterARestart(t *testing.T) {
+	db, err := store.Open(filepath.Join(t.TempDir(), "app.db"))
+	must(t, err)
+	defer db.Close()
+	f := newFake()
+	m1, err := Open(bg, f, db)
+	must(t, err)
+	p1 := m1.ForPerson(OwnerWindow)
+	st, err := p1.StartFleet(bg, FleetRequest{Title: "Kept", Tasks: tasks("A")})
+	must(t, err)
+	f.finish(f.next(t), "did A", true)
+	wait(t, m1, OwnerWindow, st.ID)
+	m1.Close()
+
+	m2, err := Open(bg, newFake(), db)
+	must(t, err)
+	defer m2.Close()
+	jobs, err := m2.ForPerson(OwnerWindow).List()
+	must(t, err)
+	if len(jobs) != 1 || jobs[0].ID != st.ID || jobs[0].Title != "Kept" || jobs[0].State != StateDone || jobs[0].Steps[0].Answer != "did A" {
+		t.Fatalf("after restart: %+v", jobs)
+	}
+	if got, err := m2.ForPerson(OwnerWindow).Get(st.ID); err != nil || got.StartedBy != "you" {
+		t.Fatalf("get after restart = %+v, %v", got, err)
+	}
+}
