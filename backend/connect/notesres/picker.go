@@ -116,8 +116,6 @@ func (p *Picker) Projects() ([]PickProject, error) {
 	return out, nil
 }
 
-// Channels lists every workspace's channels that a connection can be
-// invited to: today the Record channels (the access check accepts an
 // Channels lists the Message channels an invite can open: every channel
 // but the discussion channels (a project opens its own), by workspace.
 func (p *Picker) Channels() ([]PickChannel, error) {
