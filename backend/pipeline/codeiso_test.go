@@ -308,3 +308,80 @@ func TestChatTurnedOnUsesTheCodeRepository(t *testing.T) {
 	}
 	r.untouched(t)
 }
+
+// fakeCodex answers the flag probe and, as a run, writes CHANGED.txt in
+// its working folder and answers.
+const fakeCodex = `#!/bin/sh
+if [ "$1" = "--version" ]; then echo 'codex-cli 0.169.0'; exit 0; fi
+for a in "$@"; do if [ "$a" = "--help" ]; then echo '      --ignore-rules  Do not load rules files'; exit 0; fi; done
+printf '%s\n' "$@" > "$FAKE_DIR/codex-argv"
+echo 'from codex' > CHANGED.txt
+echo '{"type":"thread.started","thread_id":"th-1"}'
+echo '{"type":"item.completed","item":{"id":"i1","type":"agent_message","text":"Done."}}'
+echo '{"type":"turn.completed","usage":{"input_tokens":3,"cached_input_tokens":0,"output_tokens":1}}'
+`
+
+// With isolation on, a Codex run works on its own branch in the
+// workspace's repository (-C <its worktree>), not in a later Local
+// Folder.
+func TestWorkspaceIsolationGivesCodexRunsABranch(t *testing.T) {
+	r := newCodeRig(t)
+	must(t, os.WriteFile(filepath.Join(r.dir, "bin", "codex"), []byte(fakeCodex), 0o755))
+	_, err := r.svc.SetRoleModel(r.ctx, "Worker", agentcli.ModelCodexAgent)
+	must(t, err)
+	_, err = r.svc.AddFolder(r.ctx, r.repo)
+	must(t, err)
+	other := r.folder(t, "other")
+	_, err = r.svc.AddFolder(r.ctx, other)
+	must(t, err)
+	_, err = r.svc.SetCodeRepo(r.ctx, "", r.repo)
+	must(t, err)
+	_, err = r.svc.SetCodeIsolation(r.ctx, "", true)
+	must(t, err)
+	c, err := r.svc.CreateChat(r.ctx, NewChat{Title: "Codex"})
+	must(t, err)
+	run := r.send(t, c.ID, "write CHANGED.txt")
+	if run.Folder != r.repo || run.Branch != agentcli.BranchPrefix+run.ID || !strings.Contains(run.Diff, "+from codex") {
+		t.Fatalf("Codex ran in %q on branch %q, diff %q", run.Folder, run.Branch, run.Diff)
+	}
+	b, err := os.ReadFile(filepath.Join(r.dir, "codex-argv"))
+	must(t, err)
+	if argv := string(b); !strings.Contains(argv, "-C\n"+filepath.Join(r.dir, "worktrees", run.ID)+"\n") {
+		t.Errorf("Codex argv (want -C <the run's worktree>):\n%s", argv)
+	}
+	if _, err := os.Stat(filepath.Join(other, "CHANGED.txt")); !os.IsNotExist(err) {
+		t.Error("Codex wrote into the current Local Folder")
+	}
+	r.untouched(t)
+}
+
+// Keep on a run whose worktree was left behind finishes it the way crash
+// recovery does: what it held is committed to the branch, which stays,
+// and the worktree goes.
+func TestKeepFinishesAWorktreeLeftBehind(t *testing.T) {
+	r := newCodeRig(t)
+	_, err := r.svc.AddFolder(r.ctx, r.repo)
+	must(t, err)
+	id, branch := "left1", agentcli.BranchPrefix+"left1"
+	dir := filepath.Join(r.dir, "worktrees", id)
+	base := strings.TrimSpace(git(t, r.repo, "rev-parse", "HEAD"))
+	git(t, r.repo, "worktree", "add", "-q", "-b", branch, dir, base)
+	must(t, os.WriteFile(filepath.Join(dir, "half.txt"), []byte("half done\n"), 0o644))
+	wt := `{"repo":"` + r.repo + `","dir":"` + dir + `","branch":"` + branch + `","base":"` + base + `"}`
+	_, err = r.svc.db.Exec(`INSERT INTO pipeline_runs(id, title, model, role, folder, state, error, worktree, repo, started_at) VALUES(?,?,?,?,?,?,?,?,?,?)`,
+		id, "Left", agentcli.ModelClaudeAgent, "Worker", r.repo, StateFailed, "stopped", wt, r.repo, 1)
+	must(t, err)
+	must(t, r.svc.recordIsolated(r.ctx, id, ""))
+	kept, err := r.svc.KeepRun(r.ctx, id)
+	must(t, err)
+	if kept.Decision != DecisionKept || kept.Branch != branch || len(kept.Files) != 1 || kept.Files[0].Path != "half.txt" {
+		t.Fatalf("kept = %+v", kept)
+	}
+	if got := git(t, r.repo, "show", branch+":half.txt"); got != "half done\n" {
+		t.Errorf("branch holds half.txt = %q", got)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("the worktree folder is still there (%v)", err)
+	}
+	r.untouched(t)
+}
