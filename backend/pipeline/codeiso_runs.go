@@ -40,10 +40,11 @@ type ChangedFile struct {
 }
 
 // CodeRuns lists a workspace's isolated runs, newest first, leaving out
-// the ones whose branch was discarded.
+// the ones whose branch was discarded (here, or from the chat: a diff
+// without its branch).
 func (s *Service) CodeRuns(ctx context.Context, workspace string) ([]CodeRun, error) {
 	ws := wsOrDefault(workspace)
-	rs, err := s.runs(ctx, `id IN (SELECT run_id FROM pipeline_code_runs WHERE workspace = ? AND decision <> ?)`, ws, DecisionDiscarded)
+	rs, err := s.runs(ctx, `id IN (SELECT run_id FROM pipeline_code_runs WHERE workspace = ? AND decision <> ?) AND NOT (branch = '' AND diff <> '')`, ws, DecisionDiscarded)
 	if err != nil {
 		return nil, err
 	}

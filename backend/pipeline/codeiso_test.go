@@ -385,3 +385,20 @@ func TestKeepFinishesAWorktreeLeftBehind(t *testing.T) {
 	}
 	r.untouched(t)
 }
+
+// A branch discarded from the chat ("Discard branch") leaves the Code
+// screen's list too, rather than reading as a run that changed nothing.
+func TestBranchDiscardedInTheChatLeavesTheList(t *testing.T) {
+	r := newCodeRig(t)
+	_, err := r.svc.AddFolder(r.ctx, r.repo)
+	must(t, err)
+	_, err = r.svc.SetCodeIsolation(r.ctx, "", true)
+	must(t, err)
+	c, err := r.svc.CreateChat(r.ctx, NewChat{Title: "Change"})
+	must(t, err)
+	run := r.send(t, c.ID, "write CHANGED.txt")
+	must(t, r.svc.DiscardBranch(r.ctx, run.ID))
+	if runs, _ := r.svc.CodeRuns(r.ctx, ""); len(runs) != 0 {
+		t.Errorf("a run whose branch was discarded in the chat is still listed: %+v", runs)
+	}
+}
