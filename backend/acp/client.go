@@ -58,12 +58,28 @@ type client struct {
 	seqMu sync.Mutex
 	seq   int
 
+	reportMu sync.Mutex // one report at a time, in order
+
 	perms chan *permAsk // permission requests waiting for the user
 }
 
 type permAsk struct {
+	id    string
 	req   sdk.RequestPermissionRequest
-	reply chan sdk.RequestPermissionOutcome
+	reply chan sdk.RequestPermissionOutcome // buffered: one answer
+	once  sync.Once
+}
+
+var cancelled = sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}
+
+// answer reports the answer, then hands it to the waiting request: reported
+// in this order, on the loop's goroutine, the pane leaves Needs you before
+// the agent goes on and before the turn's end can be reported.
+func (c *client) answer(a *permAsk, out sdk.RequestPermissionOutcome) {
+	a.once.Do(func() {
+		c.report("client", "response", "session/request_permission", a.id, "")
+		a.reply <- out
+	})
 }
 
 // Run starts the adapter, opens a session in o.Dir and runs turns typed on
@@ -120,6 +136,8 @@ func (c *client) nextID(prefix string) string {
 }
 
 func (c *client) report(from, typ, method, id, title string) {
+	c.reportMu.Lock()
+	defer c.reportMu.Unlock()
 	if c.o.Report != nil {
 		c.o.Report(detect.ACPEvent{Adapter: c.adapter, From: from, Type: typ, Method: method, ID: id, Title: title})
 	}
@@ -192,7 +210,7 @@ func (c *client) loop(ctx context.Context, sid sdk.SessionId, lines <-chan strin
 		case <-c.o.Interrupt:
 			switch {
 			case ask != nil:
-				ask.reply <- sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}
+				c.answer(ask, cancelled)
 				ask = nil
 				_ = c.conn.Cancel(ctx, sdk.CancelNotification{SessionId: sid})
 				c.printf("\nDeclined; cancelling the turn.\n")
@@ -214,7 +232,7 @@ func (c *client) loop(ctx context.Context, sid sdk.SessionId, lines <-chan strin
 		case l, ok := <-lines:
 			if !ok {
 				if ask != nil {
-					ask.reply <- sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}
+					c.answer(ask, cancelled)
 				}
 				return nil
 			}
@@ -222,17 +240,17 @@ func (c *client) loop(ctx context.Context, sid sdk.SessionId, lines <-chan strin
 			switch {
 			case l == "/quit":
 				if ask != nil {
-					ask.reply <- sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}
+					c.answer(ask, cancelled)
 				}
 				return nil
 			case l == "/cancel" && ask != nil:
-				ask.reply <- sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}
+				c.answer(ask, cancelled)
 				ask = nil
 				_ = c.conn.Cancel(ctx, sdk.CancelNotification{SessionId: sid})
 				c.printf("Declined; cancelling the turn.\n")
 			case ask != nil:
 				if out, ok := choose(ask.req.Options, l); ok {
-					ask.reply <- out
+					c.answer(ask, out)
 					ask = nil
 				} else {
 					c.printf("Type a number from 1 to %d and press Enter.\n", len(ask.req.Options))

@@ -16,23 +16,23 @@ var _ sdk.Client = (*client)(nil)
 // reported before the question shows and again once answered: between the
 // two the pane needs the user.
 func (c *client) RequestPermission(ctx context.Context, req sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
-	id := c.nextID("p")
-	c.report("agent", "request", "session/request_permission", id, permTitle(req))
-	defer c.report("client", "response", "session/request_permission", id, "")
+	ask := &permAsk{id: c.nextID("p"), req: req, reply: make(chan sdk.RequestPermissionOutcome, 1)}
+	c.report("agent", "request", "session/request_permission", ask.id, permTitle(req))
 	if len(req.Options) == 0 {
-		return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}}, nil
+		c.answer(ask, cancelled)
+		return sdk.RequestPermissionResponse{Outcome: <-ask.reply}, nil
 	}
-	ask := &permAsk{req: req, reply: make(chan sdk.RequestPermissionOutcome, 1)}
 	select {
 	case c.perms <- ask:
 	case <-ctx.Done():
-		return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}}, nil
+		c.answer(ask, cancelled) // the agent withdrew it (the turn was cancelled)
 	}
 	select {
 	case out := <-ask.reply:
 		return sdk.RequestPermissionResponse{Outcome: out}, nil
 	case <-ctx.Done():
-		return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}}, nil
+		c.answer(ask, cancelled)
+		return sdk.RequestPermissionResponse{Outcome: cancelled}, nil
 	}
 }
 

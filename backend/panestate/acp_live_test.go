@@ -73,6 +73,14 @@ func TestLiveClaudeACPNeedsYou(t *testing.T) {
 		t.Fatalf("tool result = %+v, want the marker (the answer ran the command)", res)
 	}
 	waitScreen(t, p, regexp.MustCompile(`All done\.`))
+	// Answered is answered: the pane never went back to Needs you.
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, c := range r.changes {
+		if c.ID == info.ID && c.at.After(t1) && c.State == "blocked" {
+			t.Errorf("blocked again after the answer: %s", c.Reason)
+		}
+	}
 }
 
 func waitNotified(t *testing.T, r *rig, id string) {
