@@ -13,7 +13,9 @@ import { until, assert, goCall } from '../lib.mjs';
 // - a fleet of 2 held by the fake model: Cancel on run 1 cancels it while
 //   run 2 keeps running; the Sessions board shows the fleet as a Team card
 //   with its runs counted, and the card opens the job here; Cancel all ends
-//   run 2 too.
+//   run 2 too;
+// - limits are enforced and shown: with 1 at once run 2 waits while run 1
+//   runs, and a spend limit below one run's cost stops the job with why.
 export default async function ({ page, base, tmp, shot }) {
   const seed = JSON.parse(readFileSync(join(tmp, 'pipeline-seed.json'), 'utf8'));
   if (seed.missing) throw new Error(seed.missing);
@@ -195,4 +197,23 @@ export default async function ({ page, base, tmp, shot }) {
   await until('the job to end', async () => (await job.getAttribute('data-state')) !== 'running', 30000);
   assert((await child(1).getAttribute('data-state')) === 'cancelled', 'run 1 stays cancelled');
   await shot('orchestration-all-cancelled');
+
+  // --- Limits enforced and shown: one run at once, a spend limit below one run's cost ---
+  await startNew();
+  await form.getByLabel('Name').fill('Spend capped');
+  await form.getByLabel('Task of run 1').fill('First of two');
+  await form.getByLabel('Task of run 2').fill('Second of two');
+  await form.getByLabel('Spend limit in dollars').fill('0.01');
+  await form.getByLabel('Runs at once').fill('1');
+  await form.getByRole('button', { name: 'Start fleet' }).click();
+  await until('the capped team to open', async () => ((await job.locator('h1').textContent().catch(() => '')) ?? '').includes('Spend capped'));
+  assert((await job.locator('[data-job-limits]').textContent()) === 'Limits: spend $0.01 · 1 at once', `the limits: ${await job.locator('[data-job-limits]').textContent()}`);
+  await until('run 1 to be running', async () => (await child(1).getAttribute('data-state')) === 'running', 60000);
+  assert((await child(2).getAttribute('data-state')) === 'waiting', 'run 2 waits while run 1 runs (1 at once)');
+  await until('the spend limit to stop the job', async () => (await job.getAttribute('data-state')) === 'stopped', 120000);
+  const why = await job.locator('[data-job-error]').textContent();
+  assert(why.startsWith('Stopped: spend limit $0.01 reached ('), `why the job stopped: ${why}`);
+  assert((await child(1).getAttribute('data-state')) === 'done' && (await child(2).getAttribute('data-state')) === 'cancelled', 'run 2 never started');
+  assert((await job.locator('[data-job-state]').textContent()) === 'Stopped', 'the job reads Stopped');
+  await shot('orchestration-spend-limit');
 }
