@@ -17,8 +17,11 @@ func TestACPStreamFollowsOpenRequests(t *testing.T) {
 	if a := reg.IdentifyACP("claude-agent-acp"); a != "claude" {
 		t.Fatalf("IdentifyACP(claude-agent-acp) = %q, want claude", a)
 	}
-	if a := reg.IdentifyACP("gemini"); a != "" {
-		t.Fatalf("IdentifyACP(gemini) = %q, want none (no rules file declares it as an ACP adapter)", a)
+	if a := reg.IdentifyACP("gemini"); a != "gemini" {
+		t.Fatalf("IdentifyACP(gemini) = %q, want gemini (gemini --acp)", a)
+	}
+	if a := reg.IdentifyACP("codex"); a != "" {
+		t.Fatalf("IdentifyACP(codex) = %q, want none (no rules file declares it as an ACP adapter)", a)
 	}
 	rules := reg.Get("claude").ACP
 	steps := []struct {

@@ -2,6 +2,7 @@ package panestate
 
 import (
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -29,10 +30,27 @@ func TestLiveClaudeACPNeedsYou(t *testing.T) {
 	// The adapter's SDK runs this Claude Code (the pinned one) instead of
 	// the copy bundled with it.
 	e.Setenv("CLAUDE_CODE_EXECUTABLE", e.Bin)
+	srv.Push(fakemodel.ClaudeBash("touch osf-acp.txt && echo osf-marker-$((6*7))", "Create a marker file"), fakemodel.Text("All done."))
+	liveACPRound(t, srv, e, "claude", adapter)
+}
+
+// Gemini CLI speaks ACP itself (`gemini --acp`), declared in rules/gemini.toml.
+func TestLiveGeminiACPNeedsYou(t *testing.T) {
+	srv := fakemodel.Start(t)
+	e := agentenv.Gemini(t, srv.URL)
+	// Its ACP mode refuses $(…) in commands, so the marker is the file.
+	srv.Push(fakemodel.Tool("run_shell_command", map[string]any{"command": "touch osf-acp.txt && echo osf-marker-ran", "description": "Create a marker file"}), fakemodel.Text("All done."))
+	liveACPRound(t, srv, e, "gemini", e.Bin, "--acp")
+}
+
+// liveACPRound runs adapter under `osfoundry acp` in a pane: a task whose
+// shell command needs permission, answered with the option that allows it
+// once.
+func liveACPRound(t *testing.T, srv *fakemodel.Server, e *agentenv.Env, agent string, adapter ...string) {
+	t.Helper()
 	exe, _ := os.Executable()
 	r := newRig(t, Config{Exe: exe})
-	srv.Push(fakemodel.ClaudeBash("touch osf-acp.txt && echo osf-marker-$((6*7))", "Create a marker file"), fakemodel.Text("All done."))
-	info, err := r.mgr.Create(terminal.Options{Dir: e.Work, Argv: []string{exe, "acp", "--", adapter}, Env: e.Env, Cols: 120, Rows: 32})
+	info, err := r.mgr.Create(terminal.Options{Dir: e.Work, Argv: append([]string{exe, "acp", "--"}, adapter...), Env: e.Env, Cols: 120, Rows: 32})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,8 +60,8 @@ func TestLiveClaudeACPNeedsYou(t *testing.T) {
 	t0 := time.Now()
 	p.Write([]byte("Print the marker with the shell\r"))
 	st := waitLiveState(t, r, info.ID, "blocked", t0)
-	if st.Source != "acp" || st.Agent != "claude" {
-		t.Fatalf("blocked state %+v, want source acp and agent claude", st)
+	if st.Source != "acp" || st.Agent != agent {
+		t.Fatalf("blocked state %+v, want source acp and agent %s", st, agent)
 	}
 	t.Logf("blocked after %v, decided by: %s (message %q)", time.Since(t0).Round(time.Millisecond), st.Reason, st.Message)
 	if !strings.Contains(st.Message, "osf-marker") {
@@ -54,7 +72,7 @@ func TestLiveClaudeACPNeedsYou(t *testing.T) {
 
 	// The pane asks; pick the option that allows this call once.
 	waitScreen(t, p, regexp.MustCompile(`Answer with a number`))
-	m := regexp.MustCompile(`(?m)^\s*(\d)\) Allow\s*$`).FindStringSubmatch(strings.Join(p.Screen().Lines, "\n"))
+	m := regexp.MustCompile(`(?m)^\s*(\d)\) Allow( once)?\s*$`).FindStringSubmatch(strings.Join(p.Screen().Lines, "\n"))
 	if m == nil {
 		t.Fatalf("no Allow option on screen:\n%s", strings.Join(p.Screen().Lines, "\n"))
 	}
@@ -69,8 +87,11 @@ func TestLiveClaudeACPNeedsYou(t *testing.T) {
 	if !srv.WaitMain(2, liveWait) {
 		t.Fatalf("the command's result never went back to the model")
 	}
-	if res := srv.MainRequests()[1].ToolResults(); len(res) != 1 || !strings.Contains(res[0].Text, "osf-marker-42") {
-		t.Fatalf("tool result = %+v, want the marker (the answer ran the command)", res)
+	if res := srv.MainRequests()[1].ToolResults(); len(res) != 1 || !strings.Contains(res[0].Text, "osf-marker-") {
+		t.Fatalf("tool result = %+v, want the marker", res)
+	}
+	if _, err := os.Stat(filepath.Join(e.Work, "osf-acp.txt")); err != nil {
+		t.Fatalf("the answer did not run the command: %v", err)
 	}
 	waitScreen(t, p, regexp.MustCompile(`All done\.`))
 	// Answered is answered: the pane never went back to Needs you.
