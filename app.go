@@ -36,6 +36,7 @@ import (
 	"github.com/osfoundry/desktop/backend/shellenv"
 	"github.com/osfoundry/desktop/backend/store"
 	"github.com/osfoundry/desktop/backend/terminal"
+	"github.com/osfoundry/desktop/backend/toolpolicy"
 	"github.com/osfoundry/desktop/backend/wailsui"
 	"github.com/osfoundry/desktop/backend/workers"
 )
@@ -63,6 +64,8 @@ type App struct {
 	Records  *notes.RecordsBinding
 	Messages *messages.Binding
 	Settings *settings.Binding
+	Policy   *toolpolicy.Binding // Settings → Tool policy over the one executor
+	prefs    *settings.Store
 
 	inv       *inventory.Service
 	invCancel context.CancelFunc
@@ -107,6 +110,7 @@ func newApp(dir string, inst *instance.Instance) (*App, error) {
 		return nil, err
 	}
 	a.work.Pipeline.SetHistory(continueHistory(a.inv))
+	a.Policy = toolpolicy.NewBinding(a.prefs, a.work.Executor) // the saved overrides, from the first call
 	if err := a.openConnect(); err != nil {
 		return nil, err
 	}
@@ -380,7 +384,7 @@ func runWindow(toFile bool) error {
 		// macOS hands a clicked osfoundry:// link to the running app as an
 		// Apple Event, not as an argument of a second process.
 		Mac:  &mac.Options{OnUrlOpen: func(u string) { a.launched(instance.Launch{Args: []string{u}}) }},
-		Bind: []any{about, a.Terminal, a.Inventory, a.Connect, a.Picker, a.Notes, a.Records, a.Messages, notes.NewKnowledgeBinding(a.notes), a.work.PipelineBinding, a.work.CodeBinding, a.work.ApprovalsBinding, a.work.OrchestrateBinding, a.Board, shellenv.NewBinding(), a.Settings, a.rulesBinding()},
+		Bind: []any{about, a.Terminal, a.Inventory, a.Connect, a.Picker, a.Notes, a.Records, a.Messages, notes.NewKnowledgeBinding(a.notes), a.work.PipelineBinding, a.work.CodeBinding, a.work.ApprovalsBinding, a.work.OrchestrateBinding, a.Board, shellenv.NewBinding(), a.Settings, a.Policy, a.rulesBinding()},
 	})
 	if err != nil {
 		return fmt.Errorf("running the window: %w", err)

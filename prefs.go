@@ -15,6 +15,7 @@ func (a *App) openSettings() {
 		fmt.Fprintln(os.Stderr, "osfoundry:", err) // s still holds the defaults
 	}
 	s.Follow(func(p settings.Prefs) { a.notifier.SetEnabled(p.Notifications) })
+	a.prefs = s
 	home, _ := os.UserHomeDir()
 	a.Settings = settings.NewBinding(s, a.emit, home)
 }

@@ -1,5 +1,5 @@
-// Package settings keeps the person's app preferences (today: desktop
-// notifications on or off) in a small JSON file in the data folder, and
+// Package settings keeps the person's app preferences (desktop
+// notifications on or off, per-channel tool overrides) in a small JSON file in the data folder, and
 // binds the Settings screen's calls, including the native folder dialog
 // through a Dialogs interface (the Wails runtime lives in backend/wailsui;
 // this package never imports it).
@@ -21,6 +21,16 @@ const FileName = "settings.json"
 type Prefs struct {
 	// Notifications: a desktop notification when an agent needs the person.
 	Notifications bool `json:"notifications"`
+	// Channels are the tool overrides per executor channel ("pipeline"),
+	// set in Settings → Tool policy (backend/toolpolicy applies them).
+	Channels map[string]ChannelOverride `json:"channels,omitempty"`
+}
+
+// ChannelOverride narrows the app's tools on one channel: Disabled are
+// refused, ForceApproval ask the person first ("*" means every tool).
+type ChannelOverride struct {
+	Disabled      []string `json:"disabled,omitempty"`
+	ForceApproval []string `json:"forceApproval,omitempty"`
 }
 
 // Defaults are the preferences of a new install.
@@ -82,6 +92,23 @@ func (s *Store) Follow(apply func(Prefs)) {
 // SetNotifications turns desktop notifications on or off and saves it.
 func (s *Store) SetNotifications(on bool) (Prefs, error) {
 	return s.update(func(p *Prefs) { p.Notifications = on })
+}
+
+// SetChannel saves one channel's tool overrides; the zero override
+// removes them. The caller checks the names (backend/toolpolicy).
+func (s *Store) SetChannel(channel string, o ChannelOverride) (Prefs, error) {
+	return s.update(func(p *Prefs) {
+		next := make(map[string]ChannelOverride, len(p.Channels)+1)
+		for k, v := range p.Channels {
+			next[k] = v
+		}
+		if len(o.Disabled) == 0 && len(o.ForceApproval) == 0 {
+			delete(next, channel)
+		} else {
+			next[channel] = o
+		}
+		p.Channels = next
+	})
 }
 
 func (s *Store) update(change func(*Prefs)) (Prefs, error) {

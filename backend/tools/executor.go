@@ -179,7 +179,7 @@ func (e *Executor) Execute(ctx context.Context, c Call) (res Result, err error) 
 	}
 	if pol.disables(c.Tool) {
 		decision = DecisionChannel
-		return ErrorResult(fmt.Sprintf("tool %q is turned off for this channel; ask the user to enable it in the channel's settings", c.Tool)), nil
+		return ErrorResult(fmt.Sprintf("%s is turned off for %q runs in Settings → Tool policy; ask the user to turn it back on there", c.Tool, c.Channel)), nil
 	}
 	if c.PlanMode && !t.ReadOnly {
 		decision = DecisionPlanMode

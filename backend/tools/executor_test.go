@@ -59,7 +59,7 @@ func TestExecutorGate(t *testing.T) {
 		{name: "approval tool watched, declined", call: Call{Tool: "screen", Watched: true}, approver: &fakeApprover{answer: no}, wantText: "declined", decision: DecisionDeclined, wantAsked: 1},
 		{name: "approval wait cancelled", call: Call{Tool: "screen", Watched: true}, approver: &fakeApprover{err: context.Canceled}, wantErr: true, decision: DecisionNoAnswer, wantAsked: 1},
 		{name: "no approver means no", call: Call{Tool: "screen", Watched: true}, noApprove: true, wantText: "declined", decision: DecisionDeclined},
-		{name: "channel disables one tool", call: Call{Tool: "read", Channel: "slack"}, channel: &ChannelPolicy{Disabled: []string{"read"}}, wantText: "turned off for this channel", decision: DecisionChannel},
+		{name: "channel disables one tool", call: Call{Tool: "read", Channel: "slack"}, channel: &ChannelPolicy{Disabled: []string{"read"}}, wantText: `read is turned off for "slack" runs in Settings → Tool policy`, decision: DecisionChannel},
 		{name: "channel disables all", call: Call{Tool: "write", Channel: "slack", Watched: true}, channel: &ChannelPolicy{Disabled: []string{"*"}}, wantText: "turned off", decision: DecisionChannel},
 		{name: "other channel unaffected", call: Call{Tool: "read", Channel: "web"}, channel: &ChannelPolicy{Disabled: []string{"*"}}, wantRan: true, decision: DecisionRan},
 		{name: "channel forces approval", call: Call{Tool: "write", Channel: "slack", Watched: true}, channel: &ChannelPolicy{ForceApproval: []string{"write"}}, approver: &fakeApprover{answer: no}, wantText: "declined", decision: DecisionDeclined, wantAsked: 1},
