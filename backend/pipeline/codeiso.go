@@ -151,12 +151,24 @@ func (s *Service) CodeSettings(ctx context.Context, workspace string) (CodeSetti
 	switch {
 	case cs.Uses == "":
 		cs.Problem = ErrNoFolders.Error()
+	case cs.Repo != "" && !s.isLocalFolder(ctx, cs.Repo):
+		cs.Problem = removedRepo(cs.Repo).Error()
 	default:
 		if _, err := gitTop(ctx, cs.Uses); err != nil {
 			cs.Problem = err.Error()
 		}
 	}
 	return cs, nil
+}
+
+func (s *Service) isLocalFolder(ctx context.Context, path string) bool {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM pipeline_folders WHERE path = ?`, path).Scan(&n)
+	return err == nil && n > 0
+}
+
+func removedRepo(path string) error {
+	return fmt.Errorf("%s is no longer one of your Local Folders: add it again in Settings → Local Folders, or pick another repository on the Code screen", path)
 }
 
 // SetCodeRepo picks a workspace's repository: one of the Local Folders
@@ -276,7 +288,7 @@ func (s *Service) isolate(ctx context.Context, spec *runSpec, m agentcli.Model) 
 	if mode == IsolationOn {
 		// The chat isolates its runs itself: in the repository picked on
 		// the Code screen when there is one.
-		if spec.folder == "" {
+		if spec.folder == "" && repo != "" && s.isLocalFolder(ctx, repo) {
 			spec.folder = repo
 		}
 		spec.worktree = true
@@ -284,6 +296,12 @@ func (s *Service) isolate(ctx context.Context, spec *runSpec, m agentcli.Model) 
 	}
 	if on == 0 || !writes(m, spec.role) {
 		return nil
+	}
+	if repo != "" && !s.isLocalFolder(ctx, repo) {
+		if spec.folder != "" && !within(spec.folder, repo) {
+			return nil // the run works elsewhere on purpose (a chat's own folder)
+		}
+		return fmt.Errorf("worktree isolation is on for this workspace, but %w", removedRepo(repo))
 	}
 	if repo == "" {
 		if repo, err = s.CurrentFolder(ctx); err != nil {

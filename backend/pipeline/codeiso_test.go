@@ -402,3 +402,30 @@ func TestBranchDiscardedInTheChatLeavesTheList(t *testing.T) {
 		t.Errorf("a run whose branch was discarded in the chat is still listed: %+v", runs)
 	}
 }
+
+// A repository removed from the Local Folders is not worked in any more:
+// the settings say so and a run is refused with what to do.
+func TestRemovedRepositoryIsNotUsed(t *testing.T) {
+	r := newCodeRig(t)
+	f, err := r.svc.AddFolder(r.ctx, r.repo)
+	must(t, err)
+	_, err = r.svc.AddFolder(r.ctx, r.folder(t, "other"))
+	must(t, err)
+	_, err = r.svc.SetCodeRepo(r.ctx, "", r.repo)
+	must(t, err)
+	_, err = r.svc.SetCodeIsolation(r.ctx, "", true)
+	must(t, err)
+	must(t, r.svc.RemoveFolder(r.ctx, f.ID))
+	want := r.repo + " is no longer one of your Local Folders"
+	cs, err := r.svc.CodeSettings(r.ctx, "")
+	must(t, err)
+	if !strings.Contains(cs.Problem, want) {
+		t.Errorf("problem = %q", cs.Problem)
+	}
+	c, err := r.svc.CreateChat(r.ctx, NewChat{Title: "Change"})
+	must(t, err)
+	if _, err := r.svc.Send(r.ctx, c.ID, "write CHANGED.txt"); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a run in a removed repository: %v", err)
+	}
+	r.untouched(t)
+}
