@@ -101,3 +101,26 @@ func TestLiveRunInlineLoop(t *testing.T) {
 		t.Errorf("the second iteration did not see the first's result (%d requests)", len(main))
 	}
 }
+
+// A graph file on the real Claude Code: the second step starts after the
+// first and is given its answer.
+func TestLiveRunGraphFile(t *testing.T) {
+	srv := fakemodel.Start(t, fakemodel.Text("facts: the sky is blue"), fakemodel.Text("headline: Blue skies"))
+	e := agentenv.Claude(t, srv.URL, "IS_SANDBOX=1")
+	useEnv(t, e)
+	file := jobFile(t, `{"task":"Write a headline.","steps":[
+		{"id":"facts","role":"Titling","prompt":"gather the facts"},
+		{"id":"headline","role":"Titling","prompt":"write it","depends_on":["facts"]}]}`)
+	var out, errb bytes.Buffer
+	code := Run(&Env{Stdout: &out, Stderr: &errb}, []string{"run", "--model", "cli:claude:agent", "--folder", e.Work, "--graph", file})
+	if code != 0 {
+		t.Fatalf("exit %d\nstderr: %s", code, errb.String())
+	}
+	if o := out.String(); !strings.Contains(o, "## facts · Titling · done\nfacts: the sky is blue") || !strings.Contains(o, "## headline · Titling · done\nheadline: Blue skies") {
+		t.Errorf("stdout = %s", o)
+	}
+	main := srv.MainRequests()
+	if len(main) != 2 || !strings.Contains(string(main[1].Body), "facts: the sky is blue") || !strings.Contains(string(main[1].Body), "Write a headline.") {
+		t.Errorf("the second step was not given the first's answer and the graph's task (%d requests)", len(main))
+	}
+}
