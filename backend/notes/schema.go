@@ -135,4 +135,20 @@ CREATE TRIGGER search_gen_article_d AFTER DELETE ON knowledge_articles BEGIN UPD
 CREATE TRIGGER search_gen_kb_u AFTER UPDATE ON knowledge_bases BEGIN UPDATE search_gen SET gen = gen + 1; END;
 CREATE TRIGGER search_gen_kb_d AFTER DELETE ON knowledge_bases BEGIN UPDATE search_gen SET gen = gen + 1; END;
 `},
+	{Version: 4, SQL: `
+-- Prefix indexes for word beginnings of 2–12 characters: every search term
+-- is a prefix query ("refu"*), which otherwise merges the postings of every
+-- matching word, in the query and again in bm25's document counts; with
+-- them a search over 10,000 articles takes about half the time, with the
+-- same hits. The index is rebuilt lazily by the next search.
+DROP TABLE search_fts;
+CREATE VIRTUAL TABLE search_fts USING fts5(
+	kind UNINDEXED, ref UNINDEXED, workspace UNINDEXED, container UNINDEXED,
+	title, body,
+	tokenize = 'unicode61 remove_diacritics 2',
+	prefix = '2 3 4 5 6 7 8 9 10 11 12'
+);
+DELETE FROM search_state;
+UPDATE search_gen SET gen = gen + 1;
+`},
 }
