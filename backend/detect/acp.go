@@ -89,9 +89,12 @@ func (s *ACPStream) Observe(rules ACPRules, ev ACPEvent) (sig Signal, ok bool) {
 	switch ev.Type {
 	case "request":
 		if ev.From == "client" && ev.Method == "initialize" {
-			// A new connection: whatever the last one left open is gone.
+			// A new connection: whatever the last one left open is gone,
+			// and the agent waits for its first task.
 			clear(s.open)
-			return Signal{}, false
+			sig := s.signalLocked(sanitize(ev.Adapter, 40))
+			sig.Kind = "connected"
+			return sig, true
 		}
 		var st State
 		switch {

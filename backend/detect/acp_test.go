@@ -30,7 +30,7 @@ func TestACPStreamFollowsOpenRequests(t *testing.T) {
 		want State // "" = no signal
 		kind string
 	}{
-		{"connection opens", acpEv("client", "request", "initialize", "i1"), "", ""},
+		{"connection opens: waiting for a task", acpEv("client", "request", "initialize", "i1"), Idle, "connected"},
 		{"a notification is not a request", acpEv("agent", "notification", "session/update", ""), "", ""},
 		{"prompt sent", acpEv("client", "request", "session/prompt", "t2"), Working, "turn"},
 		{"permission asked", acpEv("agent", "request", "session/request_permission", "p3"), Blocked, "permission"},

@@ -56,6 +56,10 @@ func liveACPRound(t *testing.T, srv *fakemodel.Server, e *agentenv.Env, agent st
 	}
 	p, _ := r.mgr.Get(info.ID)
 	waitScreen(t, p, regexp.MustCompile(`Type a task and press Enter`))
+	// Waiting for its first task is idle, not a program at work.
+	if st := waitLiveState(t, r, info.ID, "idle", time.Time{}); st.Source != "acp" || st.Agent != agent {
+		t.Errorf("before the first task: %+v, want idle from acp", st)
+	}
 
 	t0 := time.Now()
 	p.Write([]byte("Print the marker with the shell\r"))
