@@ -5,6 +5,7 @@ import { until, assert, goCall } from '../lib.mjs';
 // The Orchestration screen with the REAL Claude Code (build/agents) against
 // the scripted fake model:
 // - the screen is in the sidebar and, with no jobs, says how to start one;
+//   the form says in which folder the runs work;
 // - bad input is refused next to the form in words that say what to do
 //   (a limit that is not a number; an empty task, refused by the backend);
 // - a fleet of 2 (two tasks, Worker on cli:claude:agent, limits set): both
@@ -41,6 +42,11 @@ export default async function ({ page, base, tmp, shot }) {
   // The model picker is the Pipeline Roles one: its empty choice names the role's model.
   const picker = form.getByRole('combobox', { name: 'Model of run 1' });
   await until('the picker to name the role model', async () => (await picker.textContent()).includes("Worker's model (cli:claude:agent)"));
+
+  // The form says where the runs work (the current Local Folder).
+  const where = form.locator('[data-where]');
+  await until('the folder on the form', async () => ((await where.textContent().catch(() => '')) ?? '').includes('work-pipeline'));
+  assert((await where.textContent()).startsWith('Runs work in'), `where the runs work: ${await where.textContent()}`);
 
   // --- Bad input ---
   const alert = form.locator('[data-start-error]');
@@ -130,7 +136,7 @@ export default async function ({ page, base, tmp, shot }) {
   const graph = await goCall(page, 'orchestrate.OrchestrateBinding.Get', await job.getAttribute('data-job'));
   const [s1, s2] = graph.steps;
   assert(s1.id === 's1' && s2.id === 's2' && s2.startedAt >= s1.endedAt, `s2 starts after s1 ends: ${JSON.stringify(graph.steps.map((x) => [x.id, x.startedAt, x.endedAt]))}`);
-  assert((await job.locator('h2.level').allTextContents()).slice(0, 2).join('|') === '1. then|2. then', 'the graph shows its steps in order');
+  assert((await job.locator('h2.level').allTextContents()).slice(0, 2).join('|') === 'Stage 1|Stage 2', 'the graph shows its steps in order');
 
   // --- A run that waits for an approval: the run and its Team card need you ---
   const target = await goCall(page, 'terminal.Service.Create', { dir: seed.work, command: 'cat', cols: 80, rows: 24 });

@@ -19,6 +19,8 @@ export interface TaskSpec {
   role: string;
   model: string;
   prompt: string;
+  /** A Local Folder's path; "" = the current one. */
+  folder?: string;
 }
 
 export interface FleetRequest {
@@ -34,6 +36,7 @@ export interface LoopRequest {
   role: string;
   model: string;
   prompt: string;
+  folder?: string;
   /** The stop condition in words ("" = none: then count is needed). */
   until: string;
   /** Run exactly this many iterations (0 = until the condition). */
@@ -47,6 +50,7 @@ export interface GraphStep {
   role: string;
   model: string;
   prompt: string;
+  folder?: string;
   dependsOn: string[];
 }
 
