@@ -91,6 +91,8 @@ export default async function ({ page, base, tmp, shot }) {
     assert(git('show', `${branch}:RELEASE-NOTES.md`) === 'Ship the beta on Friday.', 'the branch holds the file');
     assert(!existsSync(join(repo, 'RELEASE-NOTES.md')), "the user's checkout is untouched");
     assert(git('rev-parse', '--abbrev-ref', 'HEAD') === 'main' && git('status', '--porcelain') === '', 'the checkout stays on main, clean');
+    const titled = await page.evaluate(() => [...document.querySelectorAll('[title]')].map((e) => e.outerHTML.slice(0, 90)));
+    assert(titled.length === 0, `no native title tooltips on the Code screen: ${titled.join(' | ')}`);
     await shot('code-run');
 
     // --- Keep, then Discard ---
