@@ -62,6 +62,9 @@ type ClaudeArgs struct {
 	SystemPrompt string // --append-system-prompt
 	Folder       string // --add-dir
 	Chat         bool   // --disallowedTools '*': the run can call nothing
+	// PlanMode denies Claude Code's own tools that change things (the
+	// app's are refused behind the bridge): the run reads and plans.
+	PlanMode bool
 	// BridgeURL and BridgeToken attach the per-run MCP bridge.
 	BridgeURL   string
 	BridgeToken string
@@ -86,6 +89,10 @@ func mcpConfig(url, token string) string {
 	b, _ := json.Marshal(cfg) // a map of strings and an int never fails
 	return string(b)
 }
+
+// claudeWriteTools are Claude Code's own tools that change files or run
+// commands, denied in plan mode.
+var claudeWriteTools = []string{"Bash", "Edit", "Write", "MultiEdit", "NotebookEdit"}
 
 // BuildClaude returns the argv of SPEC §3's Claude Code run. --allowedTools
 // is never passed: bypassPermissions ignores it; the bridge holds the
@@ -119,6 +126,9 @@ func BuildClaude(bin string, a ClaudeArgs) ([]string, error) {
 		argv = append(argv, "--disallowedTools", "*")
 	} else {
 		argv = append(argv, "--permission-mode", "bypassPermissions")
+		if a.PlanMode {
+			argv = append(argv, "--disallowedTools", strings.Join(claudeWriteTools, ","))
+		}
 		if a.Folder != "" {
 			argv = append(argv, "--add-dir", a.Folder)
 		}

@@ -258,6 +258,7 @@ func (r *Runner) command(ctx context.Context, m Model, bin string, env []string,
 		argv, err := BuildClaude(bin, ClaudeArgs{
 			Prompt: Transcript(job.Turns), SystemPrompt: job.SystemPrompt, Folder: folder, Chat: m.Chat,
 			BridgeURL: url, BridgeToken: token, Resume: job.Resume, Fork: job.Fork, Extra: r.o.ClaudeExtra,
+			PlanMode: job.Tools != nil && job.Tools.PlanMode,
 		})
 		return argv, newClaudeDecoder(s), err
 	}

@@ -11,6 +11,7 @@ import { until, assert, goCall } from '../lib.mjs';
 //   refuses it at once with "plan mode: runtime_send changes things; switch
 //   plan mode off in the chat to allow it" — no approval prompt, nothing
 //   typed — and the model reads that error;
+//   Claude Code is not offered its own writing tools (Bash, Edit, Write);
 // - the open chat shows Plan mode on and switches it off, which is kept.
 export default async function ({ page, base, tmp, shot }) {
   const seed = JSON.parse(readFileSync(join(tmp, 'pipeline-seed.json'), 'utf8'));
@@ -33,6 +34,7 @@ export default async function ({ page, base, tmp, shot }) {
 
   const target = await goCall(page, 'terminal.Service.Create', { dir: seed.work, command: 'cat', cols: 80, rows: 24 });
   try {
+    const before = (await (await fake('/_testkit/requests')).json()).length;
     assert((await fake(`/_testkit/push?scenario=approve&pane=${target.id}`, { method: 'POST' })).status === 204, 'push approve');
     await page.goto(base + '/#/chat');
     await page.getByRole('heading', { name: 'New chat' }).waitFor();
@@ -45,7 +47,10 @@ export default async function ({ page, base, tmp, shot }) {
     await run.waitFor();
     // The scripted model goes on to its last turn once it has read the refusal.
     await until('the run to end', async () => (await run.getAttribute('data-state')) === 'done', 120000);
-    const results = (await (await fake('/_testkit/requests')).json()).flatMap((r) => r.toolResults ?? []);
+    const reqs = (await (await fake('/_testkit/requests')).json()).slice(before);
+    const results = reqs.flatMap((r) => r.toolResults ?? []);
+    const offered = reqs.filter((r) => (r.tools ?? []).includes('Read'));
+    assert(offered.length > 0 && offered.every((r) => !['Bash', 'Edit', 'Write'].some((t) => r.tools.includes(t))), `plan mode offered Claude Code's writing tools: ${JSON.stringify(offered.map((r) => r.tools))}`);
     assert(results.some((t) => t.includes(refusal)), `the model read the plan-mode refusal: ${results.join(' | ').slice(0, 600)}`);
     assert((await page.locator('[data-approval]').count()) === 0, 'plan mode asked for no approval');
     assert(!(await goCall(page, 'terminal.Service.ScreenText', target.id)).join('\n').includes('approved-by-e2e'), 'nothing was typed into the pane');
