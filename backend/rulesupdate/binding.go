@@ -17,6 +17,9 @@ type Status struct {
 	Files       []string `json:"files"`
 	Folder      string   `json:"folder"`     // the override folder
 	DefaultURL  string   `json:"defaultUrl"` // where updates come from by default
+	// Previous is where the folder as it was before an update is kept
+	// (set right after an update that replaced one).
+	Previous string `json:"previous"`
 	// Problems are override files the app could not use after the update
 	// (the person's own files; a bundle's files never get here broken).
 	Problems []string `json:"problems"`
@@ -56,7 +59,7 @@ func statusOf(in Installed, ok bool) Status {
 		files = []string{}
 	}
 	return Status{Installed: ok, Version: in.Version, Source: in.Source, InstalledAt: in.InstalledAt, Files: files,
-		Folder: in.Folder, DefaultURL: DefaultURL, Problems: []string{}}
+		Folder: in.Folder, DefaultURL: DefaultURL, Previous: in.Previous, Problems: []string{}}
 }
 
 // Update fetches the bundle at url ("" = DefaultURL), installs it if it

@@ -41,13 +41,21 @@ func TestBindingUpdateInstallsAndReloads(t *testing.T) {
 	if st, _ := b.Status(); st.Version != "v7" || st.Source != srv.URL || len(st.Files) != 1 {
 		t.Errorf("status after: %+v", st)
 	}
+	// A second update keeps the folder it replaces, and says where.
+	st, err = b.Update(srv.URL)
+	if err != nil || st.Previous != Folder(home)+".previous" {
+		t.Fatalf("second update: %+v %v", st, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(st.Previous, "claude.toml")); string(b) != okRules {
+		t.Errorf("the kept folder's claude.toml = %q", b)
+	}
 
 	_, other, _ := ed25519.GenerateKey(rand.Reader)
 	body, _ = Sign(Payload{Version: "v8", Files: map[string]string{"claude.toml": okRules}}, other)
 	if _, err := b.Update(srv.URL); err == nil || !errors.Is(err, ErrUnchanged) || !strings.Contains(err.Error(), "signature does not match") {
 		t.Errorf("foreign key: %v", err)
 	}
-	if reloads != 1 {
+	if reloads != 2 {
 		t.Errorf("reloaded %d times, want no reload for a refused bundle", reloads)
 	}
 	if st, _ := b.Status(); st.Version != "v7" {

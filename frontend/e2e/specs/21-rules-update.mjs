@@ -12,8 +12,9 @@ import { until, assert, freePort, goCall } from '../lib.mjs';
 //  2. a correctly signed bundle with a broken regex is refused, naming the
 //     file and the rule, and nothing changes;
 //  3. a bundle signed with another key is refused;
-//  4. a good bundle is installed: the message names its version and files,
-//     the status says so, and the file is in the override folder;
+//  4. a good bundle is installed: the message names its version and files
+//     and where the replaced folder is kept, the status says so, and the
+//     file is in the override folder;
 //  5. it applies without a restart: the Sessions board's notice about the
 //     broken claude.toml override (seeded, see 07) is gone.
 const here = dirname(fileURLToPath(import.meta.url));
@@ -68,7 +69,12 @@ export default async function ({ page, base, home, tmp, shot }) {
     assert(seeded.some((p) => p.includes('claude.toml')), 'the seeded broken override is reported first: ' + JSON.stringify(seeded));
     await field.fill(at('/good.json'));
     await button.click();
-    await body.getByRole('status').filter({ hasText: 'Installed rules e2e.1 (claude.toml); open panes use them now.' }).waitFor();
+    const done = body.getByRole('status').filter({ hasText: 'Installed rules e2e.1 (claude.toml); open panes use them now.' });
+    await done.waitFor();
+    // The seeded folder it replaced is kept, and the message says where.
+    const kept = join(home, '.osfoundry', 'agent-detection.previous');
+    assert(((await done.textContent()) ?? '').includes(`The folder as it was is kept in ${kept}.`), 'the message names the kept folder');
+    assert(existsSync(join(kept, 'claude.toml')), 'the replaced claude.toml is kept');
     await until('the new status', async () => ((await status.textContent()) ?? '').includes('rules e2e.1 (claude.toml)'));
     assert((await alert.count()) === 0, 'the earlier refusal is gone');
     const installed = join(home, '.osfoundry', 'agent-detection', 'claude.toml');

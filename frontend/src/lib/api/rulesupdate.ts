@@ -16,6 +16,8 @@ export interface RulesStatus {
   folder: string;
   /** Where updates come from by default. */
   defaultUrl: string;
+  /** Where the folder as it was is kept, right after an update replaced one. */
+  previous: string;
   /** The person's own override files the app could not use after an update. */
   problems: string[];
 }
