@@ -5,15 +5,18 @@
 # its WebKit web process every S seconds for M minutes and prints the slope
 # (least squares over the samples after the warm-up) beside the target.
 #   bench-soak.sh BIN [--panes 12] [--minutes 10] [--every 5] [--warmup 3]
-#                     [--assets DIR] [--csv FILE]
+#                     [--assets DIR] [--screen ROUTE] [--csv FILE]
 # --assets DIR serves a frontend built elsewhere (vite build --outDir DIR);
 # BIN must then be a dev-tag build (-devserver/-assetdir). A production
 # build shows the frontend it embeds.
+# --screen ROUTE (with --assets) opens the window on another screen, e.g.
+# settings: the panes run with no view, which tells the cost of panes
+# nobody looks at from the cost of the pane on screen.
 set -euo pipefail
-usage() { echo "usage: bench-soak.sh BIN [--panes N] [--minutes M] [--every S] [--warmup W] [--assets DIR] [--csv FILE]" >&2; exit 2; }
+usage() { echo "usage: bench-soak.sh BIN [--panes N] [--minutes M] [--every S] [--warmup W] [--assets DIR] [--screen ROUTE] [--csv FILE]" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 bin="$(realpath "$1")"; shift
-panes=12; minutes=10; every=5; warmup=3; assets=""; csv=""
+panes=12; minutes=10; every=5; warmup=3; assets=""; screen=""; csv=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --panes) panes="$2" ;;
@@ -21,6 +24,7 @@ while [ $# -gt 0 ]; do
     --every) every="$2" ;;
     --warmup) warmup="$2" ;;
     --assets) assets="$(realpath "$2")" ;;
+    --screen) screen="$2" ;;
     --csv) csv="$2" ;;
     *) usage ;;
   esac
@@ -35,8 +39,20 @@ if [ -n "$assets" ] && [ ! -f "$assets/index.html" ]; then
   echo "bench-soak: $assets has no index.html; build the frontend there first (cd frontend && npx vite build --outDir $assets)" >&2; exit 2
 fi
 
+if [ -n "$screen" ]; then
+  [ -n "$assets" ] || { echo "bench-soak: --screen needs --assets (a frontend built elsewhere to open on that screen)" >&2; exit 2; }
+  [[ "$screen" =~ ^[a-z][a-z0-9-]*$ ]] || { echo "bench-soak: --screen wants a screen's route like settings or notes, got '$screen'" >&2; exit 2; }
+fi
+
 home="$(mktemp -d)"
 trap 'rm -rf "$home"' EXIT
+if [ -n "$screen" ]; then
+  # A copy of the frontend whose page opens on #/$screen.
+  cp -r "$assets" "$home/assets"
+  sed -i "s|<head>|<head><script>location.hash = '#/$screen';</script>|" "$home/assets/index.html"
+  grep -q "location.hash = '#/$screen'" "$home/assets/index.html" || { echo "bench-soak: $assets/index.html has no <head> to open on $screen" >&2; exit 2; }
+  assets="$home/assets"
+fi
 # Each pane first prints 4,000 lines of 80 columns (320 KB): the pane's
 # 256 KiB output ring and xterm.js's scrollback are full from the start, so
 # what grows after the warm-up is not a buffer filling up.
@@ -94,7 +110,7 @@ stat() {
       printf "%.0f\t%.0f\t%+.3f\t%d\n", first / 1024, last / 1024, slope, n
     }' "$samples"
 }
-printf '\nSoak of the real window (Xvfb): %s panes with 10 Hz spinners, %s min, a sample every %s s, slope after minute %s\n\n' "$panes" "$minutes" "$every" "$warmup"
+printf '\nSoak of the real window (Xvfb): %s panes with 10 Hz spinners, %s min, a sample every %s s, slope after minute %s%s\n\n' "$panes" "$minutes" "$every" "$warmup" "${screen:+, window on #/$screen (no pane shown)}"
 printf '%-32s %-10s %-10s %-22s %-14s %s\n' "measure" "start MiB" "end MiB" "slope after warm-up" "target" ""
 
 row() {
