@@ -231,7 +231,10 @@ func (s *Service) SetChatIsolation(ctx context.Context, chatID, mode string) err
 	var err error
 	switch mode {
 	case IsolationWorkspace:
-		_, err = s.db.ExecContext(ctx, `DELETE FROM pipeline_code_chats WHERE chat_id = ?`, chatID)
+		// The older per-chat checkbox would otherwise read as "on".
+		if _, err = s.db.ExecContext(ctx, `UPDATE pipeline_chats SET worktree = 0 WHERE id = ?`, chatID); err == nil {
+			_, err = s.db.ExecContext(ctx, `DELETE FROM pipeline_code_chats WHERE chat_id = ?`, chatID)
+		}
 	case IsolationOn, IsolationOff:
 		_, err = s.db.ExecContext(ctx, `INSERT INTO pipeline_code_chats(chat_id, mode) VALUES(?,?)
 			ON CONFLICT(chat_id) DO UPDATE SET mode = excluded.mode`, chatID, mode)
@@ -243,6 +246,31 @@ func (s *Service) SetChatIsolation(ctx context.Context, chatID, mode string) err
 	}
 	s.changed(chatID)
 	return nil
+}
+
+// ChatIsolationState is a chat's isolation as the open chat shows it.
+type ChatIsolationState struct {
+	Mode      string `json:"mode"`      // the chat's own choice: "on", "off", or "" (the workspace's)
+	Workspace bool   `json:"workspace"` // the workspace's switch
+	Effective bool   `json:"effective"` // its next writing run gets its own branch
+}
+
+// ChatIsolation reads a chat's isolation (chats started in the window
+// belong to the app's own workspace).
+func (s *Service) ChatIsolation(ctx context.Context, chatID string) (ChatIsolationState, error) {
+	c, err := s.getChat(ctx, chatID)
+	if err != nil {
+		return ChatIsolationState{}, err
+	}
+	st := ChatIsolationState{Mode: s.chatIsolation(ctx, chatID, c.Worktree)}
+	var on int
+	err = s.db.QueryRowContext(ctx, `SELECT enabled FROM pipeline_code_repos WHERE workspace = ?`, DefaultWorkspace).Scan(&on)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return st, fmt.Errorf("reading the Code settings: %w", err)
+	}
+	st.Workspace = on == 1
+	st.Effective = st.Mode == IsolationOn || (st.Mode == IsolationWorkspace && st.Workspace)
+	return st, nil
 }
 
 // chatIsolation is a chat's own choice (the older per-chat checkbox counts

@@ -50,3 +50,9 @@ func (b *CodeBinding) Discard(runID string) error { return b.svc.DiscardRun(b.ct
 func (b *CodeBinding) SetChatIsolation(chatID, mode string) error {
 	return b.svc.SetChatIsolation(b.ctx, chatID, mode)
 }
+
+// ChatIsolation is an open chat's isolation: its own choice, the
+// workspace's switch, and whether its next writing run gets a branch.
+func (b *CodeBinding) ChatIsolation(chatID string) (ChatIsolationState, error) {
+	return b.svc.ChatIsolation(b.ctx, chatID)
+}

@@ -429,3 +429,39 @@ func TestRemovedRepositoryIsNotUsed(t *testing.T) {
 	}
 	r.untouched(t)
 }
+
+// An open chat reads its isolation: its own choice, the workspace's
+// switch, and whether its next writing run gets a branch; following the
+// workspace again also drops the older checkbox.
+func TestChatIsolationReadsWhatTheNextRunGets(t *testing.T) {
+	r := newCodeRig(t)
+	_, err := r.svc.AddFolder(r.ctx, r.repo)
+	must(t, err)
+	c, err := r.svc.CreateChat(r.ctx, NewChat{Title: "Checkbox", Worktree: true})
+	must(t, err)
+	for _, step := range []struct {
+		name      string
+		mode      string // "-" keeps the chat's choice
+		workspace bool
+		want      ChatIsolationState
+	}{
+		{"checkbox", "-", false, ChatIsolationState{Mode: IsolationOn, Effective: true}},
+		{"follow, off", IsolationWorkspace, false, ChatIsolationState{}},
+		{"follow, on", IsolationWorkspace, true, ChatIsolationState{Workspace: true, Effective: true}},
+		{"off over on", IsolationOff, true, ChatIsolationState{Mode: IsolationOff, Workspace: true}},
+	} {
+		if step.mode != "-" {
+			must(t, r.svc.SetChatIsolation(r.ctx, c.ID, step.mode))
+		}
+		_, err := r.svc.SetCodeIsolation(r.ctx, "", step.workspace)
+		must(t, err)
+		got, err := r.svc.ChatIsolation(r.ctx, c.ID)
+		must(t, err)
+		if got != step.want {
+			t.Errorf("%s: %+v, want %+v", step.name, got, step.want)
+		}
+	}
+	if _, err := r.svc.ChatIsolation(r.ctx, "chat-none"); err == nil {
+		t.Error("an unknown chat has an isolation")
+	}
+}

@@ -15,7 +15,9 @@ import { until, assert, goCall } from '../lib.mjs';
 //   run (in the repository, which the new chat names) writes on its own branch: the Code screen lists it with the branch,
 //   the changed file and its diff; the user's checkout is untouched;
 // - Keep marks it kept and leaves the branch; Discard (confirmed) removes
-//   the run from the list and the branch from the repository.
+//   the run from the list and the branch from the repository;
+// - the open chat reads "As the workspace (on)" and can be turned off for
+//   itself.
 export default async function ({ page, base, tmp, shot }) {
   const seed = JSON.parse(readFileSync(join(tmp, 'pipeline-seed.json'), 'utf8'));
   if (seed.missing) throw new Error(seed.missing);
@@ -106,6 +108,19 @@ export default async function ({ page, base, tmp, shot }) {
     await card.waitFor({ state: 'detached' });
     assert(git('branch', '--list', branch) === '', 'Discard deletes the branch');
     await page.getByText('No isolated runs yet.', { exact: false }).waitFor();
+
+    // --- The open chat follows the workspace, and can turn it off for itself ---
+    await page.goto(base + '/#/chat');
+    await page.locator('aside[aria-label="Chats"] .item').filter({ hasText: 'Write the release notes' }).first().click();
+    const own = page.getByLabel('Own branch per run');
+    await own.waitFor();
+    assert((await own.inputValue()) === '' && (await own.locator('option:checked').textContent()) === 'As the workspace (on)', 'the chat follows the workspace, which is on');
+    assert((await page.locator('[data-isolation]').getAttribute('data-isolation')) === 'on', 'its next run gets a branch');
+    await own.selectOption('off');
+    await until('the chat turned off', async () => (await page.locator('[data-isolation]').getAttribute('data-isolation')) === 'off');
+    const chats = await goCall(page, 'pipeline.Binding.Chats');
+    const mine = chats.find((c) => c.title.startsWith('Write the release notes'));
+    assert((await goCall(page, 'pipeline.CodeBinding.ChatIsolation', mine.id)).mode === 'off', 'the choice is saved');
   } finally {
     // Later specs find the folders and roles as they were, without isolation.
     await goCall(page, 'pipeline.CodeBinding.SetEnabled', '', false).catch(() => {});

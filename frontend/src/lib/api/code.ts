@@ -46,6 +46,15 @@ export interface CodeRun extends Run {
 /** A chat's own isolation: on, off, or "" to follow the workspace. */
 export type ChatIsolation = '' | 'on' | 'off';
 
+/** pipeline.ChatIsolationState: an open chat's isolation. */
+export interface ChatIsolationState {
+  mode: ChatIsolation;
+  /** The workspace's switch (Code screen). */
+  workspace: boolean;
+  /** Its next writing run gets its own branch. */
+  effective: boolean;
+}
+
 const svc = <T>(method: string, ...args: unknown[]) => call<T>('pipeline', 'CodeBinding', method, ...args);
 
 export const codeApi = {
@@ -56,4 +65,5 @@ export const codeApi = {
   keep: (runId: string) => svc<CodeRun>('Keep', runId),
   discard: (runId: string) => svc<void>('Discard', runId),
   setChatIsolation: (chatId: string, mode: ChatIsolation) => svc<void>('SetChatIsolation', chatId, mode),
+  chatIsolation: (chatId: string) => svc<ChatIsolationState>('ChatIsolation', chatId),
 };
