@@ -222,4 +222,10 @@ export default async function ({ page, base, tmp, shot }) {
   assert((await child(1).getAttribute('data-state')) === 'done' && (await child(2).getAttribute('data-state')) === 'cancelled', 'run 2 never started');
   assert((await job.locator('[data-job-state]').textContent()) === 'Stopped', 'the job reads Stopped');
   await shot('orchestration-spend-limit');
+
+  // A link to a job that does not exist says why, in the backend's words.
+  await page.goto(base + '/#/orchestration?job=fleet_0000000000000000');
+  const missing = page.locator('[data-missing]');
+  await missing.waitFor();
+  assert((await missing.textContent()).includes('No such job "fleet_0000000000000000"'), `the missing job: ${await missing.textContent()}`);
 }

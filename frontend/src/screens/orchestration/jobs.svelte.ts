@@ -4,7 +4,7 @@ import { orchestrateApi, type Job } from '../../lib/api/orchestrate';
 import { message } from '../../lib/api/pipeline';
 import { on } from '../../lib/events';
 import { ApprovalsState } from '../../lib/approvals.svelte';
-import { ended } from './logic';
+import { jobShownState, shownState } from './logic';
 
 /** normal fills what Go sends as null: a loop has no steps until its first iteration. */
 export function normal(j: Job): Job {
@@ -21,6 +21,10 @@ export class JobsState {
   /** Tool calls waiting for the person's Approve (answered in the dialog over every screen). */
   private approvals = new ApprovalsState();
   private timer: ReturnType<typeof setTimeout> | undefined;
+  // Each event's status is stamped; a read of the list that went out
+  // before a job's event does not overwrite what the event brought.
+  private tick = 0;
+  private stamps = new Map<string, number>();
 
   /** start loads the jobs and follows them; returns the stop function. */
   start(): () => void {
@@ -30,7 +34,10 @@ export class JobsState {
       // A job we show is updated in place at once; the read of the list
       // that follows a burst settles events that crossed on the way.
       on('orchestrate:changed', (st) => {
-        if (this.jobs.some((j) => j.id === st.id)) this.put(st);
+        if (this.jobs.some((j) => j.id === st.id)) {
+          this.stamps.set(st.id, ++this.tick);
+          this.put(st);
+        }
         this.soon();
       }),
       on('pipeline:run', (ev) => {
@@ -52,9 +59,21 @@ export class JobsState {
   }
 
   async load() {
+    const asked = this.tick;
     try {
       const list = await orchestrateApi.list();
-      this.jobs = (list ?? []).map(normal).sort((a, b) => (b.startedAt ?? 0) - (a.startedAt ?? 0));
+      let stale = false;
+      this.jobs = (list ?? [])
+        .map((j) => {
+          const mine = this.jobs.find((x) => x.id === j.id);
+          if (mine && (this.stamps.get(j.id) ?? 0) > asked) {
+            stale = true;
+            return mine;
+          }
+          return normal(j);
+        })
+        .sort((a, b) => (b.startedAt ?? 0) - (a.startedAt ?? 0));
+      if (stale) this.soon(); // read again once the events are quiet
       this.error = '';
     } catch (e) {
       this.error = message(e);
@@ -63,10 +82,22 @@ export class JobsState {
     }
   }
 
+  /** fetch reads one job that is not in the list yet (a link from the board); it returns why not when it cannot. */
+  async fetch(id: string): Promise<string> {
+    try {
+      this.put(await orchestrateApi.get(id));
+      return '';
+    } catch (e) {
+      return message(e);
+    }
+  }
+
   /** put records a job the backend just returned (a start or a cancel). */
   put(job: Job) {
     job = normal(job);
     const i = this.jobs.findIndex((j) => j.id === job.id);
+    // An ended job stays ended: an event that crossed its end is older.
+    if (i >= 0 && this.jobs[i].endedAt && !job.endedAt) return;
     if (i >= 0) this.jobs[i] = job;
     else this.jobs = [job, ...this.jobs];
   }
@@ -79,12 +110,12 @@ export class JobsState {
 
   /** childState is a child's state with Needs you while its run waits for an approval. */
   childState(c: { runId?: string; state: string }): string {
-    return c.state === 'running' && this.waitsFor(c) ? 'needs_you' : c.state;
+    return shownState(c.state, !!this.waitsFor(c));
   }
 
   /** jobState is a job's state with Needs you while one of its runs waits for the person. */
   jobState(j: Job): string {
-    return !ended(j.state) && j.steps.some((c) => this.childState(c) === 'needs_you') ? 'needs_you' : j.state;
+    return jobShownState(j.state, j.steps.map((c) => this.childState(c)));
   }
 
   /** progress is the line to show for a child: the live one, else the stored one. */

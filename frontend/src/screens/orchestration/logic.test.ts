@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ended, graphOrder, jobTitle, limitsLine, money, nextStepId, parseLimits, progressLine, removeStep, stateLabel, totalCost } from './logic';
+import { ended, graphOrder, jobShownState, jobTitle, shownState, limitsLine, money, nextStepId, parseLimits, progressLine, removeStep, stateLabel, totalCost } from './logic';
 
 describe('parseLimits', () => {
   it('reads empty fields as no limit', () => {
@@ -76,5 +76,18 @@ describe('jobTitle', () => {
     expect(jobTitle({ kind: 'fleet', title: ' Release ', steps: [] })).toBe('Release');
     expect(jobTitle({ kind: 'fleet', steps: [{ task: '' }, { task: 'one two three four five six seven eight nine' }] })).toBe('one two three four five six seven eight…');
     expect(jobTitle({ kind: 'loop', steps: [] })).toBe('Loop without a title');
+  });
+});
+
+describe('shown states', () => {
+  it('a running child waiting for an approval needs you; an ended one does not', () => {
+    expect(shownState('running', true)).toBe('needs_you');
+    expect(shownState('running', false)).toBe('running');
+    expect(shownState('done', true)).toBe('done');
+  });
+  it('a going job needs you when one of its runs does', () => {
+    expect(jobShownState('running', ['done', 'needs_you'])).toBe('needs_you');
+    expect(jobShownState('running', ['running'])).toBe('running');
+    expect(jobShownState('cancelled', ['needs_you'])).toBe('cancelled');
   });
 });

@@ -167,3 +167,13 @@ export function jobTitle(j: { kind: string; title?: string; steps: { task?: stri
   if (!words.length) return `${kindLabel(j.kind)} without a title`;
   return words.length > 8 ? words.slice(0, 8).join(' ') + '…' : words.join(' ');
 }
+
+/** shownState is a child's state with Needs you while its run waits for an approval. */
+export function shownState(state: string, waitsForApproval: boolean): string {
+  return state === 'running' && waitsForApproval ? 'needs_you' : state;
+}
+
+/** jobShownState is a job's state with Needs you while it goes and one of its runs waits for the person. */
+export function jobShownState(state: string, childStates: string[]): string {
+  return !ended(state) && childStates.includes('needs_you') ? 'needs_you' : state;
+}
