@@ -111,16 +111,15 @@ export default async function ({ page, base, tmp, shot }) {
 
     // --- The open chat follows the workspace, and can turn it off for itself ---
     await page.goto(base + '/#/chat');
-    await page.locator('aside[aria-label="Chats"] .item').filter({ hasText: 'Write the release notes' }).first().click();
+    const chatId = (await goCall(page, 'pipeline.Binding.GetRun', runId)).chatId;
+    await page.locator(`[data-chat="${chatId}"]`).click();
     const own = page.getByLabel('Own branch per run');
     await own.waitFor();
     assert((await own.inputValue()) === '' && (await own.locator('option:checked').textContent()) === 'As the workspace (on)', 'the chat follows the workspace, which is on');
     assert((await page.locator('[data-isolation]').getAttribute('data-isolation')) === 'on', 'its next run gets a branch');
     await own.selectOption('off');
     await until('the chat turned off', async () => (await page.locator('[data-isolation]').getAttribute('data-isolation')) === 'off');
-    const chats = await goCall(page, 'pipeline.Binding.Chats');
-    const mine = chats.find((c) => c.title.startsWith('Write the release notes'));
-    assert((await goCall(page, 'pipeline.CodeBinding.ChatIsolation', mine.id)).mode === 'off', 'the choice is saved');
+    assert((await goCall(page, 'pipeline.CodeBinding.ChatIsolation', chatId)).mode === 'off', 'the choice is saved');
   } finally {
     // Later specs find the folders and roles as they were, without isolation.
     await goCall(page, 'pipeline.CodeBinding.SetEnabled', '', false).catch(() => {});
