@@ -59,9 +59,12 @@ export default async function ({ page, base, tmp, shot }) {
     const toggle = page.locator('[data-plan-mode]');
     assert((await toggle.getAttribute('data-plan-mode')) === 'on', 'the open chat shows Plan mode on');
     await toggle.getByText('Tools that change things are refused.').waitFor();
+    const item = page.locator(`aside[aria-label="Chats"] [data-chat="${chatId}"]`);
+    await item.locator('[data-plan]', { hasText: 'Plan' }).waitFor();
     await shot('plan-mode-chat');
     await toggle.getByRole('checkbox', { name: 'Plan mode' }).uncheck();
     await until('plan mode off', async () => (await toggle.getAttribute('data-plan-mode')) === 'off');
+    await until('the chat list without the Plan tag', async () => (await item.locator('[data-plan]').count()) === 0);
     const saved = await goCall(page, 'pipeline.Binding.GetChat', chatId);
     assert(saved.chat.planMode === false, `plan mode saved off: ${JSON.stringify(saved.chat)}`);
     await page.reload();
