@@ -70,6 +70,7 @@ export default async function ({ page, base, tmp, shot }) {
   await form.getByLabel('Task of run 2').fill('Check the links');
   await form.getByLabel('Spend limit in dollars').fill('2');
   await form.getByLabel('Runs at once').fill('2');
+  await shot('orchestration-start');
   await form.getByRole('button', { name: 'Start fleet' }).click();
   const job = page.locator('section[data-job]');
   await job.waitFor();
@@ -127,6 +128,7 @@ export default async function ({ page, base, tmp, shot }) {
   await form.getByRole('group', { name: 'Step s1 runs after' }).getByLabel('s2').check();
   const circle = 'Steps s1, s2 wait for each other in a circle: remove one of their "after" links.';
   assert((await order.textContent()).trim() === circle, `the cycle on the form: ${await order.textContent()}`);
+  await shot('orchestration-graph-cycle');
   await form.getByRole('button', { name: 'Start graph' }).click();
   assert((await alert.textContent()) === circle, `the cycle refusal: ${await alert.textContent()}`);
   await form.getByRole('group', { name: 'Step s1 runs after' }).getByLabel('s2').uncheck();
