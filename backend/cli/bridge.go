@@ -16,6 +16,8 @@ import (
 	"github.com/osfoundry/desktop/backend/appdir"
 	"github.com/osfoundry/desktop/backend/bridge"
 	"github.com/osfoundry/desktop/backend/notes"
+	"github.com/osfoundry/desktop/backend/settings"
+	"github.com/osfoundry/desktop/backend/toolpolicy"
 	"github.com/osfoundry/desktop/backend/tools"
 )
 
@@ -143,5 +145,9 @@ func headlessExecutor(ctx context.Context) (*tools.Executor, func(), error) {
 	if err := tools.RegisterBuiltins(exec, deps); err != nil {
 		return fail(err)
 	}
+	// Settings → Tool policy: a damaged settings file gives no overrides
+	// (the window says so when it starts).
+	prefs, _ := settings.Open(dir)
+	toolpolicy.NewBinding(prefs, exec)
 	return exec, func() { db.Close() }, nil
 }

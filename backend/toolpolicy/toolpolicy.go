@@ -45,9 +45,14 @@ type View struct {
 
 // Channels are the executor channels of this app's tool calls: every run
 // the window, an agent, a fleet or a connected assistant starts goes
-// through the bridge on "pipeline" (workers.Channel).
-var Channels = []Channel{{ID: "pipeline", Name: "Chats and agent runs",
-	About: "Every chat, agent run, fleet and loop, and the runs connected assistants start: the osFoundry tools they call through the bridge."}}
+// through the bridge on "pipeline" (workers.Channel); osfoundry run and
+// osfoundry bridge in a terminal on "headless" (backend/cli).
+var Channels = []Channel{
+	{ID: "pipeline", Name: "Chats and agent runs",
+		About: "Every chat, agent run, fleet and loop, and the runs connected assistants start: the osFoundry tools they call through the bridge."},
+	{ID: "headless", Name: "Command line",
+		About: "osfoundry run and osfoundry bridge in a terminal: read when the command starts."},
+}
 
 // Executor is the one tool executor (tools.Executor).
 type Executor interface {
