@@ -96,6 +96,7 @@ export default async function ({ page, base, tmp, shot }) {
   assert(/^\$\d+\.\d+$/.test(await job.locator('[data-job-cost]').textContent()), 'the job shows its cost');
   assert((await job.locator('[data-job-limits]').textContent()) === 'Limits: time 10 min · spend $2.00 · 2 at once', `the limits: ${await job.locator('[data-job-limits]').textContent()}`);
   assert((await job.getByRole('button', { name: 'Cancel all' }).count()) === 0, 'no Cancel all on a finished job');
+  assert(/^took (\d+ min )?\d+ s$|^took \d+ min$/.test(await job.locator('[data-job-elapsed]').textContent()), `how long it took: ${await job.locator('[data-job-elapsed]').textContent()}`);
   await shot('orchestration-fleet-done');
 
   // --- A loop: refused without a stop condition, then 2 iterations by count ---

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ended, graphOrder, jobShownState, jobTitle, shownState, limitsLine, money, nextStepId, parseLimits, progressLine, removeStep, stateLabel, totalCost } from './logic';
+import { elapsed, ended, graphOrder, jobShownState, jobTitle, shownState, limitsLine, money, nextStepId, parseLimits, progressLine, removeStep, stateLabel, totalCost } from './logic';
 
 describe('parseLimits', () => {
   it('reads empty fields as no limit', () => {
@@ -89,5 +89,14 @@ describe('shown states', () => {
     expect(jobShownState('running', ['done', 'needs_you'])).toBe('needs_you');
     expect(jobShownState('running', ['running'])).toBe('running');
     expect(jobShownState('cancelled', ['needs_you'])).toBe('cancelled');
+  });
+});
+
+describe('elapsed', () => {
+  it('says how long a job has been going, or took', () => {
+    expect(elapsed(1000, 0, 13_000)).toBe('going for 12 s');
+    expect(elapsed(0, 65_000, 99_000)).toBe('');
+    expect(elapsed(1000, 66_000, 99_000)).toBe('took 1 min 5 s');
+    expect(elapsed(0, 0, 5000)).toBe('');
   });
 });

@@ -177,3 +177,12 @@ export function shownState(state: string, waitsForApproval: boolean): string {
 export function jobShownState(state: string, childStates: string[]): string {
   return !ended(state) && childStates.includes('needs_you') ? 'needs_you' : state;
 }
+
+/** elapsed says how long a job has been going ("going for 12 s") or took ("took 1 min 5 s"); "" without a start. */
+export function elapsed(startedAt: number | undefined, endedAt: number | undefined, now: number): string {
+  if (!startedAt) return '';
+  const secs = Math.max(0, Math.round(((endedAt || now) - startedAt) / 1000));
+  const m = Math.floor(secs / 60);
+  const text = m ? `${m} min${secs % 60 ? ` ${secs % 60} s` : ''}` : `${secs} s`;
+  return endedAt ? `took ${text}` : `going for ${text}`;
+}
