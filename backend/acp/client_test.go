@@ -186,7 +186,7 @@ func TestClientAsksThePersonAndReportsEachStep(t *testing.T) {
 	if strings.Join(steps, "\n") != strings.Join(want, "\n") {
 		t.Errorf("steps:\n%s\nwant:\n%s", strings.Join(steps, "\n"), strings.Join(want, "\n"))
 	}
-	if got := strings.Join(states, " "); got != "working blocked working idle working blocked working idle" {
-		t.Errorf("states %q, want working blocked working idle, twice", got)
+	if got := strings.Join(states, " "); got != "idle working blocked working idle working blocked working idle" {
+		t.Errorf("states %q, want idle once connected, then working blocked working idle, twice", got)
 	}
 }
