@@ -106,8 +106,8 @@ func (b *Binding) SaveAgent(a Agent) (Agent, error) { return b.svc.SaveAgent(b.c
 func (b *Binding) DeleteAgent(id string) error { return b.svc.DeleteAgent(b.ctx, id) }
 
 // RunAgent runs an agent on a task outside any chat.
-func (b *Binding) RunAgent(agentID, task string) (Run, error) {
-	return b.svc.RunAgent(b.ctx, agentID, task)
+func (b *Binding) RunAgent(agentID, task string, planMode bool) (Run, error) {
+	return b.svc.RunAgent(b.ctx, agentID, task, planMode)
 }
 
 // Chats lists the chats, most recently active first.

@@ -77,7 +77,7 @@ func TestPausedAgentRunReadsPaused(t *testing.T) {
 	must(t, err)
 	a, err := r.svc.SaveAgent(ctx, Agent{Name: "Fixer", ModelPreference: "cli:claude:agent", RuntimeRole: "Worker"})
 	must(t, err)
-	run, err := r.svc.RunAgent(ctx, a.ID, "fix the build")
+	run, err := r.svc.RunAgent(ctx, a.ID, "fix the build", false)
 	must(t, err)
 	pid := r.fakePID(t)
 	must(t, r.svc.Pause(run.ID))

@@ -126,7 +126,7 @@ func TestAgents(t *testing.T) {
 	must(t, err)
 	_, err = r.svc.AddFolder(ctx, r.folder)
 	must(t, err)
-	run, err := r.svc.RunAgent(ctx, a.ID, "build it")
+	run, err := r.svc.RunAgent(ctx, a.ID, "build it", false)
 	must(t, err)
 	if c := r.card(t, run.ID); c.Kind != KindAgent || c.Title != "Builder" {
 		t.Errorf("agent card = %+v", c)

@@ -63,3 +63,33 @@ func TestPlanModeCarriesToTheRunsBridge(t *testing.T) {
 		t.Error("switched plan mode of a chat that does not exist")
 	}
 }
+
+// An agent run from the Agents screen started in plan mode binds its
+// bridge in plan mode; the next run without it does not.
+func TestAgentRunInPlanMode(t *testing.T) {
+	r := newRig(t, "ok", "Here is the plan.")
+	ctx := context.Background()
+	var mu sync.Mutex
+	var access []*agentcli.ToolAccess
+	r.svc.o.Tools = func(string, Role) *agentcli.ToolAccess {
+		a := &agentcli.ToolAccess{Workspace: "default", User: "local", Channel: "pipeline"}
+		mu.Lock()
+		access = append(access, a)
+		mu.Unlock()
+		return a
+	}
+	_, err := r.svc.AddFolder(ctx, r.folder)
+	must(t, err)
+	a, err := r.svc.SaveAgent(ctx, Agent{Name: "Planner", ModelPreference: "cli:claude:agent", RuntimeRole: "Worker"})
+	must(t, err)
+	for _, plan := range []bool{true, false} {
+		run, err := r.svc.RunAgent(ctx, a.ID, "plan the release", plan)
+		must(t, err)
+		r.svc.Wait(run.ID)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(access) != 2 || !access[0].PlanMode || access[1].PlanMode {
+		t.Fatalf("bridge access of the two agent runs: %+v; want plan mode on the first only", access)
+	}
+}

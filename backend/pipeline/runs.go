@@ -116,8 +116,9 @@ func (s *Service) Send(ctx context.Context, chatID, text string) (Run, error) {
 }
 
 // RunAgent runs one of the Agents screen's agents on a task outside any
-// chat: an Agent card on the board.
-func (s *Service) RunAgent(ctx context.Context, agentID, task string) (Run, error) {
+// chat: an Agent card on the board. In plan mode the run's bridge refuses
+// every tool that changes things (planmode.go).
+func (s *Service) RunAgent(ctx context.Context, agentID, task string, planMode bool) (Run, error) {
 	a, err := s.GetAgent(ctx, agentID)
 	if err != nil {
 		return Run{}, err
@@ -130,7 +131,7 @@ func (s *Service) RunAgent(ctx context.Context, agentID, task string) (Run, erro
 		return Run{}, err
 	}
 	return s.start(ctx, runSpec{agentID: agentID, title: a.Name, model: model, role: role, instructions: instr,
-		turns: []agentcli.Turn{{Role: "user", Text: task}}})
+		planMode: planMode, turns: []agentcli.Turn{{Role: "user", Text: task}}})
 }
 
 // resolve picks the model and role: the agent's Model Preference and

@@ -65,7 +65,7 @@ export default async function ({ page, base, tmp, shot }) {
     const agent = await goCall(page, 'pipeline.Binding.SaveAgent', { id: '', name: 'Slow helper', modelPreference: 'cli:claude:agent', runtimeRole: 'Worker', instructions: '' });
     const asked = (await (await fake('/_testkit/requests')).json()).length;
     await push('slow');
-    const run = await goCall(page, 'pipeline.Binding.RunAgent', agent.id, 'Draft the release notes slowly');
+    const run = await goCall(page, 'pipeline.Binding.RunAgent', agent.id, 'Draft the release notes slowly', false);
     const runKey = `pipeline/${run.id}`;
     await until('the agent run to ask the model', async () => (await (await fake('/_testkit/requests')).json()).length > asked, 90000);
     await page.waitForSelector(inColumn('running', runKey), { timeout: 10000 });

@@ -12,7 +12,8 @@ import { until, assert, goCall } from '../lib.mjs';
 //   plan mode off in the chat to allow it" — no approval prompt, nothing
 //   typed — and the model reads that error;
 //   Claude Code is not offered its own writing tools (Bash, Edit, Write);
-// - the open chat shows Plan mode on and switches it off, which is kept.
+// - the open chat shows Plan mode on and switches it off, which is kept;
+// - a run from the Agents screen with Plan mode checked is refused the same way.
 export default async function ({ page, base, tmp, shot }) {
   const seed = JSON.parse(readFileSync(join(tmp, 'pipeline-seed.json'), 'utf8'));
   if (seed.missing) throw new Error(seed.missing);
@@ -71,5 +72,28 @@ export default async function ({ page, base, tmp, shot }) {
     await until('plan mode still off after a reload', async () => (await page.locator('[data-plan-mode]').getAttribute('data-plan-mode')) === 'off');
   } finally {
     await goCall(page, 'terminal.Service.Close', target.id).catch(() => {});
+  }
+
+  // A run from the Agents screen in plan mode: the same refusal, nothing typed.
+  const pane = await goCall(page, 'terminal.Service.Create', { dir: seed.work, command: 'cat', cols: 80, rows: 24 });
+  try {
+    await goCall(page, 'pipeline.Binding.SaveAgent', { id: '', name: 'Planner', modelPreference: 'cli:claude:agent', runtimeRole: 'Worker', instructions: '' });
+    const before = (await (await fake('/_testkit/requests')).json()).length;
+    assert((await fake(`/_testkit/push?scenario=approve&pane=${pane.id}`, { method: 'POST' })).status === 204, 'push approve');
+    await page.goto(base + '/#/agents');
+    await page.locator('aside[aria-label="Agents"]').getByRole('button', { name: /^Planner/ }).click();
+    await page.getByRole('checkbox', { name: 'Plan mode' }).check();
+    await page.getByLabel('Task').fill('Plan how to type the check into my terminal');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const run = page.locator('article[data-run]');
+    await run.waitFor();
+    await until('the agent run to end', async () => (await run.getAttribute('data-state')) === 'done', 120000);
+    const results = (await (await fake('/_testkit/requests')).json()).slice(before).flatMap((r) => r.toolResults ?? []);
+    assert(results.some((t) => t.includes(refusal)), `the agent run's model read the plan-mode refusal: ${results.join(' | ').slice(0, 600)}`);
+    assert((await page.locator('[data-approval]').count()) === 0, 'plan mode asked for no approval on the agent run');
+    assert(!(await goCall(page, 'terminal.Service.ScreenText', pane.id)).join('\n').includes('approved-by-e2e'), 'the agent run typed nothing into the pane');
+    await shot('plan-mode-agent');
+  } finally {
+    await goCall(page, 'terminal.Service.Close', pane.id).catch(() => {});
   }
 }

@@ -209,7 +209,7 @@ export const pipelineApi = {
   agents: () => svc<Agent[]>('Agents'),
   saveAgent: (a: Agent) => svc<Agent>('SaveAgent', a),
   deleteAgent: (id: string) => svc<void>('DeleteAgent', id),
-  runAgent: (agentId: string, task: string) => svc<Run>('RunAgent', agentId, task),
+  runAgent: (agentId: string, task: string, planMode = false) => svc<Run>('RunAgent', agentId, task, planMode),
   chats: () => svc<Chat[]>('Chats'),
   createChat: (n: NewChat) => svc<Chat>('CreateChat', n),
   setPlanMode: (chatId: string, on: boolean) => svc<Chat>('SetPlanMode', chatId, on),
