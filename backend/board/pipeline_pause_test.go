@@ -142,7 +142,7 @@ func TestPausedAgentRunEndsInDone(t *testing.T) {
 	b := New(t.TempDir(), em)
 	b.SetSessions(&fakeSessions{plans: map[string]ResumePlan{"claude|s-1": {Folder: folder, Argv: []string{"claude", "--resume", "s-1"}}}})
 	b.Add("pipeline", NewPipeline(svc, b.Changed))
-	run, err := svc.RunAgent(ctx, agent.ID, "write the release notes")
+	run, err := svc.RunAgent(ctx, agent.ID, "write the release notes", false)
 	if err != nil {
 		t.Fatal(err)
 	}
