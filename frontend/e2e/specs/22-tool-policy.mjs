@@ -34,6 +34,8 @@ export default async function ({ page, base, tmp, shot }) {
   await shot('tool-policy-off');
 
   try {
+    // Only this run's requests: earlier specs' runs called memory_search too.
+    const before = (await (await fake('/_testkit/requests')).json()).length;
     assert((await fake('/_testkit/push?scenario=chat', { method: 'POST' })).status === 204, 'push chat');
     await page.goto(base + '/#/chat');
     await page.getByRole('heading', { name: 'New chat' }).waitFor();
@@ -42,7 +44,7 @@ export default async function ({ page, base, tmp, shot }) {
     const run = page.locator('article[data-run]');
     await run.waitFor();
     await until('the run to end', async () => (await run.getAttribute('data-state')) === 'done', 120000);
-    const results = (await (await fake('/_testkit/requests')).json()).flatMap((r) => r.toolResults ?? []);
+    const results = (await (await fake('/_testkit/requests')).json()).slice(before).flatMap((r) => r.toolResults ?? []);
     assert(results.some((t) => t.includes(refusal)), `the model read the refusal: ${results.join(' | ').slice(0, 600)}`);
     assert(results.some((t) => t.includes('e2e-42')), 'the run’s own Bash step still ran');
     assert(!results.some((t) => t.includes('knowledge_file')), 'memory_search did not run');
