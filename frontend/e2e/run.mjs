@@ -4,7 +4,7 @@
 //   node e2e/run.mjs PATH/TO/osfoundry-dev [spec-name-filter]
 //   (OSF_E2E_DIST=folder serves a frontend built with vite build --outDir folder)
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, mkdirSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -26,7 +26,7 @@ mkdirSync(home);
 // starts; one may return { env } to add to the app's environment.
 const seedDir = join(here, 'seed');
 const seedEnv = {};
-for (const f of (await import('node:fs')).existsSync(seedDir) ? readdirSync(seedDir).filter((f) => f.endsWith('.mjs')).sort() : []) {
+for (const f of existsSync(seedDir) ? readdirSync(seedDir).filter((f) => f.endsWith('.mjs')).sort() : []) {
   const seed = await import(pathToFileURL(join(seedDir, f)).href);
   Object.assign(seedEnv, (await seed.default({ home, tmp }))?.env);
 }
@@ -43,6 +43,15 @@ const app = spawn('xvfb-run', ['-a', '-s', '-screen 0 1280x820x24', bin, '-devse
 let appLog = '';
 app.stderr.on('data', (d) => (appLog += d));
 
+// Answers a spec pushed to the fake model and no request took (a check
+// cancelled before it asked) would answer the next spec's requests.
+async function resetFakeModel() {
+  const seedFile = join(tmp, 'pipeline-seed.json');
+  if (!existsSync(seedFile)) return;
+  const { url } = JSON.parse(readFileSync(seedFile, 'utf8'));
+  if (url) await fetch(url + '/_testkit/reset', { method: 'POST' });
+}
+
 let failed = 0;
 let browser;
 try {
@@ -58,6 +67,7 @@ try {
     page.on('pageerror', (e) => errors.push(e.message));
     const t0 = Date.now();
     try {
+      await resetFakeModel();
       const spec = await import(pathToFileURL(join(here, 'specs', f)).href);
       await spec.default({ page, base, home, tmp, env, bin, shot: (name) => page.screenshot({ path: join(here, '..', 'test-results', name + '.png') }) });
       if (errors.length) throw new Error('page errors: ' + errors.join('; '));

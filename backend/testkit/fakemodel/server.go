@@ -197,6 +197,14 @@ func (s *Server) newID(prefix string) string {
 	return fmt.Sprintf("%s_fake%06d", prefix, s.ids)
 }
 
+// Reset drops the scripted turns no request has taken yet, so answers
+// one test pushed and never used cannot land on the next test's requests.
+func (s *Server) Reset() {
+	s.mu.Lock()
+	s.turns = s.turns[:s.next]
+	s.mu.Unlock()
+}
+
 // record stores a request; for main requests it also takes the next turn.
 func (s *Server) record(r Request) (Turn, int) {
 	s.mu.Lock()

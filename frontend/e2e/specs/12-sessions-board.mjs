@@ -38,9 +38,13 @@ export default async function ({ page, base, tmp, env, shot }) {
     await page.waitForSelector(inColumn('idle', a.id));
     await page.waitForSelector(inColumn('idle', w.id));
 
-    // Titles: the folder tells the two Claude Code panes apart.
-    const titleA = (await page.locator(`${card(a.id)} .title`).textContent()).trim();
-    const titleW = (await page.locator(`${card(w.id)} .title`).textContent()).trim();
+    // Titles: the folder tells the two Claude Code panes apart (once the
+    // screen has shown the agent: until then a pane is named by its command).
+    const title = async (id) => (await page.locator(`${card(id)} .title`).textContent()).trim();
+    await until('the billing-api pane named as Claude Code', async () => (await title(a.id)).startsWith('Claude Code'), 15000).catch(() => {});
+    await until('the storefront pane named as Claude Code', async () => (await title(w.id)).startsWith('Claude Code'), 15000).catch(() => {});
+    const titleA = await title(a.id);
+    const titleW = await title(w.id);
     assert(titleA !== titleW, `two cards share the title ${JSON.stringify(titleA)}`);
     assert(titleA === 'Claude Code in billing-api', `title of the billing-api pane: ${titleA}`);
 

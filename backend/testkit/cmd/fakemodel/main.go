@@ -125,6 +125,10 @@ func run(addr, preload string) error {
 		}
 		w.WriteHeader(http.StatusNoContent)
 	})
+	mux.HandleFunc("POST /_testkit/reset", func(w http.ResponseWriter, r *http.Request) {
+		srv.Reset()
+		w.WriteHeader(http.StatusNoContent)
+	})
 	mux.HandleFunc("GET /_testkit/requests", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(summaries(srv.MainRequests())) //nolint:errcheck // client gone
