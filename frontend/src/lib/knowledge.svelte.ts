@@ -8,12 +8,10 @@ import { knowledgeApi, type Article, type KnowledgeHit, type KnowledgeOverview }
 import { notesApi, type SaveResult } from './api/notes';
 import { sharedDrafts, type DraftStore } from './notes/drafts';
 import { TextTabState } from './notes/text.svelte';
+import { createThenReload, errorText as message, placeName } from './place';
 
 export const FOLLOW_EVERY_MS = 1000;
 
-function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
 
 export class ArticleEditor {
   article = $state<Article | null>(null);
@@ -73,31 +71,15 @@ export class KnowledgeState {
   }
 
   where(projectId: string, workspaceId: string): string {
-    const p = this.overview.projects.find((x) => x.id === projectId);
-    const w = this.overview.workspaces.find((x) => x.id === workspaceId);
-    return [w?.name, p?.name ?? 'No project'].filter(Boolean).join(' · ');
+    return placeName(this.overview, projectId, workspaceId);
   }
 
-  async createKb(workspace: string, project: string, name: string): Promise<string | null> {
-    try {
-      const kb = await knowledgeApi.create(workspace, project, name);
-      await this.load();
-      return kb.knowledge_base_id;
-    } catch (e) {
-      this.error = `Not created: ${message(e)}`;
-      return null;
-    }
+  createKb(workspace: string, project: string, name: string): Promise<string | null> {
+    return createThenReload(() => knowledgeApi.create(workspace, project, name), (kb) => kb.knowledge_base_id, () => this.load(), (t) => (this.error = t));
   }
 
-  async createProject(workspace: string, name: string): Promise<string | null> {
-    try {
-      const p = await notesApi.createProject(workspace, name);
-      await this.load();
-      return p.id;
-    } catch (e) {
-      this.error = `Project not created: ${message(e)}`;
-      return null;
-    }
+  createProject(workspace: string, name: string): Promise<string | null> {
+    return createThenReload(() => notesApi.createProject(workspace, name), (p) => p.id, () => this.load(), (t) => (this.error = t), 'Project not created');
   }
 
   async selectKb(id: string) {

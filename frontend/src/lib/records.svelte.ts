@@ -10,10 +10,8 @@ import { bodyOf, recordsApi, type RecordChannel, type RecordEdit, type RecordIte
 import { notesApi, type SaveResult } from './api/notes';
 import { sharedDrafts, type DraftStore } from './notes/drafts';
 import { TextTabState } from './notes/text.svelte';
+import { createThenReload, errorText as message, placeName } from './place';
 
-function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
 
 export class RecordEditor {
   item = $state<RecordItem | null>(null);
@@ -105,31 +103,15 @@ export class RecordsState {
   }
 
   where(c: RecordChannel): string {
-    const p = this.overview.projects.find((x) => x.id === c.project_id);
-    const w = this.overview.workspaces.find((x) => x.id === c.workspace_id);
-    return [w?.name, p?.name ?? 'No project'].filter(Boolean).join(' · ');
+    return placeName(this.overview, c.project_id, c.workspace_id);
   }
 
-  async createChannel(workspace: string, project: string, name: string, statuses: string[]): Promise<string | null> {
-    try {
-      const c = await recordsApi.createChannel(workspace, project, name, statuses);
-      await this.load();
-      return c.record_channel_id;
-    } catch (e) {
-      this.error = `Not created: ${message(e)}`;
-      return null;
-    }
+  createChannel(workspace: string, project: string, name: string, statuses: string[]): Promise<string | null> {
+    return createThenReload(() => recordsApi.createChannel(workspace, project, name, statuses), (c) => c.record_channel_id, () => this.load(), (t) => (this.error = t));
   }
 
-  async createProject(workspace: string, name: string): Promise<string | null> {
-    try {
-      const p = await notesApi.createProject(workspace, name);
-      await this.load();
-      return p.id;
-    } catch (e) {
-      this.error = `Project not created: ${message(e)}`;
-      return null;
-    }
+  createProject(workspace: string, name: string): Promise<string | null> {
+    return createThenReload(() => notesApi.createProject(workspace, name), (p) => p.id, () => this.load(), (t) => (this.error = t), 'Project not created');
   }
 
   async selectChannel(id: string) {
