@@ -11,7 +11,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/mac"
@@ -86,7 +85,7 @@ func newApp(dir string, inst *instance.Instance) (*App, error) {
 	a.panes.SetStore(ps)
 	a.panes.ExpectRestore() // the window calls Terminal.RestoreSaved after its first frame
 	a.Terminal = terminal.NewService(a.panes, resolvedEnviron)
-	if a.inv, err = inventory.New(context.Background(), db, inventory.Options{Runner: shellReadyRunner{}}); err != nil {
+	if a.inv, err = inventory.New(context.Background(), db, inventory.Options{Runner: shellRunner}); err != nil {
 		return nil, err
 	}
 	a.inv.OnChange(func() { a.emit.Emit(inventory.EventChanged, nil) })
@@ -356,6 +355,10 @@ func runWindow(toFile bool) error {
 	if err != nil {
 		return err
 	}
+	if err := displayReady(); err != nil {
+		inst.Close()
+		return err
+	}
 	startShellEnv() // the login shell's PATH, when started from a desktop entry, Finder or Explorer
 	a, err := newApp(dir, inst)
 	if err != nil {
@@ -371,7 +374,7 @@ func runWindow(toFile bool) error {
 		a.shutdown(context.Background())
 		os.Exit(0)
 	}()
-	err = wails.Run(&options.App{
+	err = openWindow(a, &options.App{
 		Title:            "osFoundry",
 		Width:            1280,
 		Height:           820,

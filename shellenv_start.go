@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -35,28 +34,13 @@ func startShellEnv() {
 	go logShellEnv(os.Stderr)
 }
 
-// resolvedEnviron is the environment new panes start with: the app's own,
-// once the login shell's PATH has arrived.
-func resolvedEnviron() []string {
-	shellenv.Wait()
-	return os.Environ()
-}
+// resolvedEnviron is the environment new panes start with: the app's own
+// with the login shell's merged over it, once that has arrived.
+var resolvedEnviron = shellenv.Environ
 
-// shellReadyRunner is the External agents' exec runner, waiting for the
-// login shell's PATH before it looks a CLI up.
-type shellReadyRunner struct{ inventory.ExecRunner }
-
-var _ inventory.Runner = shellReadyRunner{}
-
-func (r shellReadyRunner) Output(ctx context.Context, dir, name string, args ...string) ([]byte, error) {
-	shellenv.Wait()
-	return r.ExecRunner.Output(ctx, dir, name, args...)
-}
-
-func (r shellReadyRunner) LookPath(name string) (string, error) {
-	shellenv.Wait()
-	return r.ExecRunner.LookPath(name)
-}
+// shellRunner is the External agents' exec runner: it looks CLIs up and
+// runs them with the login shell's PATH, waiting for it.
+var shellRunner = inventory.ExecRunner{Environ: shellenv.Environ}
 
 // logShellEnv writes two lines to the app's log (stderr; the log file when
 // started without a terminal): how PATH was found, and where each agent

@@ -29,9 +29,9 @@ type Env struct {
 // Explorer: backend/shellenv) it waits for it, so no CLI is looked up in
 // the bare PATH such a start gets.
 func SystemEnv() Env {
-	shellenv.Wait()
+	env := shellenv.Environ()
 	home, _ := os.UserHomeDir()
-	return Env{Home: home, Path: os.Getenv("PATH"), Environ: os.Environ()}
+	return Env{Home: home, Path: shellenv.GetIn(env, "PATH"), Environ: env}
 }
 
 // Install is one CLI's row in the External AI tab.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/osfoundry/desktop/backend/shellenv"
 )
 
 // Runner runs a program directly (never through a shell). Tests inject a
@@ -20,22 +22,40 @@ type Runner interface {
 }
 
 // ExecRunner is the real Runner.
-type ExecRunner struct{}
+type ExecRunner struct {
+	// Environ, when set, is the environment programs are looked up in and
+	// run with (the window's: its login shell's PATH, backend/shellenv);
+	// nil is the process's own.
+	Environ func() []string
+}
 
 var _ Runner = ExecRunner{}
 
 // Output runs the program with a 10 s limit.
-func (ExecRunner) Output(ctx context.Context, dir, name string, args ...string) ([]byte, error) {
+func (r ExecRunner) Output(ctx context.Context, dir, name string, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
+	var env []string
+	if r.Environ != nil {
+		env = r.Environ()
+		p, err := shellenv.LookPathIn(name, env)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		name = p
+	}
 	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir = dir
-	cmd.Stdin = nil
+	cmd.Dir, cmd.Env, cmd.Stdin = dir, env, nil
 	return cmd.CombinedOutput()
 }
 
-// LookPath is exec.LookPath.
-func (ExecRunner) LookPath(name string) (string, error) { return exec.LookPath(name) }
+// LookPath finds name in Environ's PATH, or the process's own.
+func (r ExecRunner) LookPath(name string) (string, error) {
+	if r.Environ != nil {
+		return shellenv.LookPathIn(name, r.Environ())
+	}
+	return exec.LookPath(name)
+}
 
 // cliCaps is what an installed CLI's --help says it accepts.
 type cliCaps struct {

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
+
+	"github.com/osfoundry/desktop/backend/shellenv"
 )
 
 // permissionRequestSince is the first Claude Code release with the
@@ -74,19 +74,8 @@ func versionAtLeast(s string, min [3]int) bool {
 // lookPath finds argv0 in env's PATH (the pane's), or the app's own PATH
 // when env is nil.
 func lookPath(argv0 string, env []string) (string, error) {
-	if strings.ContainsRune(argv0, filepath.Separator) || env == nil {
+	if env == nil {
 		return exec.LookPath(argv0)
 	}
-	for i := len(env) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(env[i], "PATH="); ok {
-			for _, dir := range filepath.SplitList(v) {
-				p := filepath.Join(dir, argv0)
-				if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
-					return p, nil
-				}
-			}
-			return "", exec.ErrNotFound
-		}
-	}
-	return exec.LookPath(argv0)
+	return shellenv.LookPathIn(argv0, env)
 }

@@ -22,7 +22,7 @@ const bare = "/usr/bin:/bin:/usr/sbin:/sbin"
 var keys = []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GITHUB_TOKEN"}
 
 // isolate gives the test a bare PATH and none of the variables Resolve
-// may set, restored afterwards (Resolve writes the process environment).
+// may merge, restored afterwards.
 func isolate(t *testing.T) {
 	t.Helper()
 	t.Setenv("PATH", bare)
@@ -107,23 +107,47 @@ func TestResolveFindsWhatBashrcAdds(t *testing.T) {
 				t.Fatalf("Resolve: %v", err)
 			}
 			bin := filepath.Join(h, "tools", "bin")
-			got, err := exec.LookPath("claude")
+			env := res.Environ()
+			got, err := LookPathIn("claude", env)
 			if err != nil || got != filepath.Join(bin, "claude") {
-				t.Fatalf("claude after merge = %q, %v (PATH=%s)", got, err, os.Getenv("PATH"))
+				t.Fatalf("claude after merge = %q, %v (PATH=%s)", got, err, GetIn(env, "PATH"))
 			}
-			path := filepath.SplitList(os.Getenv("PATH"))
+			path := filepath.SplitList(GetIn(env, "PATH"))
 			if path[0] != bin || !slices.Contains(path, "/usr/bin") {
 				t.Errorf("PATH = %q: want the shell's entries first and the current ones kept", path)
 			}
-			if !res.OK || res.Shell != sh || !slices.Contains(res.Added, bin) || res.Path != os.Getenv("PATH") {
+			if !res.OK || res.Shell != sh || !slices.Contains(res.Added, bin) || res.Path != GetIn(env, "PATH") {
 				t.Errorf("Result = %+v", res)
 			}
+			untouched(t)
 			if d := time.Since(start); d > 3*time.Second {
 				t.Errorf("took %s: a background child's open stdout was waited on", d)
 			}
 			waitGone(t, "97.3101")
 		})
 	}
+}
+
+// The window's read (Start) reaches children through Environ and LookPath
+// and leaves the process's own environment as it was: GTK and WebKit read
+// it from other threads while the read ends.
+func TestStartMergesForChildrenOnly(t *testing.T) {
+	sh := bash(t)
+	isolate(t)
+	h := home(t, claudeFiles(addBin+`export NVM_DIR="$HOME/.nvm" LANG=C.UTF-8`+"\n"))
+	Start(Options{Shell: sh, Home: h}, "no terminal")
+	want := filepath.Join(h, "tools", "bin", "claude")
+	if got, err := LookPath("claude"); err != nil || got != want {
+		t.Fatalf("LookPath(claude) = %q, %v; want %s", got, err, want)
+	}
+	env := Environ()
+	if GetIn(env, "NVM_DIR") != filepath.Join(h, ".nvm") || GetIn(env, "LANG") != "C.UTF-8" {
+		t.Errorf("Environ misses the allowlisted variables: NVM_DIR=%q LANG=%q", GetIn(env, "NVM_DIR"), GetIn(env, "LANG"))
+	}
+	if st := Status(); !st.OK || st.Reason != "no terminal" || st.Path != GetIn(env, "PATH") {
+		t.Errorf("Status = %+v", st)
+	}
+	untouched(t)
 }
 
 func TestResolveHangingRC(t *testing.T) {
@@ -216,13 +240,14 @@ func TestBashrcSourcedOnce(t *testing.T) {
 				files[".profile"] = tt.profile
 			}
 			h := home(t, files)
-			if _, err := Resolve(context.Background(), Options{Shell: sh, Home: h}); err != nil {
+			res, err := Resolve(context.Background(), Options{Shell: sh, Home: h})
+			if err != nil {
 				t.Fatal(err)
 			}
-			if got := os.Getenv("LC_CTYPE"); got != tt.want {
+			if got := GetIn(res.Environ(), "LC_CTYPE"); got != tt.want {
 				t.Fatalf("~/.bashrc ran %d times, want once", len(got))
 			}
-			if _, err := exec.LookPath("claude"); err != nil {
+			if _, err := LookPathIn("claude", res.Environ()); err != nil {
 				t.Fatalf("claude not found: %v", err)
 			}
 		})
@@ -238,7 +263,7 @@ func TestResolveDropsEntriesThatAreNotFolders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.SplitList(os.Getenv("PATH"))
+	path := filepath.SplitList(GetIn(res.Environ(), "PATH"))
 	for _, bad := range []string{filepath.Join(h, "afile"), filepath.Join(h, "missing")} {
 		if slices.Contains(path, bad) {
 			t.Errorf("PATH keeps %s: %q", bad, path)
@@ -261,16 +286,17 @@ func TestResolveNeverCopiesKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, kv := range os.Environ() {
+	for _, kv := range res.Environ() {
 		name, val, _ := strings.Cut(kv, "=")
 		if slices.Contains(keys, name) || name == "SOMETHING_ELSE" || strings.HasPrefix(val, "sk-") || strings.HasPrefix(val, "ghp_") {
-			t.Errorf("%s reached the process environment", name)
+			t.Errorf("%s reached the merged environment", name)
 		}
 	}
 	// The allowlist does arrive: the merge ran.
-	if os.Getenv("NVM_DIR") != filepath.Join(h, ".nvm") || !slices.Contains(res.Set, "NVM_DIR") {
-		t.Errorf("NVM_DIR = %q, Set = %q", os.Getenv("NVM_DIR"), res.Set)
+	if GetIn(res.Environ(), "NVM_DIR") != filepath.Join(h, ".nvm") || !slices.Contains(res.Set, "NVM_DIR") {
+		t.Errorf("NVM_DIR = %q, Set = %q", GetIn(res.Environ(), "NVM_DIR"), res.Set)
 	}
+	untouched(t)
 }
 
 func TestResolveZsh(t *testing.T) {
@@ -283,11 +309,12 @@ func TestResolveZsh(t *testing.T) {
 		"x:zbin/claude": "#!/bin/sh\necho 9.9.9\n",
 		".zshrc":        noise + `export PATH="$HOME/zbin:$PATH"` + "\nfalse\n",
 	})
-	if _, err := Resolve(context.Background(), Options{Shell: zsh, Home: h}); err != nil {
+	res, err := Resolve(context.Background(), Options{Shell: zsh, Home: h})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := exec.LookPath("claude"); err != nil || got != filepath.Join(h, "zbin", "claude") {
-		t.Fatalf("claude = %q, %v (PATH=%s)", got, err, os.Getenv("PATH"))
+	if got, err := LookPathIn("claude", res.Environ()); err != nil || got != filepath.Join(h, "zbin", "claude") {
+		t.Fatalf("claude = %q, %v (PATH=%s)", got, err, res.Path)
 	}
 }
 
@@ -302,6 +329,21 @@ func TestPasswdShell(t *testing.T) {
 	for _, tt := range tests {
 		if got := passwdShell(f, tt.uid); got != tt.want {
 			t.Errorf("passwdShell(%d) = %q, want %q", tt.uid, got, tt.want)
+		}
+	}
+}
+
+// untouched fails when Resolve changed the process's own environment: the
+// window's GTK and WebKit threads read it without a lock, so the merge
+// must only reach children.
+func untouched(t *testing.T) {
+	t.Helper()
+	if os.Getenv("PATH") != bare {
+		t.Errorf("the process's PATH changed: %s", os.Getenv("PATH"))
+	}
+	for _, n := range Allowlist {
+		if v, ok := os.LookupEnv(n); ok {
+			t.Errorf("the process's environment got %s=%s", n, v)
 		}
 	}
 }

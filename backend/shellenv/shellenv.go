@@ -10,6 +10,12 @@
 // found goes first, the process's own entries after it, and a short
 // allowlist of variables CLIs need is copied when absent.
 //
+// The window never changes its own environment with the result: GTK and
+// WebKit threads read the C environment without a lock, and setenv beside
+// them can crash the start or hide DISPLAY from it. The merged environment
+// is handed to children instead (Environ, LookPath); only the command line,
+// which runs no such threads, applies it to itself (Ensure).
+//
 // It never copies anything outside that allowlist: API keys and tokens the
 // rc files export stay in the shell. It never waits on the shell longer
 // than the timeout, and never leaves the shell's processes running.
@@ -78,13 +84,33 @@ type Result struct {
 	Dropped []string `json:"dropped"`
 	// Set names the allowlisted variables copied from the shell.
 	Set []string `json:"set"`
+
+	set [][2]string // the merge: name, value, in order
+}
+
+// Environ is the process's environment with the merge over it.
+func (r Result) Environ() []string {
+	env := os.Environ()
+	for _, kv := range r.set {
+		env = setIn(env, kv[0], kv[1])
+	}
+	return env
+}
+
+// apply makes the merge the process's own environment. Only for a process
+// with no other thread reading the C environment (see the package note).
+func (r Result) apply() {
+	for _, kv := range r.set {
+		os.Setenv(kv[0], kv[1])
+	}
 }
 
 // Resolve reads the login shell's environment (the registry on Windows)
-// and merges it into the process's own: PATH gets the shell's entries
-// first, then the current ones not already present; allowlisted variables
-// absent here are copied. On error nothing is merged and the Result says
-// what happened. Call it once per process (Start/Wait do that).
+// and merges it over the process's own into the Result (Environ): PATH
+// gets the shell's entries first, then the current ones not already
+// present; allowlisted variables absent here are copied. It leaves the
+// process's environment as it is. On error nothing is merged and the
+// Result says what happened. Call it once per process (Start/Wait do that).
 func Resolve(ctx context.Context, o Options) (Result, error) {
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
@@ -103,10 +129,8 @@ func Resolve(ctx context.Context, o Options) (Result, error) {
 		return res, err
 	}
 	p := plan(os.LookupEnv, login)
-	for _, kv := range p.set {
-		os.Setenv(kv[0], kv[1])
-	}
-	res.OK, res.Path, res.Added, res.Dropped, res.Set = true, os.Getenv("PATH"), p.added, p.dropped, p.names()
+	res.OK, res.Added, res.Dropped, res.Set, res.set = true, p.added, p.dropped, p.names(), p.set
+	res.Path = GetIn(res.Environ(), "PATH")
 	return res, nil
 }
 
@@ -180,13 +204,21 @@ func Wait() Result {
 	return Status()
 }
 
-// Status returns the Result so far without waiting; Path is the PATH in
-// use now.
+// Environ is the environment CLIs, workers and panes start with: the
+// process's own with the login shell's merged over it, once the read Start
+// began has ended (the process's own when nothing was read).
+func Environ() []string { return Wait().Environ() }
+
+// LookPath finds name in Environ's PATH.
+func LookPath(name string) (string, error) { return LookPathIn(name, Environ()) }
+
+// Status returns the Result so far without waiting; Path is the PATH
+// children get now.
 func Status() Result {
 	proc.mu.Lock()
 	r := proc.res
 	proc.mu.Unlock()
-	r.Path = os.Getenv("PATH")
+	r.Path = GetIn(r.Environ(), "PATH")
 	if r.Added == nil {
 		r.Added = []string{}
 	}
@@ -199,12 +231,15 @@ func Status() Result {
 	return r
 }
 
-// Ensure reads the login shell's environment now, and waits for it, when
-// the process's PATH is unusable (`env -i HOME=… osfoundry verify claude`).
-// A process started with a usable PATH pays nothing: no shell is started.
+// Ensure reads the login shell's environment now, waits for it and makes
+// it the process's own, when the process's PATH is unusable (`env -i
+// HOME=… osfoundry verify claude`). A process started with a usable PATH
+// pays nothing: no shell is started. For the command line only: it is
+// built without cgo and starts no thread that reads the C environment.
 func Ensure(o Options) Result {
 	if r := Reason(false, false, os.Getenv("PATH")); r != "" {
 		Start(o, r)
 	}
-	return Wait()
+	Wait().apply()
+	return Status()
 }

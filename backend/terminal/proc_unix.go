@@ -30,7 +30,14 @@ type unixPTY struct {
 }
 
 func startPTY(o Options) (ptyProc, error) {
-	cmd := exec.Command(o.Argv[0], o.Argv[1:]...)
+	// Looked up in the pane's PATH, not the app's (the window keeps the
+	// login shell's PATH out of its own environment: backend/shellenv).
+	path, err := lookPath(o.Argv[0], o.Env)
+	if err != nil {
+		return nil, fmt.Errorf("starting %s: %w", o.Argv[0], err)
+	}
+	cmd := exec.Command(path, o.Argv[1:]...)
+	cmd.Args[0] = o.Argv[0] // argv[0] as typed, as a shell passes it
 	cmd.Dir = o.Dir
 	cmd.Env = o.Env
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(o.Cols), Rows: uint16(o.Rows)})

@@ -21,7 +21,36 @@ if [ "$panes" -gt 0 ]; then
 fi
 
 export OSFOUNDRY_HOME="$home" WEBKIT_DISABLE_DMABUF_RENDERER=1
-xvfb-run -a -s "-screen 0 1280x820x24" bash -c '
+
+# left_running MARKER prints and fails on every process still carrying
+# MARKER in its environment: only the app got it, its panes and web view
+# inherited it, so after the app ended any such process is an orphan.
+left_running() {
+  local f p left=""
+  for f in $(grep -lsz "OSF_CHECK_MARKER=$1" /proc/[0-9]*/environ 2>/dev/null || true); do
+    p=${f#/proc/}; p=${p%/environ}; ps -o pid=,args= -p "$p" && left=1
+  done
+  [ -z "$left" ]
+}
+
+# With no display, and with one GTK cannot open, the app says what to do,
+# exits 1 and ends the panes it restored.
+for display in "" ":9999"; do
+  marker="osf-window-check-$RANDOM$RANDOM"
+  want="there is no display to open the window on"
+  [ -n "$display" ] && want="the window could not open on display \"$display\""
+  code=0
+  env -u WAYLAND_DISPLAY DISPLAY="$display" OSF_CHECK_MARKER="$marker" timeout 60 "$bin" </dev/null >"$home/display.log" 2>&1 || code=$?
+  if [ "$code" != 1 ] || ! grep -qF "$want" "$home/display.log"; then
+    echo "window-check: FAIL — with DISPLAY=\"$display\" the app exited $code without saying \"$want\":"; cat "$home/display.log"; exit 1
+  fi
+  sleep 0.5
+  left_running "$marker" || { echo "window-check: FAIL — the app left pane processes running (above) when the display could not open"; exit 1; }
+done
+echo "window-check: OK — with no display and with a display that cannot open, the app says so, exits 1 and leaves no pane running"
+
+# Xvfb's own messages go to xvfb.log, shown when the app cannot start.
+xvfb-run -a -e "$home/xvfb.log" -s "-screen 0 1280x820x24" bash -c "$(declare -f left_running)"'
   set -u
   bin="$1"; out="$2"
   start=$(date +%s%N)
@@ -30,7 +59,10 @@ xvfb-run -a -s "-screen 0 1280x820x24" bash -c '
   pid=$!
   painted=""
   for i in $(seq 1 300); do
-    if ! kill -0 $pid 2>/dev/null; then echo "window-check: the app exited early:"; cat "$OSFOUNDRY_HOME/app.log"; exit 1; fi
+    if ! kill -0 $pid 2>/dev/null; then
+      echo "window-check: the app exited early on DISPLAY=$DISPLAY:"; cat "$OSFOUNDRY_HOME/app.log"
+      echo "window-check: Xvfb said:"; cat "$OSFOUNDRY_HOME/xvfb.log"; exit 1
+    fi
     colors=$(import -silent -window root png:- 2>/dev/null | identify -format "%k" - 2>/dev/null || echo 0)
     if [ "${colors:-0}" -gt 16 ]; then
       now=$(date +%s%N); painted=$(( (now - start) / 1000000 ))
@@ -45,11 +77,7 @@ xvfb-run -a -s "-screen 0 1280x820x24" bash -c '
   kids=$(ps -e -o pid=,ppid=,rss= | awk -v root=$pid "{p[\$1]=\$2; r[\$1]=\$3} END {for (k in p) {x=p[k]; while (x>1) {if (x==root) {s+=r[k]; break} x=p[x]}} print s+0}")
   kill -TERM $pid; wait $pid 2>/dev/null || true
   sleep 0.5
-  # Only the app got the marker; its panes and web view inherited it. Any
-  # process still carrying it after SIGTERM is an orphan.
-  orphans=$(grep -lsz "OSF_CHECK_MARKER=$marker" /proc/[0-9]*/environ 2>/dev/null || true)
-  for f in $orphans; do p=${f#/proc/}; p=${p%/environ}; ps -o pid=,args= -p "$p" && left=1; done
-  if [ -n "${left:-}" ]; then echo "window-check: FAIL — SIGTERM left pane processes running (above)"; exit 1; fi
+  left_running "$marker" || { echo "window-check: FAIL — SIGTERM left pane processes running (above)"; exit 1; }
   if [ -z "$painted" ]; then echo "window-check: FAIL — the window stayed blank (uniform colour) for 15 s; see $out"; exit 1; fi
   colors=$(identify -format "%k" "$out")
   if [ "$colors" -le 16 ]; then echo "window-check: FAIL — screenshot is blank ($colors colours): $out"; exit 1; fi
