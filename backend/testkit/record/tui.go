@@ -154,7 +154,20 @@ func (t *tui) interrupt(working, interrupted *regexp.Regexp, esc step) []step {
 	return []step{
 		t.stall(),
 		func() error { return s.Wait(working, long) },
-		esc,
+		func() error {
+			// A key press can be lost while the TUI redraws: press again,
+			// as a person would, until the turn says it stopped.
+			var err error
+			for range 3 {
+				if err = esc(); err != nil {
+					return err
+				}
+				if err = s.Wait(interrupted, 10*time.Second); err == nil {
+					return nil
+				}
+			}
+			return err
+		},
 		func() error { return s.WaitGone(working, long) },
 		func() error { return s.WaitSave(interrupted, long, "interrupted") },
 	}
