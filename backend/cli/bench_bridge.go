@@ -105,6 +105,7 @@ func benchStoreExecutor() (*tools.Executor, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
+	cleanup = func() { aud.Close(); db.Close(); os.RemoveAll(dir) }
 	exec := tools.NewExecutor(tools.Options{Auditor: aud})
 	if err := exec.Register(tools.MemorySearchTool(ns)); err != nil {
 		cleanup()

@@ -123,11 +123,15 @@ func headlessExecutor(ctx context.Context) (*tools.Executor, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	var audit *tools.SQLAuditor
 	fail := func(err error) (*tools.Executor, func(), error) {
+		if audit != nil {
+			audit.Close()
+		}
 		db.Close()
 		return nil, nil, err
 	}
-	audit, err := tools.NewSQLAuditor(ctx, db)
+	audit, err = tools.NewSQLAuditor(ctx, db)
 	if err != nil {
 		return fail(err)
 	}
@@ -149,5 +153,5 @@ func headlessExecutor(ctx context.Context) (*tools.Executor, func(), error) {
 	// (the window says so when it starts).
 	prefs, _ := settings.Open(dir)
 	toolpolicy.NewBinding(prefs, exec)
-	return exec, func() { db.Close() }, nil
+	return exec, func() { audit.Close(); db.Close() }, nil
 }

@@ -25,6 +25,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/osfoundry/desktop/backend/filelock"
 )
 
 // File names in the data folder.
@@ -74,7 +76,7 @@ type Instance struct {
 // instance that holds the lock but does not answer within wait is an
 // error saying what to do.
 func Claim(dir string, launch Launch, wait time.Duration) (*Instance, error) {
-	lock, err := tryLock(filepath.Join(dir, lockName))
+	lock, err := filelock.TryLock(filepath.Join(dir, lockName))
 	if err == nil {
 		inst, err := listen(dir, lock)
 		if err != nil {
@@ -83,7 +85,7 @@ func Claim(dir string, launch Launch, wait time.Duration) (*Instance, error) {
 		}
 		return inst, nil
 	}
-	if !errors.Is(err, errLocked) {
+	if !errors.Is(err, filelock.ErrLocked) {
 		return nil, fmt.Errorf("locking the data folder %s: %w", dir, err)
 	}
 	deadline := time.Now().Add(wait)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/osfoundry/desktop/backend/filelock"
 )
 
 func claim(t *testing.T, dir string) *Instance {
@@ -127,7 +129,7 @@ func TestWrongSecretAndJunkAreRefused(t *testing.T) {
 
 func TestLockHeldButNobodyAnswers(t *testing.T) {
 	dir := t.TempDir()
-	lock, err := tryLock(filepath.Join(dir, lockName))
+	lock, err := filelock.TryLock(filepath.Join(dir, lockName))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +150,7 @@ func TestLockHeldButNobodyAnswers(t *testing.T) {
 
 func TestInfoNotOnLoopbackIsNotContacted(t *testing.T) {
 	dir := t.TempDir()
-	lock, _ := tryLock(filepath.Join(dir, lockName))
+	lock, _ := filelock.TryLock(filepath.Join(dir, lockName))
 	defer lock.Close()
 	b, _ := json.Marshal(info{Addr: "192.0.2.1:80", Secret: "00"})
 	os.WriteFile(filepath.Join(dir, infoName), b, 0o600)

@@ -74,10 +74,19 @@ func (m *MemoryAuditor) Entries() []AuditEntry {
 }
 
 // SQLAuditor stores entries in the app database (component "audit").
+//
+// A call's entry is appended to this process's audit journal first (one
+// write: the kernel keeps it when the process is killed) and moved into
+// tool_audit by a background writer moments later, so a tool's answer
+// never waits on a database commit — that commit was half an allowed
+// call's cost in the bridge (osfoundry bench bridge). A journal left by a
+// process that died is imported by the next auditor that opens. Without a
+// journal (a database with no folder) each entry is inserted at once.
 type SQLAuditor struct {
 	db *sql.DB
-	// stmts keeps the insert prepared: every tool call writes one row.
+	// stmts keeps the insert prepared.
 	stmts *store.Stmts
+	j     *journal
 }
 
 var _ Auditor = (*SQLAuditor)(nil)
@@ -97,33 +106,91 @@ CREATE TABLE tool_audit (
 	duration_us INTEGER NOT NULL
 );
 CREATE INDEX tool_audit_workspace_at ON tool_audit(workspace, at);
-CREATE INDEX tool_audit_source ON tool_audit(source);`}}
+CREATE INDEX tool_audit_source ON tool_audit(source);`}, {Version: 2, SQL: `
+-- The journal key of an entry that came through a journal: importing a
+-- journal twice (killed after its rows were committed) adds nothing.
+ALTER TABLE tool_audit ADD COLUMN jkey TEXT;
+CREATE UNIQUE INDEX tool_audit_jkey ON tool_audit(jkey) WHERE jkey IS NOT NULL;`}}
 
 // NewSQLAuditor migrates the audit table and returns the auditor.
 func NewSQLAuditor(ctx context.Context, db *sql.DB) (*SQLAuditor, error) {
 	if err := store.Migrate(ctx, db, "audit", auditMigrations); err != nil {
 		return nil, fmt.Errorf("preparing the tool audit: %w", err)
 	}
-	return &SQLAuditor{db: db, stmts: store.NewStmts(db)}, nil
+	a := &SQLAuditor{db: db, stmts: store.NewStmts(db)}
+	dir, err := journalDir(ctx, db)
+	if err != nil || dir == "" {
+		return a, err
+	}
+	if err := a.importJournals(ctx, dir); err != nil {
+		return nil, err
+	}
+	if a.j, err = openJournal(dir, a.insert); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// Close writes what is still pending and removes the journal.
+func (a *SQLAuditor) Close() error {
+	if a.j == nil {
+		return nil
+	}
+	return a.j.close()
 }
 
 const auditTime = "2006-01-02T15:04:05.000000Z07:00"
 
 // Record implements Auditor.
 func (a *SQLAuditor) Record(ctx context.Context, e AuditEntry) error {
-	args := clipArgs(e.Args)
-	if len(args) == 0 {
-		args = json.RawMessage("null")
+	e.Args = clipArgs(e.Args)
+	if len(e.Args) == 0 {
+		e.Args = json.RawMessage("null")
 	}
-	_, err := a.stmts.Exec(ctx, `INSERT INTO tool_audit
-		(at, workspace, user_id, channel, source, tool, args, decision, detail, duration_us)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		e.At.UTC().Format(auditTime), e.Workspace, e.User, e.Channel, e.Source, e.Tool,
-		string(args), e.Decision, e.Detail, e.Duration.Microseconds())
-	if err != nil {
+	if a.j != nil {
+		err := a.j.append(e)
+		if err == nil {
+			return nil
+		}
+		// A journal that cannot be written (a full disk): straight in.
+		if ierr := a.insert(ctx, []journalEntry{{AuditEntry: e}}); ierr != nil {
+			return fmt.Errorf("recording tool call %s: %w (journal: %v)", e.Tool, ierr, err)
+		}
+		return nil
+	}
+	if err := a.insert(ctx, []journalEntry{{AuditEntry: e}}); err != nil {
 		return fmt.Errorf("recording tool call %s: %w", e.Tool, err)
 	}
 	return nil
+}
+
+// insert writes entries in one transaction; a journal key already present
+// is skipped.
+func (a *SQLAuditor) insert(ctx context.Context, es []journalEntry) error {
+	st, err := a.stmts.Get(ctx, `INSERT OR IGNORE INTO tool_audit
+		(at, workspace, user_id, channel, source, tool, args, decision, detail, duration_us, jkey)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	tx, err := a.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	ins := tx.StmtContext(ctx, st)
+	for _, je := range es {
+		var key any
+		if je.Key != "" {
+			key = je.Key
+		}
+		e := je.AuditEntry
+		if _, err := ins.ExecContext(ctx, e.At.UTC().Format(auditTime), e.Workspace, e.User, e.Channel, e.Source, e.Tool,
+			string(e.Args), e.Decision, e.Detail, e.Duration.Microseconds(), key); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
 }
 
 // AuditQuery filters List. Empty fields match everything.
@@ -138,6 +205,13 @@ type AuditQuery struct {
 func (a *SQLAuditor) List(ctx context.Context, q AuditQuery) ([]AuditEntry, error) {
 	if q.Limit <= 0 {
 		q.Limit = 100
+	}
+	if a.j != nil {
+		// This process's own calls are all listed, not only those the
+		// background writer has reached.
+		if err := a.j.flush(); err != nil {
+			return nil, fmt.Errorf("listing the tool audit: %w", err)
+		}
 	}
 	rows, err := a.db.QueryContext(ctx, `SELECT id, at, workspace, user_id, channel, source, tool, args, decision, detail, duration_us
 		FROM tool_audit

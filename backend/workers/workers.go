@@ -214,5 +214,5 @@ func (w *Workers) Close() error {
 	w.Orchestrator.Close()
 	err := w.Pipeline.Close()
 	w.cancel()
-	return err
+	return errors.Join(err, w.Audit.Close())
 }
