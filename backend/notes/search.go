@@ -2,6 +2,7 @@ package notes
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -128,11 +129,11 @@ func (s *Store) Reindex(ctx context.Context) error {
 	defer s.searchMu.Unlock()
 	// Read the change counter before looking: a change committed while
 	// this runs moves it again, so the next search looks again.
-	var gen int64
-	if err := s.reads.QueryRow(ctx, `SELECT gen FROM search_gen WHERE id = 1`).Scan(&gen); err != nil {
-		return fmt.Errorf("reading the index's change counter: %w", err)
+	gen, known, err := s.indexState(ctx)
+	if err != nil {
+		return err
 	}
-	docs, gone, err := s.staleDocs(ctx, gen != s.indexedGen)
+	docs, gone, err := s.staleDocs(ctx, gen != s.indexedGen, known)
 	if err != nil {
 		return fmt.Errorf("finding changed items to index: %w", err)
 	}
@@ -198,9 +199,9 @@ func unindex(ctx context.Context, tx *wtx, kind, ref string) error {
 // staleDocs finds what to (re)index: Notes and articles when checkDB (the
 // change counter moved since the last index), and knowledge files always
 // (they change on disk, outside the database).
-func (s *Store) staleDocs(ctx context.Context, checkDB bool) ([]doc, [][2]string, error) {
+func (s *Store) staleDocs(ctx context.Context, checkDB bool, known map[string]string) ([]doc, [][2]string, error) {
 	if !checkDB {
-		return s.staleFiles(ctx)
+		return s.staleFiles(ctx, known)
 	}
 	var docs []doc
 	var gone [][2]string
@@ -250,7 +251,7 @@ func (s *Store) staleDocs(ctx context.Context, checkDB bool) ([]doc, [][2]string
 			gone = append(gone, [2]string{q[0], r})
 		}
 	}
-	fdocs, fgone, err := s.staleFiles(ctx)
+	fdocs, fgone, err := s.staleFiles(ctx, known)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -274,27 +275,46 @@ func (s *Store) stale(ctx context.Context, q string) ([]string, error) {
 	return out, rows.Err()
 }
 
-// staleFiles compares the knowledge folder's Markdown files with the index
-// by (path, size, mtime): only new or changed files are read.
-func (s *Store) staleFiles(ctx context.Context) ([]doc, [][2]string, error) {
-	known := map[string]string{}
-	rows, err := s.reads.Query(ctx, `SELECT ref, stamp FROM search_state WHERE kind = 'knowledge_file'`)
+// indexState reads the index's change counter and the indexed knowledge
+// files' stamps (ref → size:mtime) in one statement: every search starts
+// here, and each statement is a read transaction of its own.
+func (s *Store) indexState(ctx context.Context) (int64, map[string]string, error) {
+	rows, err := s.reads.Query(ctx, `SELECT gen, NULL, NULL FROM search_gen WHERE id = 1
+		UNION ALL SELECT NULL, ref, stamp FROM search_state WHERE kind = 'knowledge_file'`)
 	if err != nil {
-		return nil, nil, err
+		return 0, nil, fmt.Errorf("reading the index's state: %w", err)
 	}
+	defer rows.Close()
+	var gen sql.NullInt64
+	known := map[string]string{}
 	for rows.Next() {
-		var ref, stamp string
-		if err := rows.Scan(&ref, &stamp); err != nil {
-			rows.Close()
-			return nil, nil, err
+		var g sql.NullInt64
+		var ref, stamp sql.NullString
+		if err := rows.Scan(&g, &ref, &stamp); err != nil {
+			return 0, nil, fmt.Errorf("reading the index's state: %w", err)
 		}
-		known[ref] = stamp
+		if g.Valid {
+			gen = g
+		} else {
+			known[ref.String] = stamp.String
+		}
 	}
-	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, nil, fmt.Errorf("reading the index's state: %w", err)
+	}
+	if !gen.Valid {
+		return 0, nil, errors.New("reading the index's change counter: the search_gen row is missing")
+	}
+	return gen.Int64, known, nil
+}
+
+// staleFiles compares the knowledge folder's Markdown files with the index
+// (known: ref → size:mtime): only new or changed files are read.
+func (s *Store) staleFiles(ctx context.Context, known map[string]string) ([]doc, [][2]string, error) {
 	var docs []doc
 	seen := map[string]bool{}
 	if s.knowledgeDir != "" {
-		err = filepath.WalkDir(s.knowledgeDir, func(p string, d fs.DirEntry, err error) error {
+		err := filepath.WalkDir(s.knowledgeDir, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				if p == s.knowledgeDir && errors.Is(err, fs.ErrNotExist) {
 					return fs.SkipDir
