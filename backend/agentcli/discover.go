@@ -55,6 +55,11 @@ type Install struct {
 // CodexNote is the External AI tab's note on the Codex row (SPEC §3).
 const CodexNote = "osFoundry tools require git-worktree isolation for Codex (it trades its own sandbox for git safety). Point it at a git repo folder."
 
+// CodexPlanModeNote is a plan-mode Codex run's first line: Codex lets MCP
+// calls through only with its own sandbox bypassed, so in plan mode it
+// runs in its read-only sandbox without the bridge instead.
+const CodexPlanModeNote = "Plan mode: Codex runs in its read-only sandbox, so it can read and plan but change nothing; osFoundry tools are off for this run (Codex calls them only with its sandbox bypassed)."
+
 // ClaudeSignInHint is shown with the Sign in terminal for Claude.
 const ClaudeSignInHint = "Type /login to sign in, then close this window."
 

@@ -1,8 +1,15 @@
 package agentcli
 
 import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/osfoundry/desktop/backend/testkit/agentenv"
+	"github.com/osfoundry/desktop/backend/testkit/fakemodel"
 )
 
 // In plan mode Claude Code is not offered its own tools that change
@@ -23,5 +30,50 @@ func TestClaudePlanModeDeniesItsWritingTools(t *testing.T) {
 	}
 	if slices.Contains(argv, "--disallowedTools") {
 		t.Fatalf("argv outside plan mode = %q", argv)
+	}
+}
+
+// A plan-mode Codex run changes nothing: the real Codex, scripted to run a
+// command and add a file, runs in its read-only sandbox without the bridge
+// (Codex calls MCP tools only with its sandbox bypassed), in a worktree
+// and outside one, and says so.
+func TestLiveCodexPlanModeChangesNothing(t *testing.T) {
+	for _, worktree := range []bool{false, true} {
+		t.Run(fmt.Sprintf("worktree=%v", worktree), func(t *testing.T) {
+			srv := fakemodel.Start(t, codexWorkerScript(false)...)
+			e := agentenv.Codex(t, srv.URL)
+			gitRepo(t, e.Work)
+			rig := newToolRig(t)
+			r := runnerFor(t, e)
+			r.o.CodexConfig = codexFakeConfig(namespaceProxy(t, srv.URL))
+			c := &capture{}
+			acc := rig.access()
+			acc.PlanMode = true
+			res, err := r.Run(context.Background(), Job{
+				ID: fmt.Sprintf("codexplan%v", worktree), Model: ModelCodexAgent, Role: "Worker", NeedsTools: true,
+				SystemPrompt: "You are the Worker.", Turns: []Turn{{Role: "user", Text: "print the marker, add notes.txt"}},
+				Folder: e.Work, Worktree: worktree, Tools: acc, OnEvent: c.on, Tap: c.tap,
+			})
+			if err != nil {
+				t.Fatalf("run: %v\nprogress: %q\nstderr: %s", err, res.Progress, res.StderrTail)
+			}
+			p := c.progress()
+			if !slices.Contains(p, CodexPlanModeNote) {
+				t.Errorf("progress = %q, want the plan-mode note", p)
+			}
+			if hasPrefixLine(p, "osFoundry tools are off for this run") {
+				t.Errorf("the worktree note was shown as well: %q", p)
+			}
+			if _, err := os.Stat(filepath.Join(e.Work, "notes.txt")); err == nil {
+				t.Error("a plan-mode run wrote notes.txt into the user's folder")
+			}
+			if res.Diff != "" {
+				t.Errorf("a plan-mode run changed files: %s", res.Diff)
+			}
+			main := srv.MainRequests()
+			if len(main) == 0 || main[0].HasTool(fakemodel.MCPName("osfoundry", "memory_search")) || len(rig.audit.Entries()) != 0 {
+				t.Error("a plan-mode Codex run was offered the bridge")
+			}
+		})
 	}
 }

@@ -48,6 +48,11 @@ type Job struct {
 	// Worktree isolates the run on branch osf/run-<id> in its own working
 	// copy. Codex gets the app's tools only then.
 	Worktree bool
+	// PlanMode: the run reads and plans. Claude Code is not offered its
+	// writing tools; Codex runs in its read-only sandbox without the app's
+	// tools; the executor refuses the app's tools that change things
+	// (Tools.PlanMode).
+	PlanMode bool
 	Resume   string // continue this CLI session ("Continue here")
 	// Fork continues Resume in a new session (claude --fork-session,
 	// codex exec fork), leaving the resumed session's file untouched: the
@@ -202,6 +207,11 @@ func (r *Runner) Run(ctx context.Context, job Job) (res Result, err error) {
 	if m.Chat {
 		tools = nil
 	}
+	plan := job.planMode()
+	if plan && m.Agent == Codex && !m.Chat {
+		tools = nil
+		s.send(KindProgress, CodexPlanModeNote)
+	}
 	if tools != nil && m.Agent == Codex && !job.Worktree {
 		tools = nil
 		s.send(KindProgress, "osFoundry tools are off for this run: Codex gets them only with git-worktree isolation (it trades its own sandbox for git safety). Point it at a git repo folder and turn isolation on.")
@@ -240,6 +250,8 @@ func (r *Runner) Run(ctx context.Context, job Job) (res Result, err error) {
 	return res, outcome(m.Agent, pr, dec.final(), &res, limit)
 }
 
+func (j Job) planMode() bool { return j.PlanMode || (j.Tools != nil && j.Tools.PlanMode) }
+
 // decoder is a CLI's stream reader.
 type decoder interface {
 	line([]byte)
@@ -258,7 +270,7 @@ func (r *Runner) command(ctx context.Context, m Model, bin string, env []string,
 		argv, err := BuildClaude(bin, ClaudeArgs{
 			Prompt: Transcript(job.Turns), SystemPrompt: job.SystemPrompt, Folder: folder, Chat: m.Chat,
 			BridgeURL: url, BridgeToken: token, Resume: job.Resume, Fork: job.Fork, Extra: r.o.ClaudeExtra,
-			PlanMode: job.Tools != nil && job.Tools.PlanMode,
+			PlanMode: job.planMode(),
 		})
 		return argv, newClaudeDecoder(s), err
 	}
@@ -266,7 +278,11 @@ func (r *Runner) command(ctx context.Context, m Model, bin string, env []string,
 	if err != nil {
 		return nil, nil, fmt.Errorf("Codex at %s could not print its help, so it cannot run: %w — reinstall or update it", bin, err)
 	}
-	ca := CodexArgs{SystemPrompt: job.SystemPrompt, Turns: job.Turns, Folder: folder, Sandbox: "workspace-write",
+	sandbox := "workspace-write"
+	if job.planMode() {
+		sandbox = "read-only" // and no bridge: see CodexPlanModeNote
+	}
+	ca := CodexArgs{SystemPrompt: job.SystemPrompt, Turns: job.Turns, Folder: folder, Sandbox: sandbox,
 		BridgeURL: url, BridgeToken: token, IgnoreRules: ignore, Resume: job.Resume, Fork: job.Fork, Config: r.o.CodexConfig}
 	if job.Resume != "" {
 		// The resumed session already holds the system prompt and history.

@@ -230,14 +230,17 @@ func plural(n int, one, many string) string {
 }
 
 // jobHost is the pipeline and orchestrator a command-line job runs on.
-// They keep their records in a database of their own, not the app's: a
+// The pipeline keeps its runs in a database of its own, not the app's: a
 // second pipeline over the app's database would take the window's
 // running runs for ones interrupted by a crash. The app's role models,
-// Local Folders and CLI switches are copied in.
+// Local Folders and CLI switches are copied in. The job itself is kept in
+// the app's database, where the window shows it on the Sessions board and
+// can cancel it (backend/orchestrate/others.go).
 type jobHost struct {
 	svc   *pipeline.Service
 	m     *orchestrate.Manager
 	db    *sql.DB
+	appDB *sql.DB
 	dir   string
 	close func()
 }
@@ -263,6 +266,9 @@ func openJobHost(ctx context.Context, roles []string) (*jobHost, error) {
 		}
 		if closeTools != nil {
 			closeTools()
+		}
+		if h.appDB != nil {
+			h.appDB.Close()
 		}
 		db.Close()
 		os.RemoveAll(tmp)
@@ -307,7 +313,14 @@ func openJobHost(ctx context.Context, roles []string) (*jobHost, error) {
 			return nil, err
 		}
 	}
-	h.m = orchestrate.New(h.svc)
+	if h.appDB, _, err = openAppDB(); err != nil {
+		h.close()
+		return nil, err
+	}
+	if h.m, err = orchestrate.Open(ctx, h.svc, h.appDB); err != nil {
+		h.close()
+		return nil, err
+	}
 	return h, nil
 }
 

@@ -192,6 +192,9 @@ func (p *Person) Wait(ctx context.Context, jobID string) (Status, error) {
 
 // CancelChild stops one child; its siblings go on.
 func (p *Person) CancelChild(jobID, childID string) (Status, error) {
+	if p.owner == OwnerWindow && p.m.runsElsewhere(jobID) {
+		return Status{}, fmt.Errorf("job %s runs in `osfoundry run` in a terminal: cancel the whole job here, or stop it there", jobID)
+	}
 	owner, err := p.ownerOf(jobID)
 	if err != nil {
 		return Status{}, err
@@ -199,8 +202,11 @@ func (p *Person) CancelChild(jobID, childID string) (Status, error) {
 	return p.m.CancelChild(owner, jobID, childID)
 }
 
-// CancelJob stops the whole job.
+// CancelJob stops the whole job (at the window: whoever runs it).
 func (p *Person) CancelJob(jobID string) (Status, error) {
+	if p.owner == OwnerWindow {
+		return p.m.CancelAny(jobID)
+	}
 	owner, err := p.ownerOf(jobID)
 	if err != nil {
 		return Status{}, err

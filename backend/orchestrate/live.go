@@ -170,6 +170,8 @@ func listStored(db *sql.DB, owner string) ([]Status, error) {
 // startedBy says who an owner is, for the window.
 func startedBy(owner string) string {
 	switch {
+	case owner == OwnerCLI:
+		return "you, with osfoundry run"
 	case strings.HasPrefix(owner, "person:"):
 		return "you"
 	case strings.HasPrefix(owner, "bridge:"):
@@ -194,14 +196,15 @@ func (m *Manager) AllJobs() ([]Status, error) {
 		}
 		seen[st.ID] = true
 	}
-	// Jobs of earlier sessions were read once at Open: the board asks for
-	// every job on each change, and this session's are all in memory.
-	for _, st := range m.past {
-		if !seen[st.ID] {
-			out = append(out, st)
-		}
-	}
 	m.mu.Unlock()
+	if m.db != nil {
+		// Earlier sessions' jobs and other processes' (osfoundry run).
+		kept, err := m.keptJobs(seen)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, kept...)
+	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].StartedAt > out[b].StartedAt })
 	if out == nil {
 		out = []Status{}
@@ -232,10 +235,44 @@ func (m *Manager) ownerOf(id string) (string, error) {
 
 // CancelAny cancels a job whoever started it (the window's person may
 // stop anything running on their machine).
+// A job another process runs (osfoundry run) is asked to stop there.
 func (m *Manager) CancelAny(id string) (Status, error) {
-	owner, err := m.ownerOf(id)
-	if err != nil {
-		return Status{}, err
+	m.mu.Lock()
+	j := m.jobs[id]
+	m.mu.Unlock()
+	if j != nil {
+		return m.Cancel(j.owner, id)
 	}
-	return m.Cancel(owner, id)
+	if m.db != nil {
+		st, err := m.cancelElsewhere(id)
+		if !errors.Is(err, sql.ErrNoRows) {
+			return st, err
+		}
+	}
+	return Status{}, fmt.Errorf("%w %q: it may have been removed; pick a job from the list", ErrNoJob, id)
+}
+
+// runsElsewhere reports whether job id is kept but not run by this
+// process.
+func (m *Manager) runsElsewhere(id string) bool {
+	m.mu.Lock()
+	j := m.jobs[id]
+	m.mu.Unlock()
+	if j != nil || m.db == nil {
+		return false
+	}
+	var holder string
+	err := m.db.QueryRow(`SELECT holder FROM orchestrate_jobs WHERE id = ? AND state = ?`, id, StateRunning).Scan(&holder)
+	return err == nil && holder != m.holder
+}
+
+// notifyListeners tells OnChange's listeners that a job changed in
+// another process.
+func (m *Manager) notifyListeners() {
+	m.subMu.Lock()
+	subs := slices.Clone(m.subs)
+	m.subMu.Unlock()
+	for _, f := range subs {
+		f()
+	}
 }

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -230,8 +231,12 @@ type Manager struct {
 	subMu sync.Mutex
 	subs  []func()
 
+	// holder names this process's lock file in holdDir (others.go); ""
+	// when jobs live in memory only.
+	holdDir, holder string
+	holdFile        *os.File
+
 	mu     sync.Mutex
-	past   []Status // jobs of earlier sessions, read at Open
 	jobs   map[string]*job
 	order  []string // job ids, oldest first, for pruning
 	closed bool
@@ -256,6 +261,7 @@ func (m *Manager) Close() {
 	m.mu.Unlock()
 	m.stop()
 	m.wg.Wait()
+	m.release()
 }
 
 // launch registers a job of kind for owner and runs body in the

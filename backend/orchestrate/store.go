@@ -30,42 +30,56 @@ CREATE INDEX orchestrate_jobs_owner ON orchestrate_jobs(owner);
 CREATE TABLE orchestrate_job_runs (
 	run_id TEXT PRIMARY KEY,
 	job_id TEXT NOT NULL
-);`}}
+);`}, {Version: 2, SQL: `
+-- holder: the lock file of the process running the job (others.go);
+-- cancel_requested: another process asked that one to cancel it.
+ALTER TABLE orchestrate_jobs ADD COLUMN holder TEXT NOT NULL DEFAULT '';
+ALTER TABLE orchestrate_jobs ADD COLUMN cancel_requested INTEGER NOT NULL DEFAULT 0;`}}
 
-// Open returns a Manager over p that keeps its jobs in db. Jobs that were
-// going when the app last quit are recorded as failed.
+// Open returns a Manager over p that keeps its jobs in db, beside those of
+// other processes on the same database (others.go). Jobs that were going
+// when the process running them ended are recorded as failed.
 func Open(ctx context.Context, p Pipeline, db *sql.DB) (*Manager, error) {
 	if err := store.Migrate(ctx, db, Component, migrations); err != nil {
 		return nil, fmt.Errorf("opening the orchestration store: %w", err)
 	}
-	rows, err := db.QueryContext(ctx, `SELECT status FROM orchestrate_jobs WHERE state = ?`, StateRunning)
+	m := New(p)
+	m.db = db
+	if err := m.hold(ctx); err != nil {
+		return nil, err
+	}
+	rows, err := db.QueryContext(ctx, `SELECT status, holder FROM orchestrate_jobs WHERE state = ?`, StateRunning)
 	if err != nil {
+		m.release()
 		return nil, fmt.Errorf("reading unfinished jobs: %w", err)
 	}
 	var stale []Status
+	var holders []string
 	for rows.Next() {
-		var raw string
+		var raw, holder string
 		var st Status
-		if rows.Scan(&raw) == nil && json.Unmarshal([]byte(raw), &st) == nil {
-			stale = append(stale, st)
+		if rows.Scan(&raw, &holder) == nil && json.Unmarshal([]byte(raw), &st) == nil {
+			stale, holders = append(stale, st), append(holders, holder)
 		}
 	}
 	rows.Close()
-	m := New(p)
-	m.db = db
-	for _, st := range stale {
-		st.State, st.Error = StateFailed, "the app quit while this job was going"
-		for i := range st.Steps {
-			if s := &st.Steps[i]; s.State == StateRunning || s.State == StateWaiting {
-				s.State = StateFailed
-			}
+	for i, st := range stale {
+		if holders[i] != "" && m.alive(holders[i]) {
+			continue // another process runs it now
 		}
+		why := "the app quit while this job was going"
+		if holders[i] != "" {
+			why = errHolderGone
+		}
+		markFailed(&st, why)
 		if err := m.save(ctx, "", st); err != nil {
+			m.release()
 			return nil, err
 		}
 	}
-	if m.past, err = listStored(db, ""); err != nil {
-		return nil, err
+	if m.holder != "" {
+		m.wg.Add(1)
+		go m.watchOthers(m.othersSig())
 	}
 	return m, nil
 }
@@ -90,9 +104,9 @@ func (m *Manager) save(ctx context.Context, owner string, st Status) error {
 		_, err = tx.ExecContext(ctx, `UPDATE orchestrate_jobs SET state = ?, status = ?, updated_at = ? WHERE id = ?`,
 			st.State, string(raw), now, st.ID)
 	} else {
-		_, err = tx.ExecContext(ctx, `INSERT INTO orchestrate_jobs (id, owner, kind, state, status, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-			ON CONFLICT (id) DO UPDATE SET state = excluded.state, status = excluded.status, updated_at = excluded.updated_at`,
-			st.ID, owner, st.Kind, st.State, string(raw), now)
+		_, err = tx.ExecContext(ctx, `INSERT INTO orchestrate_jobs (id, owner, kind, state, status, updated_at, holder) VALUES (?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (id) DO UPDATE SET state = excluded.state, status = excluded.status, updated_at = excluded.updated_at, holder = excluded.holder`,
+			st.ID, owner, st.Kind, st.State, string(raw), now, m.holder)
 	}
 	for _, s := range st.Steps {
 		if err == nil && s.RunID != "" {

@@ -39,6 +39,7 @@ func TestJobsOutliveTheApp(t *testing.T) {
 		}
 	}
 
+	m1.release() // the app's process ends: its lock goes with it
 	m2, err := Open(bg, newFake(), db)
 	must(t, err)
 	defer m2.Close()

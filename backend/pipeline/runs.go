@@ -252,7 +252,7 @@ func (s *Service) execute(ctx context.Context, ar *activeRun, spec runSpec) {
 		prompt += "\n\n" + spec.instructions
 	}
 	job := agentcli.Job{ID: ar.id, Model: spec.model, Role: spec.role.Name, NeedsTools: spec.role.NeedsTools,
-		SystemPrompt: prompt, Turns: spec.turns, Folder: spec.folder, Worktree: spec.worktree, Resume: spec.resume, Fork: spec.fork,
+		SystemPrompt: prompt, Turns: spec.turns, Folder: spec.folder, Worktree: spec.worktree, PlanMode: spec.planMode, Resume: spec.resume, Fork: spec.fork,
 		OnEvent: func(e agentcli.Event) { s.onEvent(ar, e) }, Control: ar.ctl,
 		OnWorktree: func(wt agentcli.WorktreeInfo) { s.recordWorktree(ar.id, wt) }}
 	if s.o.Tools != nil && spec.role.NeedsTools {
