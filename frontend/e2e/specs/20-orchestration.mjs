@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { until, assert, goCall } from '../lib.mjs';
 
@@ -15,9 +16,12 @@ import { until, assert, goCall } from '../lib.mjs';
 //   run 2 keeps running; the Sessions board shows the fleet as a Team card
 //   with its runs counted, and the card opens the job here; Cancel all ends
 //   run 2 too;
+// - a fleet started with `osfoundry run` in a terminal is a Team card on the
+//   board while it goes; Cancel all in the window cancels it there and
+//   `osfoundry run` exits 1 saying so;
 // - limits are enforced and shown: with 1 at once run 2 waits while run 1
 //   runs, and a spend limit below one run's cost stops the job with why.
-export default async function ({ page, base, tmp, shot }) {
+export default async function ({ page, base, tmp, env, bin, shot }) {
   const seed = JSON.parse(readFileSync(join(tmp, 'pipeline-seed.json'), 'utf8'));
   if (seed.missing) throw new Error(seed.missing);
   const fake = (path, init) => fetch(seed.url + path, init);
@@ -206,6 +210,35 @@ export default async function ({ page, base, tmp, shot }) {
   await until('the job to end', async () => (await job.getAttribute('data-state')) !== 'running', 30000);
   assert((await child(1).getAttribute('data-state')) === 'cancelled', 'run 1 stays cancelled');
   await shot('orchestration-all-cancelled');
+
+  // --- A fleet started from a terminal (osfoundry run) is on the board; the window cancels it ---
+  const beforeTerminal = await requests();
+  await push('slow');
+  const fleetFile = join(tmp, 'terminal-fleet.json');
+  writeFileSync(fleetFile, JSON.stringify({ title: 'From the terminal', tasks: [{ role: 'Worker', prompt: 'Hold a line for the terminal' }] }));
+  const terminal = spawn(bin, ['run', '--fleet', fleetFile], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let terminalOut = '';
+  terminal.stdout.on('data', (d) => (terminalOut += d));
+  terminal.stderr.on('data', (d) => (terminalOut += d));
+  const terminalExit = new Promise((done) => terminal.on('exit', (code) => done(code)));
+  try {
+    await until('the terminal run to ask the model', async () => (await requests()) >= beforeTerminal + 1, 120000);
+    await page.goto(base + '/#/sessions');
+    const fromTerminal = page.locator('[data-column="running"] [data-card]').filter({ hasText: 'From the terminal' });
+    await fromTerminal.waitFor({ timeout: 15000 });
+    assert((await fromTerminal.textContent()).includes('0 of 1 done · 1 running'), `the terminal's Team card: ${await fromTerminal.textContent()}`);
+    await shot('orchestration-from-terminal');
+    await fromTerminal.getByRole('button', { name: /^Open / }).click();
+    await until('the card to open the terminal job', async () => page.url().includes('#/orchestration?job='));
+    await until('the job screen to show it', async () => ((await job.locator('h1').textContent().catch(() => '')) ?? '').includes('From the terminal'));
+    await job.getByRole('button', { name: 'Cancel all' }).click();
+    await until('the terminal job to be cancelled', async () => (await job.getAttribute('data-state')) === 'cancelled', 30000);
+    const code = await Promise.race([terminalExit, new Promise((done) => setTimeout(() => done('still running'), 30000))]);
+    assert(code === 1, `osfoundry run after the window cancelled its job: exit ${code}\n${terminalOut}`);
+    assert(terminalOut.includes('cancelled'), `osfoundry run says the job was cancelled:\n${terminalOut}`);
+  } finally {
+    terminal.kill('SIGKILL');
+  }
 
   // --- Limits enforced and shown: one run at once, a spend limit below one run's cost ---
   await startNew();
