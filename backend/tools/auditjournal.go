@@ -46,6 +46,10 @@ type journal struct {
 
 const journalExt = ".audit-journal"
 
+// journalBatch is how long the background writer gathers calls before it
+// commits them together.
+const journalBatch = 50 * time.Millisecond
+
 // journalSeq tells apart two auditors of one process opened in the same
 // nanosecond.
 var journalSeq atomic.Uint64
@@ -111,12 +115,18 @@ func (j *journal) writer() {
 	for {
 		select {
 		case <-j.kick:
-			// A failed insert stays pending (and in the file) for the
-			// next wake-up, List, or the next process to open.
-			_ = j.flush()
 		case <-j.done:
 			return
 		}
+		// Calls that come in the meantime share one commit.
+		select {
+		case <-time.After(journalBatch):
+		case <-j.done:
+			return // close flushes
+		}
+		// A failed insert stays pending (and in the file) for the next
+		// wake-up, List, or the next process to open.
+		_ = j.flush()
 	}
 }
 

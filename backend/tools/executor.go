@@ -205,7 +205,9 @@ func (e *Executor) Execute(ctx context.Context, c Call) (res Result, err error) 
 			return ErrorResult(fmt.Sprintf("the user declined %q with these arguments; do not retry it unchanged", c.Tool)), nil
 		}
 	}
-	res, err = runHandler(ctx, t, c)
+	done := make(chan struct{})
+	runWarm(func() { res, err = runHandler(ctx, t, c); close(done) })
+	<-done
 	if err != nil {
 		decision, detail = DecisionFailed, err.Error()
 		return Result{}, fmt.Errorf("running %s: %w", c.Tool, err)
