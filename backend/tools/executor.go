@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/osfoundry/desktop/backend/warm"
 )
 
 // Decisions the executor (and the bridge, for calls it refuses before
@@ -205,9 +207,7 @@ func (e *Executor) Execute(ctx context.Context, c Call) (res Result, err error) 
 			return ErrorResult(fmt.Sprintf("the user declined %q with these arguments; do not retry it unchanged", c.Tool)), nil
 		}
 	}
-	done := make(chan struct{})
-	runWarm(func() { res, err = runHandler(ctx, t, c); close(done) })
-	<-done
+	warm.Do(func() { res, err = runHandler(ctx, t, c) })
 	if err != nil {
 		decision, detail = DecisionFailed, err.Error()
 		return Result{}, fmt.Errorf("running %s: %w", c.Tool, err)
