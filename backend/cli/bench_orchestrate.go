@@ -65,6 +65,11 @@ func benchOrchestrate(env *Env, args []string) int {
 		fmt.Fprintln(env.Stderr, "osfoundry bench orchestrate:", err)
 		return 1
 	}
+	far, err := b.otherProcessLatency(*changes / 2)
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "osfoundry bench orchestrate:", err)
+		return 1
+	}
 	over := fleet - direct
 	fmt.Fprintf(env.Stdout, "Fleets of %d children one at a time, %d rounds (medians); a CLI that answers at once, so its own start is the direct run's\n", *children, *rounds)
 	printTable(env, []string{"measure", "ours", "target"}, [][]string{
@@ -73,6 +78,8 @@ func benchOrchestrate(env *Env, args []string) int {
 		{"fleet start overhead per child", ms(over), "≤ 50 ms"},
 		{fmt.Sprintf("board: a child's state change → its Team card (p50 of %d)", len(lat)), ms(lat[len(lat)/2]), "≤ 100 ms"},
 		{"board: the same, p95", ms(lat[len(lat)*95/100]), "≤ 100 ms"},
+		{fmt.Sprintf("board: a change of an osfoundry run job (another process) → its Team card (p50 of %d)", len(far)), ms(far[len(far)/2]), "≤ 100 ms"},
+		{"board: the same, p95", ms(far[len(far)*95/100]), "≤ 100 ms"},
 	})
 	return 0
 }
@@ -180,10 +187,90 @@ func (b *orchBench) startOverhead(rounds, children int) (direct, fleet time.Dura
 	return median(ds), median(fs), nil
 }
 
+// otherProcessLatency times how soon the window's board shows a change of
+// a job `osfoundry run` runs: a second Manager with a pipeline of its own
+// (as the command line has) keeps its job in the same database, and only
+// the database connects the two. Each round starts a fleet whose child is
+// held (timed until the window's Team card is Running), then lets the
+// child end (timed until the card is Done).
+func (b *orchBench) otherProcessLatency(rounds int) ([]time.Duration, error) {
+	ctx := context.Background()
+	db2, err := store.Open(filepath.Join(b.tmp, "cli", store.FileName))
+	if err != nil {
+		return nil, err
+	}
+	defer db2.Close()
+	svc2, err := pipeline.New(ctx, pipeline.Options{DB: db2, Runner: b.runner})
+	if err != nil {
+		return nil, err
+	}
+	defer svc2.Close()
+	if _, err := svc2.SetRoleModel(ctx, "Titling", agentcli.ModelClaudeAgent); err != nil {
+		return nil, err
+	}
+	if _, err := svc2.AddFolder(ctx, b.folder); err != nil {
+		return nil, err
+	}
+	far, err := orchestrate.Open(ctx, svc2, b.db)
+	if err != nil {
+		return nil, err
+	}
+	defer far.Close()
+	em := &cardEmitter{cards: make(chan board.Card, 64)}
+	bd := board.New(filepath.Join(b.tmp, "knowledge"), em)
+	bd.Add("orchestrate", board.NewTeams(b.m, nil))
+	b.m.OnChange(bd.Changed)
+	hold := filepath.Join(b.tmp, "hold")
+	var out []time.Duration
+	wait := func(id, want string) error {
+		for {
+			select {
+			case c := <-em.cards:
+				if c.ID == id && c.State == want {
+					return nil
+				}
+			case <-time.After(10 * time.Second):
+				return fmt.Errorf("the Team card of the other process's job never showed %s", want)
+			}
+		}
+	}
+	for range max(rounds, 1) {
+		if err := os.WriteFile(hold, nil, 0o600); err != nil {
+			return nil, err
+		}
+		t0 := time.Now()
+		st, err := far.ForPerson(orchestrate.OwnerCLI).StartFleet(ctx, orchestrate.FleetRequest{Tasks: []orchestrate.ChildSpec{{Role: "Titling", Prompt: "title"}}})
+		if err != nil {
+			return nil, err
+		}
+		em.setJob(st.ID)
+		if err := wait(st.ID, board.Running); err != nil {
+			return nil, err
+		}
+		out = append(out, time.Since(t0))
+		t0 = time.Now()
+		os.Remove(hold)
+		if err := wait(st.ID, board.Done); err != nil {
+			return nil, err
+		}
+		out = append(out, time.Since(t0))
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
 // cardEmitter hands the Team card of one job to the waiting bench.
 type cardEmitter struct {
+	mu    sync.Mutex
 	job   string
 	cards chan board.Card
+}
+
+// setJob switches to another job's card.
+func (e *cardEmitter) setJob(id string) {
+	e.mu.Lock()
+	e.job = id
+	e.mu.Unlock()
 }
 
 func (e *cardEmitter) Emit(name string, payload any) {
@@ -191,8 +278,11 @@ func (e *cardEmitter) Emit(name string, payload any) {
 	if !ok || name != board.EventChanged {
 		return
 	}
+	e.mu.Lock()
+	job := e.job
+	e.mu.Unlock()
 	for _, c := range cards {
-		if c.ID == e.job {
+		if c.ID == job {
 			select {
 			case e.cards <- c:
 			default:

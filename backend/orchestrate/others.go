@@ -22,8 +22,9 @@ import (
 // which ends it as if cancelled there.
 
 // othersEvery is how often a Manager looks at other processes' jobs and at
-// cancel requests for its own.
-const othersEvery = 250 * time.Millisecond
+// cancel requests for its own: one indexed read, well inside the board's
+// 100 ms for a change to show (osfoundry bench orchestrate).
+const othersEvery = 50 * time.Millisecond
 
 // ErrHolderGone says the process that ran a job has ended.
 const errHolderGone = "the process running it (osfoundry run) ended before it finished"
