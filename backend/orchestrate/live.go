@@ -234,8 +234,8 @@ func (m *Manager) ownerOf(id string) (string, error) {
 }
 
 // CancelAny cancels a job whoever started it (the window's person may
-// stop anything running on their machine).
-// A job another process runs (osfoundry run) is asked to stop there.
+// stop anything running on their machine); a job another process runs
+// (osfoundry run) is asked to stop there.
 func (m *Manager) CancelAny(id string) (Status, error) {
 	m.mu.Lock()
 	j := m.jobs[id]

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/osfoundry/desktop/backend/filelock"
+	"github.com/osfoundry/desktop/backend/store"
 )
 
 // Jobs of other processes. The window and `osfoundry run` keep their jobs
@@ -26,21 +27,17 @@ import (
 // 100 ms for a change to show (osfoundry bench orchestrate).
 const othersEvery = 50 * time.Millisecond
 
-// ErrHolderGone says the process that ran a job has ended.
+// errHolderGone says the process that ran a job has ended.
 const errHolderGone = "the process running it (osfoundry run) ended before it finished"
 
 // holdersDir is where the lock files live, beside the database file; ""
-// for a database without a folder.
+// for a database without one.
 func holdersDir(ctx context.Context, db *sql.DB) (string, error) {
-	var seq int
-	var name, file string
-	if err := db.QueryRowContext(ctx, `PRAGMA database_list`).Scan(&seq, &name, &file); err != nil {
-		return "", fmt.Errorf("finding the database file: %w", err)
+	dir, err := store.Dir(ctx, db)
+	if err != nil || dir == "" {
+		return "", err
 	}
-	if file == "" {
-		return "", nil
-	}
-	return filepath.Join(filepath.Dir(file), "orchestrate-holders"), nil
+	return filepath.Join(dir, "orchestrate-holders"), nil
 }
 
 // hold takes this Manager's lock file.

@@ -87,6 +87,21 @@ func ping(db *sql.DB) error {
 	}
 }
 
+// Dir is the folder holding db's file, for files kept beside it (the tool
+// audit's journals, the orchestration's process locks); "" for a database
+// without a file (in memory).
+func Dir(ctx context.Context, db *sql.DB) (string, error) {
+	var seq int
+	var name, file string
+	if err := db.QueryRowContext(ctx, `PRAGMA database_list`).Scan(&seq, &name, &file); err != nil {
+		return "", fmt.Errorf("finding the database file: %w", err)
+	}
+	if file == "" {
+		return "", nil
+	}
+	return filepath.Dir(file), nil
+}
+
 // Migrate applies the migrations of component that are not yet recorded,
 // each in its own transaction together with its bookkeeping row. Several
 // processes open one database (the window, its hook helper, the command

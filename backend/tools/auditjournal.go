@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/osfoundry/desktop/backend/filelock"
+	"github.com/osfoundry/desktop/backend/store"
 )
 
 // journalEntry is one line of an audit journal: the entry and a key unique
@@ -54,18 +55,14 @@ const journalBatch = 50 * time.Millisecond
 // nanosecond.
 var journalSeq atomic.Uint64
 
-// journalDir is the folder beside the database file, or "" for a database
-// without one (in memory).
+// journalDir is the journals' folder beside the database file, or "" for
+// a database without one (in memory).
 func journalDir(ctx context.Context, db *sql.DB) (string, error) {
-	var seq int
-	var name, file string
-	if err := db.QueryRowContext(ctx, `PRAGMA database_list`).Scan(&seq, &name, &file); err != nil {
-		return "", fmt.Errorf("finding the database file: %w", err)
+	dir, err := store.Dir(ctx, db)
+	if err != nil || dir == "" {
+		return "", err
 	}
-	if file == "" {
-		return "", nil
-	}
-	return filepath.Join(filepath.Dir(file), "audit-journal"), nil
+	return filepath.Join(dir, "audit-journal"), nil
 }
 
 func openJournal(dir string, insert func(context.Context, []journalEntry) error) (*journal, error) {
