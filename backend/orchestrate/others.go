@@ -49,6 +49,13 @@ func (m *Manager) hold(ctx context.Context) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("making the job holders folder: %w", err)
 	}
+	// Lock files of processes that ended without closing (killed) go.
+	if stale, err := os.ReadDir(dir); err == nil {
+		m.holdDir = dir
+		for _, e := range stale {
+			m.alive(e.Name())
+		}
+	}
 	name := fmt.Sprintf("%d-%d", os.Getpid(), time.Now().UnixNano())
 	f, err := filelock.TryLock(filepath.Join(dir, name))
 	if err != nil {

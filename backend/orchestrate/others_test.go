@@ -1,6 +1,7 @@
 package orchestrate
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -89,9 +90,16 @@ func TestJobsOfAnotherProcess(t *testing.T) {
 	if j := shown(st2.ID); j.State != StateFailed || j.Error != errHolderGone || j.Steps[0].State != StateFailed {
 		t.Fatalf("a job whose process ended = %+v", j)
 	}
+	// A process killed before closing leaves its lock file; the next Open
+	// removes it.
+	left := filepath.Join(filepath.Dir(cli.holdDir), "orchestrate-holders", "4242-1")
+	must(t, os.WriteFile(left, nil, 0o600))
 	later, err := Open(bg, newFake(), db)
 	must(t, err)
 	defer later.Close()
+	if _, err := os.Stat(left); err == nil {
+		t.Error("a dead process's lock file was left in place")
+	}
 	if j, err := later.ForPerson(OwnerCLI).Get(st2.ID); err != nil || j.State != StateFailed {
 		t.Fatalf("after the next Open the cut-off job = %+v, %v", j, err)
 	}
