@@ -3,6 +3,8 @@ package acp
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"strings"
@@ -13,6 +15,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/osfoundry/desktop/backend/detect"
+	"github.com/osfoundry/desktop/backend/panehook"
 )
 
 // TestMain lets the test binary be a small ACP agent (OSF_ACP_FAKE_AGENT=1):
@@ -188,5 +191,44 @@ func TestClientAsksThePersonAndReportsEachStep(t *testing.T) {
 	}
 	if got := strings.Join(states, " "); got != "idle working blocked working idle working blocked working idle" {
 		t.Errorf("states %q, want idle once connected, then working blocked working idle, twice", got)
+	}
+}
+
+// A report the app did not take is sent again; one that still fails is
+// said once and the following steps are reported all the same (before,
+// one failure stopped every later report: the pane kept its last state).
+// Outside a pane nothing is sent or said.
+func TestPaneReporterKeepsReportingAfterAFailure(t *testing.T) {
+	var got []string
+	fails := 4 // the first event fails all three tries, the second once
+	send := func(b []byte) error {
+		if fails > 0 {
+			fails--
+			return errors.New("reaching the app: timeout")
+		}
+		var ev detect.ACPEvent
+		json.Unmarshal(b, &ev)
+		got = append(got, ev.Method)
+		return nil
+	}
+	var errw strings.Builder
+	report := paneReporter(send, &errw, []time.Duration{0, 0})
+	for _, m := range []string{"initialize", "session/prompt", "session/request_permission"} {
+		report(detect.ACPEvent{Adapter: "claude-agent-acp", From: "client", Type: "request", Method: m})
+	}
+	if strings.Join(got, ",") != "session/prompt,session/request_permission" {
+		t.Errorf("reported %q, want every step after the failed one", got)
+	}
+	if n := strings.Count(errw.String(), "may not follow"); n != 1 {
+		t.Errorf("said %d times: %q", n, errw.String())
+	}
+
+	calls := 0
+	errw.Reset()
+	report = paneReporter(func([]byte) error { calls++; return panehook.ErrNotInPane }, &errw, []time.Duration{0, 0})
+	report(detect.ACPEvent{Method: "initialize"})
+	report(detect.ACPEvent{Method: "session/prompt"})
+	if calls != 1 || errw.Len() != 0 {
+		t.Errorf("outside a pane: %d sends, said %q", calls, errw.String())
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"time"
 
 	"github.com/osfoundry/desktop/backend/detect"
 	"github.com/osfoundry/desktop/backend/panehook"
@@ -56,19 +57,37 @@ func Main(args []string, in io.Reader, out, errw io.Writer, getenv func(string) 
 }
 
 // PaneReporter posts events into the pane's detection channel. Outside a
-// pane it reports nothing; a failure is said once, not per event.
+// pane it reports nothing.
 func PaneReporter(getenv func(string) string, errw io.Writer) func(detect.ACPEvent) {
-	failed := false
+	return paneReporter(func(b []byte) error { return panehook.Send(getenv, "acp", "", b) }, errw, reportRetries)
+}
+
+// reportRetries are the pauses before a failed report is sent again.
+var reportRetries = []time.Duration{100 * time.Millisecond, 400 * time.Millisecond}
+
+// paneReporter sends each event with send. A report that fails is sent
+// again after each pause (the app busy for a moment); one that still fails
+// is said once, and the next step is reported all the same: a lost step
+// must not leave the pane's state stuck for the rest of the session.
+func paneReporter(send func([]byte) error, errw io.Writer, retries []time.Duration) func(detect.ACPEvent) {
+	said, off := false, false
 	return func(ev detect.ACPEvent) {
-		if failed {
+		if off {
 			return
 		}
 		b, _ := json.Marshal(ev)
-		if err := panehook.Send(getenv, "acp", "", b); err != nil {
-			failed = true
-			if !errors.Is(err, panehook.ErrNotInPane) {
-				fmt.Fprintf(errw, "osfoundry acp: the pane's state will not follow this agent: %v\n", err)
-			}
+		err := send(b)
+		for i := 0; err != nil && !errors.Is(err, panehook.ErrNotInPane) && i < len(retries); i++ {
+			time.Sleep(retries[i])
+			err = send(b)
+		}
+		switch {
+		case err == nil:
+		case errors.Is(err, panehook.ErrNotInPane):
+			off = true
+		case !said:
+			said = true
+			fmt.Fprintf(errw, "osfoundry acp: the pane's state may not follow this agent: %v\n", err)
 		}
 	}
 }
