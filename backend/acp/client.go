@@ -54,6 +54,11 @@ type client struct {
 
 	outMu sync.Mutex
 	tools map[sdk.ToolCallId]string // titles, for updates that omit them
+	// midLine: the last output did not end a line; inTurn: a turn runs and
+	// the adapter's log lines are held (adapterlog.go). Guarded by outMu.
+	midLine, inTurn bool
+	held            []string
+	dropped         int
 
 	seqMu sync.Mutex
 	seq   int
@@ -101,8 +106,9 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return fmt.Errorf("connecting to %s: %w", o.Argv[0], err)
 	}
-	// The adapter's own log lines go to the pane, below the conversation.
-	cmd.Stderr = o.Out
+	// The adapter's own log lines go to the pane, never inside an answer.
+	c := &client{o: o, adapter: filepath.Base(o.Argv[0]), tools: map[sdk.ToolCallId]string{}, perms: make(chan *permAsk)}
+	cmd.Stderr = &adapterLog{c: c}
 	if err := cmd.Start(); err != nil {
 		if errors.Is(err, exec.ErrNotFound) {
 			return fmt.Errorf("%s not found on PATH: install it (npm install -g @zed-industries/claude-agent-acp) or name the adapter after --", o.Argv[0])
@@ -117,15 +123,16 @@ func Run(ctx context.Context, o Options) error {
 		<-exited
 	}()
 
-	c := &client{o: o, adapter: filepath.Base(o.Argv[0]), tools: map[sdk.ToolCallId]string{}, perms: make(chan *permAsk)}
 	c.conn = sdk.NewClientSideConnection(c, stdin, stdout)
-	return c.session(ctx, exited)
+	err = c.session(ctx, exited)
+	c.endTurn("") // log lines held by a turn the adapter ended by exiting
+	return err
 }
 
 func (c *client) printf(format string, args ...any) {
 	c.outMu.Lock()
 	defer c.outMu.Unlock()
-	fmt.Fprintf(c.o.Out, format, args...)
+	c.writeLocked(fmt.Sprintf(format, args...))
 }
 
 func (c *client) nextID(prefix string) string {
@@ -225,9 +232,9 @@ func (c *client) loop(ctx context.Context, sid sdk.SessionId, lines <-chan strin
 			turn = nil
 			c.report("agent", "response", "session/prompt", turnID, "")
 			if r.err != nil {
-				c.printf("\nThe turn failed: %v\n> ", r.err)
+				c.endTurn(fmt.Sprintf("\nThe turn failed: %v\n> ", r.err))
 			} else {
-				c.printf("\n[turn ended: %s]\n> ", r.resp.StopReason)
+				c.endTurn(fmt.Sprintf("\n[turn ended: %s]\n> ", r.resp.StopReason))
 			}
 		case l, ok := <-lines:
 			if !ok {
@@ -267,6 +274,7 @@ func (c *client) loop(ctx context.Context, sid sdk.SessionId, lines <-chan strin
 				turnID = c.nextID("t")
 				c.report("client", "request", "session/prompt", turnID, "")
 				turn = make(chan turnResult, 1)
+				c.startTurn()
 				go func(ch chan turnResult) {
 					resp, err := c.conn.Prompt(ctx, sdk.PromptRequest{SessionId: sid, Prompt: []sdk.ContentBlock{sdk.TextBlock(l)}})
 					ch <- turnResult{resp, err}

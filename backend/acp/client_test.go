@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -75,8 +76,14 @@ func (a *fakeAgent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.Prompt
 	if err == nil && resp.Outcome.Selected != nil {
 		chose = string(resp.Outcome.Selected.OptionId)
 	}
-	// After a session/cancel the SDK has cancelled ctx; the answer is still sent.
-	_ = a.conn.SessionUpdate(context.Background(), sdk.SessionNotification{SessionId: p.SessionId, Update: sdk.UpdateAgentMessageText("you chose " + chose + "\n")})
+	// After a session/cancel the SDK has cancelled ctx; the answer is still
+	// sent, in two chunks with a line of the adapter's own log between them
+	// (claude-agent-acp logs "Unexpected case: …" mid-answer).
+	_ = a.conn.SessionUpdate(context.Background(), sdk.SessionNotification{SessionId: p.SessionId, Update: sdk.UpdateAgentMessageText("you chose ")})
+	time.Sleep(50 * time.Millisecond)
+	fmt.Fprintln(os.Stderr, "fake-acp log: an unexpected case")
+	time.Sleep(50 * time.Millisecond)
+	_ = a.conn.SessionUpdate(context.Background(), sdk.SessionNotification{SessionId: p.SessionId, Update: sdk.UpdateAgentMessageText(chose + "\n")})
 	return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
 }
 
@@ -147,6 +154,10 @@ func TestClientAsksThePersonAndReportsEachStep(t *testing.T) {
 	typed.Write([]byte("2\n"))
 	waitFor(t, out, "you chose once")
 	waitFor(t, out, "[turn ended: end_turn]")
+	// The adapter's log line waited for the turn's end, on a line of its own.
+	if !strings.Contains(out.String(), "you chose once\nfake-acp log: an unexpected case\n\n[turn ended: end_turn]") {
+		t.Errorf("the adapter's log broke into the answer or was lost:\n%s", out.String())
+	}
 
 	// Ctrl-C on the next permission declines it and cancels the turn;
 	// Ctrl-C with no turn running leaves.
