@@ -172,7 +172,11 @@ start_window "$h" "installed with dpkg" >/dev/null
 data="$h/.config/osfoundry"
 [ -f "$data/osfoundry.db" ] || fail "the window made no database in $data"
 echo "a person's file" >"$data/keep-me.txt"
-before=$(cd "$data" && find . -type f ! -path './logs/*' ! -name '*-wal' ! -name '*-shm' ! -name 'instance.*' | sort)
+# The person's data, without what a running app keeps only while it runs
+# (SQLite's -wal/-shm, the instance lock, its audit journal and job lock).
+data_files() { (cd "$data" && find . -type f ! -path './logs/*' ! -name '*-wal' ! -name '*-shm' ! -name 'instance.*' \
+  ! -path './audit-journal/*' ! -path './orchestrate-holders/*' | sort); }
+before=$(data_files)
 pid=$(pgrep -f "$lib/osfoundry-desktop")
 dpkg_root -i "$deb"
 kill -0 "$pid" 2>/dev/null || fail "upgrading the package ended the running window"
@@ -180,7 +184,7 @@ kill -0 "$pid" 2>/dev/null || fail "upgrading the package ended the running wind
 stop_window
 dpkg_root --purge osfoundry
 [ ! -e "$lib" ] && [ ! -e "$d/usr/bin/osfoundry" ] || fail "purging left $lib or /usr/bin/osfoundry behind"
-after=$(cd "$data" && find . -type f ! -path './logs/*' ! -name '*-wal' ! -name '*-shm' ! -name 'instance.*' | sort)
+after=$(data_files)
 [ "$before" = "$after" ] && grep -q "a person's file" "$data/keep-me.txt" || fail "install/upgrade/purge changed the data folder: before: $before after: $after"
 ok "dpkg install, upgrade while the window runs (it runs on) and purge keep the data folder"
 echo "check-linux-package: all checks passed"
