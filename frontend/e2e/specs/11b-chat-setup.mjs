@@ -5,6 +5,8 @@ import { until, assert, goCall } from '../lib.mjs';
 // Out of the box with the REAL Claude Code installed (seed/pipeline.mjs):
 //  - no role assigned: Pipeline Roles shows Claude Code as the Worker's
 //    default, and Chat shows no "no model" notice;
+//  - a task started with no Local Folder says how to add one, once, keeps
+//    the task typed and leaves no empty chat behind;
 //  - a chat that has its own folder (Continue here) never says "No local
 //    folder yet", even with no Local Folder added;
 //  - a role's prompt opens in full on a click.
@@ -49,7 +51,11 @@ export default async function ({ page, base, tmp, shot }) {
   assert(ways === 1, `"Settings → Local Folders" is said ${ways} times`);
   await page.getByRole('alert').filter({ hasText: 'No local folder yet' }).waitFor();
   await shot('chat-no-folder-once');
-  for (const c of await goCall(page, 'pipeline.Binding.Chats')) if (c.title.startsWith('Tidy the README')) await goCall(page, 'pipeline.Binding.DeleteChat', c.id);
+  // Nothing was sent, so no empty chat is left behind; the task is still typed.
+  const left = (await goCall(page, 'pipeline.Binding.Chats')).filter((c) => c.title.startsWith('Tidy the README'));
+  assert(left.length === 0, `a chat was left behind by a task that could not start: ${JSON.stringify(left.map((c) => c.title))}`);
+  await page.getByRole('heading', { name: 'New chat' }).waitFor();
+  assert((await page.getByLabel('Task').inputValue()) === 'Tidy the README', 'the task stays typed');
 
   // A chat with its own folder says nothing about a missing Local Folder.
   const chat = await goCall(page, 'pipeline.Binding.ContinueHere', 'claude', '0a1b2c3d-1111-4222-8333-444455556666', seed.work, 'Folder chat');

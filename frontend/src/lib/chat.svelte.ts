@@ -91,15 +91,33 @@ export class ChatState {
     }
   }
 
-  /** startChat creates a chat for a first task and sends it; returns the chat id. */
+  /**
+   * startChat creates a chat for a first task, sends it and opens the chat;
+   * returns its id. When the task could not be sent at all (no folder, no
+   * model) it throws why and no empty chat is left behind.
+   */
   async startChat(task: string, opts: { agentId: string; worktree: boolean; planMode?: boolean; isolation?: ChatIsolation }): Promise<string> {
     const title = titleFrom(task);
     const c = await pipelineApi.createChat({ title, folder: '', agentId: opts.agentId, worktree: opts.worktree, planMode: !!opts.planMode });
-    // The chat's own choice over the workspace's isolation (Code screen).
-    if (opts.isolation) await codeApi.setChatIsolation(c.id, opts.isolation);
+    let run: Run | null = null;
+    let failed = '';
+    try {
+      // The chat's own choice over the workspace's isolation (Code screen).
+      if (opts.isolation) await codeApi.setChatIsolation(c.id, opts.isolation);
+      run = await pipelineApi.send(c.id, task);
+    } catch (e) {
+      const d = await pipelineApi.getChat(c.id).catch(() => null);
+      if (!d?.messages.length && !d?.runs.length) {
+        await pipelineApi.deleteChat(c.id).catch(() => {});
+        await this.refreshList();
+        throw e;
+      }
+      failed = message(e);
+    }
+    if (run && !this.live[run.id]) this.live[run.id] = liveFromRun(run);
     await this.refreshList();
     await this.select(c.id);
-    await this.send(task);
+    this.error = failed;
     return c.id;
   }
 
