@@ -6,7 +6,9 @@ import { startApp } from './14b-terminal-restore.mjs';
 // The same journey with the REAL Codex CLI (against the fake model's
 // Responses API): a pane started as `codex` comes back after the app
 // restarts as the same conversation, found from the rollout file Codex
-// keeps open, and the next question reaches the model with the earlier turn.
+// keeps open, and the next question reaches the model with the earlier turn;
+// then its card on the Sessions board goes to Done with Codex's session and
+// resume command in the summary.
 export default async function ({ page, tmp, env, bin, shot }) {
   const seed = JSON.parse(readFileSync(join(tmp, 'pipeline-seed.json'), 'utf8'));
   if (seed.missing) throw new Error(seed.missing);
@@ -90,6 +92,27 @@ screen_reader_detection_done = true
     await until('the question to be typed', async () => (await xtermText(page, id)).includes('What did I ask you to remember?'));
     await page.keyboard.press('Enter');
     await until('the answer after the restart', async () => (await xtermText(page, id)).includes('You asked me to remember osf-plum-3.'), 45000);
+
+    // On the Sessions board the Codex pane is an Idle card; dropped on Done
+    // it is summarised with Codex's own session and the command that
+    // resumes it.
+    await page.goto(app.base + '/#/sessions');
+    const card = `[data-card="terminal/${id}"]`;
+    await page.waitForSelector(`[data-column="idle"] ${card}`, { timeout: 30000 });
+    assert((await page.locator(card).textContent()).includes('Codex'), `the card names Codex: ${await page.locator(card).textContent()}`);
+    await page.dragAndDrop(card, '[data-column="done"]');
+    const dialog = page.getByRole('dialog', { name: 'End this session?' });
+    await dialog.getByRole('button', { name: 'End session' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const notice = await page.locator('.banner.notice').textContent();
+    const path = notice.match(/Summary saved to (\S+\.md)/)?.[1];
+    assert(path, `the notice after Done: ${notice}`);
+    await page.waitForSelector(`[data-column="done"] ${card}`, { timeout: 10000 });
+    const md = readFileSync(path, 'utf8');
+    assert(md.includes(`- Agent session: \`${before.session}\``), `the summary lacks Codex's session ${before.session}:\n${md}`);
+    const resume = md.match(/^- Resume: `(.*)`$/m)?.[1] ?? '';
+    assert(resume.includes('codex') && resume.includes(`resume ${before.session}`), `the resume command: ${resume}\n${md}`);
+    await shot('restore-codex-done');
   } finally {
     await app.quit();
   }
