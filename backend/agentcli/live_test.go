@@ -120,14 +120,19 @@ func TestLiveClaudeWorker(t *testing.T) {
 	}
 }
 
-func codexWorker(t *testing.T, worktree bool) {
-	srv := fakemodel.Start(t, codexWorkerScript(worktree)...)
+// codexWorkerRig is the real Codex in a git repo against the fake model
+// scripted as a Worker (with a memory_search call when withBridge).
+func codexWorkerRig(t *testing.T, withBridge bool) (*fakemodel.Server, *agentenv.Env, *toolRig, *Runner, *capture) {
+	srv := fakemodel.Start(t, codexWorkerScript(withBridge)...)
 	e := agentenv.Codex(t, srv.URL)
 	gitRepo(t, e.Work)
-	rig := newToolRig(t)
 	r := runnerFor(t, e)
 	r.o.CodexConfig = codexFakeConfig(namespaceProxy(t, srv.URL))
-	c := &capture{}
+	return srv, e, newToolRig(t), r, &capture{}
+}
+
+func codexWorker(t *testing.T, worktree bool) {
+	srv, e, rig, r, c := codexWorkerRig(t, worktree)
 	id := "codexnowt"
 	if worktree {
 		id = "codexwt"

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/osfoundry/desktop/backend/testkit/agentenv"
 	"github.com/osfoundry/desktop/backend/testkit/fakemodel"
 )
 
@@ -40,13 +39,7 @@ func TestClaudePlanModeDeniesItsWritingTools(t *testing.T) {
 func TestLiveCodexPlanModeChangesNothing(t *testing.T) {
 	for _, worktree := range []bool{false, true} {
 		t.Run(fmt.Sprintf("worktree=%v", worktree), func(t *testing.T) {
-			srv := fakemodel.Start(t, codexWorkerScript(false)...)
-			e := agentenv.Codex(t, srv.URL)
-			gitRepo(t, e.Work)
-			rig := newToolRig(t)
-			r := runnerFor(t, e)
-			r.o.CodexConfig = codexFakeConfig(namespaceProxy(t, srv.URL))
-			c := &capture{}
+			srv, e, rig, r, c := codexWorkerRig(t, false)
 			acc := rig.access()
 			acc.PlanMode = true
 			res, err := r.Run(context.Background(), Job{

@@ -45,17 +45,7 @@ func TestBridgeCommand(t *testing.T) {
 		t.Fatalf("tools = %v", got.Tools)
 	}
 
-	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"code_search","arguments":{"query":"todo: ship"}}}`
-	req, _ := http.NewRequest(http.MethodPost, got.URL, strings.NewReader(body))
-	req.Header.Set("Authorization", "Bearer "+got.Token)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	b := searchTodoShip(t, got.URL, got.Token)
 	if !strings.Contains(string(b), `main.go`) || !strings.Contains(string(b), `ship the bridge`) {
 		t.Fatalf("code_search over the bound folder: %s", b)
 	}
@@ -96,4 +86,22 @@ func TestBridgeCommandErrors(t *testing.T) {
 			t.Errorf("%v: exit %d stderr %q, want %d containing %q", c.args, code, errb.String(), c.code, c.msg)
 		}
 	}
+}
+
+// searchTodoShip calls code_search for "todo: ship" on the bridge at url
+// and returns the response body.
+func searchTodoShip(t *testing.T, url, token string) []byte {
+	t.Helper()
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"code_search","arguments":{"query":"todo: ship"}}}`
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return b
 }

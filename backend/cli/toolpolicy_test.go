@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,17 +44,7 @@ func TestBridgeCommandFollowsTheToolPolicy(t *testing.T) {
 	if err := json.Unmarshal([]byte(line), &got); err != nil {
 		t.Fatalf("line %q: %v", line, err)
 	}
-	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"code_search","arguments":{"query":"todo: ship"}}}`
-	req, _ := http.NewRequest(http.MethodPost, got.URL, strings.NewReader(body))
-	req.Header.Set("Authorization", "Bearer "+got.Token)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	b := searchTodoShip(t, got.URL, got.Token)
 	if !strings.Contains(string(b), `code_search is turned off for \"headless\" runs in Settings → Tool policy`) || strings.Contains(string(b), "ship the bridge") {
 		t.Fatalf("code_search turned off for the command line: %s", b)
 	}

@@ -15,15 +15,7 @@ import (
 func TestPlanModeCarriesToTheRunsBridge(t *testing.T) {
 	r := newRig(t, "ok", "Here is the plan.")
 	ctx := context.Background()
-	var mu sync.Mutex
-	var access []*agentcli.ToolAccess
-	r.svc.o.Tools = func(string, Role) *agentcli.ToolAccess {
-		a := &agentcli.ToolAccess{Workspace: "default", User: "local", Channel: "pipeline"}
-		mu.Lock()
-		access = append(access, a)
-		mu.Unlock()
-		return a
-	}
+	access := captureAccess(r)
 	_, err := r.svc.SetRoleModel(ctx, "Worker", "cli:claude:agent")
 	must(t, err)
 	_, err = r.svc.AddFolder(ctx, r.folder)
@@ -54,10 +46,8 @@ func TestPlanModeCarriesToTheRunsBridge(t *testing.T) {
 	must(t, err)
 	r.svc.Wait(run.ID)
 
-	mu.Lock()
-	defer mu.Unlock()
-	if len(access) != 2 || !access[0].PlanMode || access[1].PlanMode {
-		t.Fatalf("bridge access of the two runs: %+v; want plan mode on the first only", access)
+	if got := access(); len(got) != 2 || !got[0].PlanMode || got[1].PlanMode {
+		t.Fatalf("bridge access of the two runs: %+v; want plan mode on the first only", got)
 	}
 	if _, err := r.svc.SetPlanMode(ctx, "chat-nope", true); err == nil {
 		t.Error("switched plan mode of a chat that does not exist")
@@ -69,15 +59,7 @@ func TestPlanModeCarriesToTheRunsBridge(t *testing.T) {
 func TestAgentRunInPlanMode(t *testing.T) {
 	r := newRig(t, "ok", "Here is the plan.")
 	ctx := context.Background()
-	var mu sync.Mutex
-	var access []*agentcli.ToolAccess
-	r.svc.o.Tools = func(string, Role) *agentcli.ToolAccess {
-		a := &agentcli.ToolAccess{Workspace: "default", User: "local", Channel: "pipeline"}
-		mu.Lock()
-		access = append(access, a)
-		mu.Unlock()
-		return a
-	}
+	access := captureAccess(r)
 	_, err := r.svc.AddFolder(ctx, r.folder)
 	must(t, err)
 	a, err := r.svc.SaveAgent(ctx, Agent{Name: "Planner", ModelPreference: "cli:claude:agent", RuntimeRole: "Worker"})
@@ -87,9 +69,26 @@ func TestAgentRunInPlanMode(t *testing.T) {
 		must(t, err)
 		r.svc.Wait(run.ID)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(access) != 2 || !access[0].PlanMode || access[1].PlanMode {
-		t.Fatalf("bridge access of the two agent runs: %+v; want plan mode on the first only", access)
+	if got := access(); len(got) != 2 || !got[0].PlanMode || got[1].PlanMode {
+		t.Fatalf("bridge access of the two agent runs: %+v; want plan mode on the first only", got)
+	}
+}
+
+// captureAccess gives r's runs bridge access and returns what each run got,
+// in order.
+func captureAccess(r *rig) func() []*agentcli.ToolAccess {
+	var mu sync.Mutex
+	var access []*agentcli.ToolAccess
+	r.svc.o.Tools = func(string, Role) *agentcli.ToolAccess {
+		a := &agentcli.ToolAccess{Workspace: "default", User: "local", Channel: "pipeline"}
+		mu.Lock()
+		access = append(access, a)
+		mu.Unlock()
+		return a
+	}
+	return func() []*agentcli.ToolAccess {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]*agentcli.ToolAccess(nil), access...)
 	}
 }
