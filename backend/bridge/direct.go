@@ -40,8 +40,8 @@ import (
 // MCP-Protocol-Version header (the last version without one).
 const defaultHeaderVersion = "2025-03-26"
 
-// serveDirect answers r through a one-shot SDK session and reports true,
-// or reports false without writing anything when the request needs the
+// serveDirect answers r through the SDK session for its protocol version
+// (a one-shot session for initialize) and reports true, or reports false without writing anything when the request needs the
 // SDK's HTTP handler.
 func (h *handler) serveDirect(w http.ResponseWriter, r *http.Request, body []byte) bool {
 	version, ok := directHeaders(r)
@@ -52,28 +52,47 @@ func (h *handler) serveDirect(w http.ResponseWriter, r *http.Request, body []byt
 	if !ok {
 		return false
 	}
-	state := &mcp.ServerSessionState{InitializedParams: &mcp.InitializedParams{}, LogLevel: "info"}
-	if req.Method != "initialize" {
-		state.InitializeParams = &mcp.InitializeParams{ProtocolVersion: version}
-	}
 	req.Extra = &mcp.RequestExtra{Header: r.Header}
-	conn := &oneShot{req: req, id: req.ID, out: make(chan []byte, 1), done: make(chan struct{})}
-	ss, err := h.srv.Connect(r.Context(), conn, &mcp.ServerSessionOptions{State: state})
-	if err != nil {
-		http.Error(w, "failed connection", http.StatusInternalServerError)
+	var data []byte
+	if req.Method == "initialize" {
+		data, ok = h.initialize(r.Context(), req)
+	} else {
+		var s *shared
+		if s, ok = h.session(version); ok {
+			data, ok = s.call(r.Context(), req)
+		}
+	}
+	if !ok {
+		// The client hung up or the bridge closed: nobody to answer.
 		return true
+	}
+	if data == nil {
+		http.Error(w, "Internal Server Error: the MCP session gave no answer", http.StatusInternalServerError)
+		return true
+	}
+	hd := w.Header()
+	hd["Cache-Control"] = []string{"no-cache, no-transform"}
+	hd["Content-Type"] = []string{"application/json"}
+	_, _ = w.Write(data)
+	return true
+}
+
+// initialize answers an initialize request through a one-shot session, as
+// the SDK's stateless handler does: a session of its own, not initialized.
+func (h *handler) initialize(ctx context.Context, req *jsonrpc.Request) ([]byte, bool) {
+	state := &mcp.ServerSessionState{InitializedParams: &mcp.InitializedParams{}, LogLevel: "info"}
+	conn := &oneShot{req: req, id: req.ID, out: make(chan []byte, 1), done: make(chan struct{})}
+	ss, err := h.srv.Connect(ctx, conn, &mcp.ServerSessionOptions{State: state})
+	if err != nil {
+		return nil, true
 	}
 	defer ss.Close()
 	select {
 	case data := <-conn.out:
-		hd := w.Header()
-		hd["Cache-Control"] = []string{"no-cache, no-transform"}
-		hd["Content-Type"] = []string{"application/json"}
-		_, _ = w.Write(data)
-	case <-r.Context().Done():
-		// The client hung up or the bridge closed: nobody to answer.
+		return data, true
+	case <-ctx.Done():
+		return nil, false
 	}
-	return true
 }
 
 // directHeaders reports the request's protocol version when its headers

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -28,6 +29,9 @@ type handler struct {
 	origins []string
 	srv     *mcp.Server  // the run's SDK server, built once at Start
 	mcp     http.Handler // the SDK's stateless HTTP handler over srv
+
+	smu      sync.Mutex
+	sessions map[string]*shared // the direct path's sessions by protocol version
 }
 
 // peek is the part of a JSON-RPC message the gate looks at.

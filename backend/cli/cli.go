@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -45,8 +46,20 @@ func Has(name string) bool {
 	return ok || name == "help" || name == "-h" || name == "--help"
 }
 
+// TuneGC raises the garbage collector's target unless GOGC is set. The
+// app's live Go heap is a few MB; the default target collects every couple
+// of MB, which showed up as about half of the bridge's p95 per-call latency
+// (osfoundry bench bridge: allowed-call p95 0.9 ms at GOGC=100, 0.3 ms at
+// 400). A larger target costs a few MB of heap.
+func TuneGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+}
+
 // Main runs the command named by args[0] and returns the exit code.
 func Main(args []string) int {
+	TuneGC()
 	// Started with no usable PATH (`env -i`, a launchd job): read the login
 	// shell's first, so `verify claude` finds what a terminal would. With a
 	// PATH set (every hook call from a pane) no shell is started.
