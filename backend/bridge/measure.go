@@ -24,6 +24,10 @@ type Phase struct {
 	N    int
 }
 
+// SeedNote says why the seed's Python bridge has no row (python3 missing,
+// say); empty when it ran.
+type SeedNote string
+
 // Measure times the bridge's life cycle n times per phase, each request on
 // a new TCP connection (the bridge closes every connection after one
 // response): start, handshake (initialize + notifications/initialized +
@@ -38,10 +42,13 @@ type Phase struct {
 // exec must have memory_search registered; osfoundry bench bridge passes an
 // executor over a small in-memory index. store, when not nil, is an
 // executor over the app's real stores (SQLite Notes index and audit log):
-// its allowed memory_search is timed as "allowed-store", in the same loop.
-func Measure(ctx context.Context, exec, store Executor, n int) ([]Phase, error) {
+// its allowed memory_search is timed as "allowed-store", in the same loop,
+// beside "seed-canned": the seed's Python bridge (seed_bridge.py) answering
+// the same call with a canned text on this machine. When it cannot run,
+// the note says why and its row is left out.
+func Measure(ctx context.Context, exec, store Executor, n int) ([]Phase, SeedNote, error) {
 	if n < 1 {
-		return nil, fmt.Errorf("measuring the bridge: n must be at least 1, got %d", n)
+		return nil, "", fmt.Errorf("measuring the bridge: n must be at least 1, got %d", n)
 	}
 	cfg := Config{Workspace: "bench", User: "bench", Channel: "bench", Allow: []string{"memory_search"}, Executor: exec, Source: "bridge:bench"}
 	samples := map[string][]time.Duration{}
@@ -52,7 +59,7 @@ func Measure(ctx context.Context, exec, store Executor, n int) ([]Phase, error) 
 		t0 := time.Now()
 		b, err := Start(ctx, cfg)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		add("start", time.Since(t0))
 		t0 = time.Now()
@@ -62,12 +69,12 @@ func Measure(ctx context.Context, exec, store Executor, n int) ([]Phase, error) 
 
 	b, err := Start(ctx, cfg)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	defer b.Close()
 	floor, err := startFloor(ctx)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	defer floor.Close()
 	host := strings.TrimSuffix(strings.TrimPrefix(b.URL(), "http://"), "/mcp")
@@ -79,12 +86,25 @@ func Measure(ctx context.Context, exec, store Executor, n int) ([]Phase, error) 
 		scfg.Executor = store
 		sb, err := Start(ctx, scfg)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		defer sb.Close()
 		storeReq = newRaw(strings.TrimSuffix(strings.TrimPrefix(sb.URL(), "http://"), "/mcp"), "Bearer "+sb.Token(),
 			`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memory_search","arguments":{"query":"release"}}}`, 200, `"result"`)
 		phaseNames = append(phaseNames, "allowed-store")
+	}
+	var note SeedNote
+	var seedReq *rawReq
+	if store != nil {
+		seed, err := startSeed()
+		if err != nil {
+			note = SeedNote(err.Error())
+		} else {
+			defer seed.Close()
+			seedReq = newRaw(seed.host, "Bearer "+seed.token,
+				`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memory_search","arguments":{"query":"release"}}}`, 200, `Release checklist`)
+			phaseNames = append(phaseNames, "seed-canned")
+		}
 	}
 	bad := "Bearer " + strings.Repeat("0", 64)
 	reqs := map[string]*rawReq{
@@ -99,24 +119,27 @@ func Measure(ctx context.Context, exec, store Executor, n int) ([]Phase, error) 
 	if storeReq != nil {
 		reqs["allowed-store"] = storeReq
 	}
+	if seedReq != nil {
+		reqs["seed-canned"] = seedReq
+	}
 	for range n {
 		t0 := time.Now()
 		for _, k := range []string{"initialize", "initialized", "list"} {
 			if err := reqs[k].do(); err != nil {
-				return nil, fmt.Errorf("handshake %s: %w", k, err)
+				return nil, "", fmt.Errorf("handshake %s: %w", k, err)
 			}
 		}
 		add("handshake", time.Since(t0))
 		for _, k := range phaseNames {
 			t0 := time.Now()
 			if err := reqs[k].do(); err != nil {
-				return nil, fmt.Errorf("%s: %w", k, err)
+				return nil, "", fmt.Errorf("%s: %w", k, err)
 			}
 			add(k, time.Since(t0))
 		}
 	}
 	var out []Phase
-	for _, k := range []string{"start", "handshake", "allowed", "allowed-store", "refused", "401", "shutdown", "floor"} {
+	for _, k := range []string{"start", "handshake", "allowed", "allowed-store", "seed-canned", "refused", "401", "shutdown", "floor"} {
 		s := samples[k]
 		if len(s) == 0 {
 			continue
@@ -124,7 +147,7 @@ func Measure(ctx context.Context, exec, store Executor, n int) ([]Phase, error) 
 		slices.Sort(s)
 		out = append(out, Phase{Name: k, P50: s[len(s)/2], P95: s[min(len(s)-1, len(s)*95/100)], N: len(s)})
 	}
-	return out, nil
+	return out, note, nil
 }
 
 // startFloor serves 401 to everything, one request per connection, with

@@ -20,7 +20,7 @@ if [ "$mode" = package ] || [ "$mode" = test ]; then
   apt_pkgs+=(nsis file)
 fi
 if [ "$mode" = test ]; then
-  apt_pkgs+=(chromium tmux imagemagick git icoutils p7zip-full desktop-file-utils)
+  apt_pkgs+=(chromium tmux imagemagick git icoutils p7zip-full desktop-file-utils python3)
 fi
 
 if [ "$(uname -s)" = Linux ] && command -v apt-get >/dev/null 2>&1; then
