@@ -9,8 +9,6 @@ import (
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
-
-	"github.com/osfoundry/desktop/backend/shellenv"
 )
 
 // errNoDisplay is what a window started with nowhere to show itself says
@@ -24,26 +22,6 @@ func displayReady() error {
 		return errNoDisplay
 	}
 	return nil
-}
-
-// cpuPainterVar makes WebKitGTK paint with Skia on the CPU instead of
-// through OpenGL. With the GL painter the web process grew for as long as
-// a pane on screen kept drawing new text (an agent's timer, a counter):
-// make soak with a pane drawing a 10 Hz counter grew about 4 MiB a minute
-// of anonymous memory and kept going; text that repeats, panes not on
-// screen and the output events themselves cost nothing. With the CPU painter
-// it is flat. A terminal's text is cheap to paint on the CPU.
-const cpuPainterVar = "WEBKIT_SKIA_ENABLE_CPU_RENDERING"
-
-// chooseWebKitPainter picks the CPU painter on Linux unless the person set
-// the variable themselves. It runs before the window toolkit starts a
-// thread (setenv is unsafe beside them) and is kept from panes and workers.
-func chooseWebKitPainter() error {
-	if runtime.GOOS != "linux" {
-		return nil
-	}
-	_, err := shellenv.SetForWindow(cpuPainterVar, "1")
-	return err
 }
 
 // openWindow runs the window until it closes. Wails panics when GTK cannot
