@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"mime"
 	"net/http"
@@ -41,8 +42,8 @@ import (
 const defaultHeaderVersion = "2025-03-26"
 
 // serveDirect answers r through the SDK session for its protocol version
-// (a one-shot session for initialize) and reports true, or reports false without writing anything when the request needs the
-// SDK's HTTP handler.
+// (a one-shot session for initialize) and reports true, or reports false
+// without writing anything when the request needs the SDK's HTTP handler.
 func (h *handler) serveDirect(w http.ResponseWriter, r *http.Request, body []byte) bool {
 	version, ok := directHeaders(r)
 	if !ok {
@@ -54,19 +55,23 @@ func (h *handler) serveDirect(w http.ResponseWriter, r *http.Request, body []byt
 	}
 	req.Extra = &mcp.RequestExtra{Header: r.Header}
 	var data []byte
+	var err error
 	if req.Method == "initialize" {
-		data, ok = h.initialize(r.Context(), req)
+		data, err = h.initialize(r.Context(), req)
 	} else {
-		var s *shared
-		if s, ok = h.session(version); ok {
-			data, ok = s.call(r.Context(), req)
+		s, serr := h.session(version)
+		if serr != nil {
+			return false // the SDK's handler answers, as it would have
+		}
+		if data, err = s.call(r.Context(), req); errors.Is(err, errNotSent) {
+			h.dropSession(version, s) // a session that ended is replaced
+			return false
 		}
 	}
-	if !ok {
-		// The client hung up or the bridge closed: nobody to answer.
-		return true
+	if r.Context().Err() != nil {
+		return true // the client hung up or the bridge closed: nobody to answer
 	}
-	if data == nil {
+	if err != nil || data == nil {
 		http.Error(w, "Internal Server Error: the MCP session gave no answer", http.StatusInternalServerError)
 		return true
 	}
@@ -79,19 +84,19 @@ func (h *handler) serveDirect(w http.ResponseWriter, r *http.Request, body []byt
 
 // initialize answers an initialize request through a one-shot session, as
 // the SDK's stateless handler does: a session of its own, not initialized.
-func (h *handler) initialize(ctx context.Context, req *jsonrpc.Request) ([]byte, bool) {
+func (h *handler) initialize(ctx context.Context, req *jsonrpc.Request) ([]byte, error) {
 	state := &mcp.ServerSessionState{InitializedParams: &mcp.InitializedParams{}, LogLevel: "info"}
 	conn := &oneShot{req: req, id: req.ID, out: make(chan []byte, 1), done: make(chan struct{})}
 	ss, err := h.srv.Connect(ctx, conn, &mcp.ServerSessionOptions{State: state})
 	if err != nil {
-		return nil, true
+		return nil, err
 	}
 	defer ss.Close()
 	select {
 	case data := <-conn.out:
-		return data, true
+		return data, nil
 	case <-ctx.Done():
-		return nil, false
+		return nil, ctx.Err()
 	}
 }
 

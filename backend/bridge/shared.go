@@ -3,6 +3,7 @@ package bridge
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"sync"
 
@@ -38,16 +39,20 @@ type waiter struct {
 	out chan []byte
 }
 
+// errNotSent: the session ended before the request reached it, so the
+// request can go elsewhere without running twice.
+var errNotSent = errors.New("the MCP session ended before the request reached it")
+
 // session returns the shared session for version, starting it the first
-// time. It reports false when the bridge is closing.
-func (h *handler) session(version string) (*shared, bool) {
+// time; it fails when the bridge is closing or the SDK refuses the session.
+func (h *handler) session(version string) (*shared, error) {
 	h.smu.Lock()
 	defer h.smu.Unlock()
-	if h.base.Err() != nil {
-		return nil, false
+	if err := h.base.Err(); err != nil {
+		return nil, err
 	}
 	if s, ok := h.sessions[version]; ok {
-		return s, true
+		return s, nil
 	}
 	s := &shared{in: make(chan *jsonrpc.Request), done: make(chan struct{}), wait: map[int64]waiter{}}
 	state := &mcp.ServerSessionState{
@@ -57,7 +62,7 @@ func (h *handler) session(version string) (*shared, bool) {
 	}
 	ss, err := h.srv.Connect(h.base, s, &mcp.ServerSessionOptions{State: state})
 	if err != nil {
-		return nil, false
+		return nil, err
 	}
 	s.ss = ss
 	if h.sessions == nil {
@@ -65,7 +70,16 @@ func (h *handler) session(version string) (*shared, bool) {
 		context.AfterFunc(h.base, h.closeSessions)
 	}
 	h.sessions[version] = s
-	return s, true
+	return s, nil
+}
+
+// dropSession forgets s, which ended, so the next request starts another.
+func (h *handler) dropSession(version string, s *shared) {
+	h.smu.Lock()
+	defer h.smu.Unlock()
+	if h.sessions[version] == s {
+		delete(h.sessions, version)
+	}
 }
 
 // closeSessions ends every shared session when the bridge closes.
@@ -77,10 +91,11 @@ func (h *handler) closeSessions() {
 	}
 }
 
-// call sends req through the session and returns its encoded answer, or
-// false when ctx ended first (the call is then cancelled) or the session
-// closed. A nil answer means the SDK's response could not be encoded.
-func (s *shared) call(ctx context.Context, req *jsonrpc.Request) ([]byte, bool) {
+// call sends req through the session and returns its encoded answer. It
+// fails with errNotSent when the session ended before taking the request,
+// with ctx's error when the client hung up first (the call is then
+// cancelled), and with errLost when the session ended after taking it.
+func (s *shared) call(ctx context.Context, req *jsonrpc.Request) ([]byte, error) {
 	out := make(chan []byte, 1)
 	s.mu.Lock()
 	s.next++
@@ -92,13 +107,14 @@ func (s *shared) call(ctx context.Context, req *jsonrpc.Request) ([]byte, bool) 
 	case s.in <- req:
 	case <-ctx.Done():
 		s.forget(n)
-		return nil, false
+		return nil, ctx.Err()
 	case <-s.done:
-		return nil, false
+		s.forget(n)
+		return nil, errNotSent
 	}
 	select {
 	case data := <-out:
-		return data, true
+		return data, nil // nil when the SDK's answer could not be encoded
 	case <-ctx.Done():
 		if s.forget(n) {
 			params, _ := json.Marshal(map[string]any{"requestId": n, "reason": "the client closed the connection"})
@@ -107,11 +123,14 @@ func (s *shared) call(ctx context.Context, req *jsonrpc.Request) ([]byte, bool) 
 			case <-s.done:
 			}
 		}
-		return nil, false
+		return nil, ctx.Err()
 	case <-s.done:
-		return nil, false
+		return nil, errLost
 	}
 }
+
+// errLost: the session ended while a request it took was running.
+var errLost = errors.New("the MCP session ended during the call")
 
 // forget drops request n; it reports whether n was still waiting.
 func (s *shared) forget(n int64) bool {

@@ -125,3 +125,35 @@ func TestSharedSessionCancelsAbandonedCall(t *testing.T) {
 		t.Fatalf("next call after a hang-up: %d %s", resp.StatusCode, body)
 	}
 }
+
+// A session the SDK ended is replaced: the next calls are answered, none
+// is lost or answered empty.
+func TestSharedSessionThatEndedIsReplaced(t *testing.T) {
+	b, _, _ := sharedRig(t)
+	h := b.srv.Handler.(*handler)
+	say := func(what string) string {
+		resp, err := postTo(context.Background(), b, "2025-06-18", `{"jsonrpc":"2.0","id":"k","method":"tools/call","params":{"name":"echo","arguments":{"say":"`+what+`"}}}`)
+		must(t, err)
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return fmt.Sprint(resp.StatusCode, " ", string(body))
+	}
+	if got := say("one"); !strings.Contains(got, "said one") {
+		t.Fatalf("first call: %s", got)
+	}
+	h.smu.Lock()
+	ended := h.sessions["2025-06-18"]
+	h.smu.Unlock()
+	ended.ss.Close()
+	for _, w := range []string{"two", "three"} {
+		if got := say(w); !strings.HasPrefix(got, "200 ") || !strings.Contains(got, "said "+w) || !strings.Contains(got, `"id":"k"`) {
+			t.Fatalf("call after the session ended: %s", got)
+		}
+	}
+	h.smu.Lock()
+	now := h.sessions["2025-06-18"]
+	h.smu.Unlock()
+	if now == nil || now == ended {
+		t.Fatal("the ended session was not replaced")
+	}
+}
