@@ -17,8 +17,8 @@ import (
 )
 
 // The direct path hands a single, plain request (initialize, ping,
-// tools/list, tools/call) to the run's SDK server over a one-message
-// in-process connection, instead of through mcp.StreamableHTTPHandler.
+// tools/list, tools/call) to the run's SDK server over an in-process
+// connection (shared.go), instead of through mcp.StreamableHTTPHandler.
 //
 // Why: in stateless mode the SDK's HTTP transport parses each body six
 // times before the session sees it (twice as a batch, twice as a message,
@@ -27,9 +27,9 @@ import (
 // call, and the garbage collector it drove was the largest cost of an
 // allowed call and of the p95 of every request. The session — method
 // dispatch, initialize, tools/list, tools/call, the allowlist middleware,
-// the error mapping — is still the SDK's, set up exactly as the SDK's
-// stateless handler sets it up (a fresh session per request, its state
-// synthesised from the MCP-Protocol-Version header).
+// the error mapping — is still the SDK's, in the state the SDK's stateless
+// handler gives a session (synthesised from the MCP-Protocol-Version
+// header; initialize gets a fresh session of its own).
 //
 // Anything the direct path does not reproduce byte for byte goes to the
 // SDK handler instead: batches, other methods, missing params, headers the
