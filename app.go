@@ -359,6 +359,10 @@ func runWindow(toFile bool) error {
 		inst.Close()
 		return err
 	}
+	if err := tuneWebView(); err != nil {
+		inst.Close()
+		return err
+	}
 	startShellEnv() // the login shell's PATH, when started from a desktop entry, Finder or Explorer
 	a, err := newApp(dir, inst)
 	if err != nil {

@@ -90,7 +90,7 @@ type Result struct {
 
 // Environ is the process's environment with the merge over it.
 func (r Result) Environ() []string {
-	env := os.Environ()
+	env := withoutWindowOnly(os.Environ())
 	for _, kv := range r.set {
 		env = setIn(env, kv[0], kv[1])
 	}

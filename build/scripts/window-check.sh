@@ -75,12 +75,27 @@ xvfb-run -a -e "$home/xvfb.log" -s "-screen 0 1280x820x24" bash -c "$(declare -f
   # RSS of the app and of every process below it (the web view processes).
   rss=$(ps -o rss= -p $pid | awk "{s+=\$1} END {print s+0}")
   kids=$(ps -e -o pid=,ppid=,rss= | awk -v root=$pid "{p[\$1]=\$2; r[\$1]=\$3} END {for (k in p) {x=p[k]; while (x>1) {if (x==root) {s+=r[k]; break} x=p[x]}} print s+0}")
+  # The web view collects its whole JavaScript heap each time (make soak:
+  # the generational default let the garbage of a drawing pane pile up); panes
+  # do not inherit the variable that says so.
+  gc=""
+  for f in $(grep -lsz "OSF_CHECK_MARKER=$marker" /proc/[0-9]*/environ 2>/dev/null || true); do
+    p=${f#/proc/}; p=${p%/environ}
+    [ "$p" = "$pid" ] && continue
+    has=no; grep -qsz "^JSC_useGenerationalGC=false$" "$f" && has=yes
+    case "$(cat /proc/$p/comm 2>/dev/null)" in
+      WebKitWebProces*) [ "$has" = yes ] && gc=full || gc="generational (web process $p)";;
+      WebKit*) ;;
+      *) if [ "$has" = yes ]; then kill -TERM $pid; echo "window-check: FAIL — pane process $p ($(cat /proc/$p/comm)) inherited the window'"'"'s JSC_useGenerationalGC"; exit 1; fi;;
+    esac
+  done
+  if [ "$gc" != full ]; then kill -TERM $pid; echo "window-check: FAIL — the web view collects ${gc:-with an unknown setting (no web process found)}, want full collections"; exit 1; fi
   kill -TERM $pid; wait $pid 2>/dev/null || true
   sleep 0.5
   left_running "$marker" || { echo "window-check: FAIL — SIGTERM left pane processes running (above)"; exit 1; }
   if [ -z "$painted" ]; then echo "window-check: FAIL — the window stayed blank (uniform colour) for 15 s; see $out"; exit 1; fi
   colors=$(identify -format "%k" "$out")
   if [ "$colors" -le 16 ]; then echo "window-check: FAIL — screenshot is blank ($colors colours): $out"; exit 1; fi
-  echo "window-check: OK — first painted frame after ${painted} ms; ${colors} colours; screenshot $out"
+  echo "window-check: OK — first painted frame after ${painted} ms; ${colors} colours; web view collects its whole heap, panes do not inherit that; screenshot $out"
   echo "window-check: memory — app ${rss} KiB + web view processes ${kids} KiB = $(( (rss + kids) / 1024 )) MiB"
 ' _ "$bin" "$out"
