@@ -111,8 +111,8 @@ bench: app cli
 	$(CLI) bench pty
 	build/scripts/bench-startup.sh $(GUI)
 	build/scripts/bench-package.sh
-	build/scripts/bench-soak.sh $(GUI) --panes 12 --minutes 10 --warmup 3
+	build/scripts/bench-soak.sh $(GUI) --panes 12 --minutes 40 --every 15 --warmup 10
 
 # The long-session soak alone: memory slope of the window and its web view.
 soak: app cli
-	build/scripts/bench-soak.sh $(GUI) --panes 12 --minutes 10 --warmup 3
+	build/scripts/bench-soak.sh $(GUI) --panes 12 --minutes 40 --every 15 --warmup 10

@@ -17,7 +17,7 @@ for i in $(seq 1 "$runs"); do
   out="$("$here/window-check.sh" "$bin" --panes 4)"
   paints+=("$(sed -n 's/.*first painted frame after \([0-9]*\) ms.*/\1/p' <<<"$out")")
   mems+=("$(sed -n 's/.* = \([0-9]*\) MiB.*/\1/p' <<<"$out")")
-  out="$("$here/window-check.sh" "$root/build/bin/barewails" --panes 0)"
+  out="$("$here/window-check.sh" "$root/build/bin/barewails" --panes 0 --reference)"
   bpaints+=("$(sed -n 's/.*first painted frame after \([0-9]*\) ms.*/\1/p' <<<"$out")")
   bmems+=("$(sed -n 's/.* = \([0-9]*\) MiB.*/\1/p' <<<"$out")")
 done
