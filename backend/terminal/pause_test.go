@@ -5,6 +5,7 @@ package terminal
 import (
 	"errors"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -222,5 +223,25 @@ func TestPauseEndedPane(t *testing.T) {
 	m.Close(info.ID)
 	if err := m.Pause(info.ID); err == nil || !strings.Contains(err.Error(), "no such pane") {
 		t.Fatalf("pausing a closed pane: want no such pane, got %v", err)
+	}
+}
+
+// An app started with the terminal's signals ignored (nohup, a script's
+// background job) still starts its panes' programs with the default
+// action: a shell traps the hangup of closing its pane, Ctrl-C interrupts.
+func TestPanesGetDefaultSignalsWhenTheAppIgnoresThem(t *testing.T) {
+	signal.Ignore(syscall.SIGHUP, syscall.SIGINT)
+	t.Cleanup(func() { signal.Reset(syscall.SIGHUP, syscall.SIGINT) })
+	dir := t.TempDir()
+	p, err := Start(Options{Dir: dir, Argv: []string{"/bin/sh", "-c", `trap 'echo hup > hup.txt; exit 0' HUP; ` + counter}, Env: shellEnv()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the counter to run", func() bool { return strings.Contains(p.emu.Text(), "n2") })
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "hup.txt")); err != nil || strings.TrimSpace(string(b)) != "hup" {
+		t.Fatalf("the pane's shell could not trap the hangup (hup.txt: %q, %v)", b, err)
 	}
 }

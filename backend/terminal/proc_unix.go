@@ -36,6 +36,7 @@ func startPTY(o Options) (ptyProc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", o.Argv[0], err)
 	}
+	defaultSignalsForPanes()
 	cmd := exec.Command(path, o.Argv[1:]...)
 	cmd.Args[0] = o.Argv[0] // argv[0] as typed, as a shell passes it
 	cmd.Dir = o.Dir
