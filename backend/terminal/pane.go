@@ -364,7 +364,7 @@ func (p *Pane) Close() error {
 	// Kill continues stopped processes after the hangup, so a paused pane
 	// ends like any other.
 	p.pauseMu.Lock()
-	p.proc.Kill(hangupGrace)
+	p.proc.Kill(500 * time.Millisecond)
 	p.pauseMu.Unlock()
 	select {
 	case <-p.done:
@@ -372,12 +372,6 @@ func (p *Pane) Close() error {
 	}
 	return p.proc.Close()
 }
-
-// hangupGrace is how long a closed pane's programs have to act on the
-// hangup (save, clean up) before they are killed. Kill returns as soon as
-// they are gone; half a second was too short for a shell's HUP trap to be
-// scheduled on a machine busy with agent CLIs.
-const hangupGrace = 2 * time.Second
 
 // DefaultShell is the user's login shell.
 func DefaultShell() string {
