@@ -18,11 +18,11 @@ import (
 var assets embed.FS
 
 func main() {
-	cli.TuneGC()
 	if len(os.Args) > 1 && cli.Has(os.Args[1]) {
 		launch.AttachParentConsole()
-		os.Exit(cli.Main(os.Args[1:]))
+		os.Exit(cli.Main(os.Args[1:])) // Main sets the GC target itself
 	}
+	cli.TuneGC()
 	toFile := applog.Wanted()
 	if err := runWindow(toFile); err != nil {
 		fmt.Fprintln(os.Stderr, "osfoundry:", err)

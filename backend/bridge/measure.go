@@ -90,7 +90,7 @@ func Measure(ctx context.Context, exec, store Executor, n int) ([]Phase, SeedNot
 		}
 		defer sb.Close()
 		storeReq = newRaw(strings.TrimSuffix(strings.TrimPrefix(sb.URL(), "http://"), "/mcp"), "Bearer "+sb.Token(),
-			`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memory_search","arguments":{"query":"release"}}}`, 200, `"result"`)
+			memSearchCall, 200, `"result"`)
 		phaseNames = append(phaseNames, "allowed-store")
 	}
 	var note SeedNote
@@ -102,7 +102,7 @@ func Measure(ctx context.Context, exec, store Executor, n int) ([]Phase, SeedNot
 		} else {
 			defer seed.Close()
 			seedReq = newRaw(seed.host, "Bearer "+seed.token,
-				`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memory_search","arguments":{"query":"release"}}}`, 200, `Release checklist`)
+				memSearchCall, 200, `Release checklist`)
 			phaseNames = append(phaseNames, "seed-canned")
 		}
 	}
@@ -111,7 +111,7 @@ func Measure(ctx context.Context, exec, store Executor, n int) ([]Phase, SeedNot
 		"initialize":  newRaw(host, good, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`, 200, `"protocolVersion":"2025-06-18"`),
 		"initialized": newRaw(host, good, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, 202, ""),
 		"list":        newRaw(host, good, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, 200, `"name":"memory_search"`),
-		"allowed":     newRaw(host, good, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memory_search","arguments":{"query":"release"}}}`, 200, `Release checklist`),
+		"allowed":     newRaw(host, good, memSearchCall, 200, `Release checklist`),
 		"refused":     newRaw(host, good, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"execute_command","arguments":{"cmd":"ls"}}}`, 200, `"code":-32601`),
 		"401":         newRaw(host, bad, `{"jsonrpc":"2.0","id":5,"method":"tools/list"}`, 401, "Unauthorized"),
 		"floor":       newRaw(floor.Addr().String(), bad, `{"jsonrpc":"2.0","id":5,"method":"tools/list"}`, 401, ""),
@@ -149,6 +149,9 @@ func Measure(ctx context.Context, exec, store Executor, n int) ([]Phase, SeedNot
 	}
 	return out, note, nil
 }
+
+// memSearchCall is the allowed call every bridge in the bench answers.
+const memSearchCall = `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memory_search","arguments":{"query":"release"}}}`
 
 // startFloor serves 401 to everything, one request per connection, with
 // the bridge's listener and server settings and none of its logic.

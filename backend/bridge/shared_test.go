@@ -44,6 +44,8 @@ func sharedRig(t *testing.T) (*Bridge, chan struct{}, chan struct{}) {
 	return b, held, cancelled
 }
 
+// postTo is the client side of calls that may be cancelled or that run off
+// the test's goroutine (post fails the test from where it runs).
 func postTo(ctx context.Context, b *Bridge, version, body string) (*http.Response, error) {
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, b.URL(), strings.NewReader(body))
 	req.Header.Set("Authorization", "Bearer "+b.Token())
@@ -132,11 +134,9 @@ func TestSharedSessionThatEndedIsReplaced(t *testing.T) {
 	b, _, _ := sharedRig(t)
 	h := b.srv.Handler.(*handler)
 	say := func(what string) string {
-		resp, err := postTo(context.Background(), b, "2025-06-18", `{"jsonrpc":"2.0","id":"k","method":"tools/call","params":{"name":"echo","arguments":{"say":"`+what+`"}}}`)
-		must(t, err)
-		defer resp.Body.Close()
-		body, _ := io.ReadAll(resp.Body)
-		return fmt.Sprint(resp.StatusCode, " ", string(body))
+		code, _, body := post(t, b.URL(), map[string]string{"Authorization": "Bearer " + b.Token(), "Mcp-Protocol-Version": "2025-06-18"},
+			`{"jsonrpc":"2.0","id":"k","method":"tools/call","params":{"name":"echo","arguments":{"say":"`+what+`"}}}`)
+		return fmt.Sprint(code, " ", body)
 	}
 	if got := say("one"); !strings.Contains(got, "said one") {
 		t.Fatalf("first call: %s", got)
