@@ -1,21 +1,22 @@
 // Rows of xterm.js's DOM renderer, drawn with no-break spaces.
 //
-// WebKit (WebKitGTK 2.50, the Linux window's web view) keeps a process-wide
-// TextBreakingPositionCache: whenever a block's inline layout is rebuilt,
-// each text of five characters or more that splits into three or more
-// pieces (words and the spaces between them) is remembered with its break
-// positions. xterm.js redraws a row by replacing its spans, which rebuilds
-// the row's layout, so every distinct row text ever shown (a spinner's
-// counter, each line of scrolling output) became an entry of about 200
-// bytes. The cache only trims itself after ten seconds without a new entry,
-// or at five times its soft limit: with an agent's spinner on screen it grew
-// by 0.3 MiB a minute for hours. Measured: build/scripts/bench-soak.sh.
+// WebKit (WebKitGTK 2.50, the Linux window's web view) keeps one
+// TextBreakingPositionCache per web process: when a block's inline layout is
+// torn down, each text of five characters or more that splits into three or
+// more pieces (words and the spaces between them) is kept with its break
+// positions. xterm.js redraws a row by replacing its spans, which tears the
+// row's layout down, so every distinct row text ever shown (each frame of a
+// spinner, each line of scrolling output) became an entry: a 144-byte slot
+// in a hash table kept at most half full, plus the text. The cache trims
+// itself only after ten seconds without a new entry, or at five times its
+// soft limit: with one spinner on screen the web view grew 0.3 MiB a minute
+// (build/scripts/bench-soak.sh).
 //
-// A no-break space (U+00A0) is not a break opportunity, so a row of words
-// becomes one piece and is never cached. Monospace fonts draw it with the
-// width of a space, and nothing reads these nodes back: copying, search,
-// links and the screen reader all read xterm.js's buffer, which keeps the
-// program's own spaces.
+// A no-break space (U+00A0) is no break opportunity, so a row of words is
+// one piece and is not kept. Text that breaks elsewhere (hyphens, slashes,
+// CJK) still is, far less often. Monospace fonts draw U+00A0 as wide as a
+// space, and nothing reads these nodes back: copying, search, links and the
+// screen reader read xterm.js's buffer, which keeps the program's spaces.
 
 const NBSP = '\u00a0';
 
