@@ -87,6 +87,16 @@ func (c *client) answer(a *permAsk, out sdk.RequestPermissionOutcome) {
 	})
 }
 
+// decline refuses the open permission request and cancels the turn. The
+// notice is printed first: the adapter's reply to the refusal then follows
+// it instead of being cut in two by it. session/cancel goes before the
+// cancelled answer, the order ACP asks of a client.
+func (c *client) decline(ctx context.Context, sid sdk.SessionId, a *permAsk, lead string) {
+	c.printf("%sDeclined; cancelling the turn.\n", lead)
+	_ = c.conn.Cancel(ctx, sdk.CancelNotification{SessionId: sid})
+	c.answer(a, cancelled)
+}
+
 // Run starts the adapter, opens a session in o.Dir and runs turns typed on
 // o.In until it ends (EOF, /quit) or ctx is cancelled.
 func Run(ctx context.Context, o Options) error {
@@ -217,10 +227,8 @@ func (c *client) loop(ctx context.Context, sid sdk.SessionId, lines <-chan strin
 		case <-c.o.Interrupt:
 			switch {
 			case ask != nil:
-				c.answer(ask, cancelled)
+				c.decline(ctx, sid, ask, "\n")
 				ask = nil
-				_ = c.conn.Cancel(ctx, sdk.CancelNotification{SessionId: sid})
-				c.printf("\nDeclined; cancelling the turn.\n")
 			case turn != nil:
 				_ = c.conn.Cancel(ctx, sdk.CancelNotification{SessionId: sid})
 				c.printf("\nCancelling the turn…\n")
@@ -251,10 +259,8 @@ func (c *client) loop(ctx context.Context, sid sdk.SessionId, lines <-chan strin
 				}
 				return nil
 			case l == "/cancel" && ask != nil:
-				c.answer(ask, cancelled)
+				c.decline(ctx, sid, ask, "")
 				ask = nil
-				_ = c.conn.Cancel(ctx, sdk.CancelNotification{SessionId: sid})
-				c.printf("Declined; cancelling the turn.\n")
 			case ask != nil:
 				if out, ok := choose(ask.req.Options, l); ok {
 					c.answer(ask, out)

@@ -168,6 +168,10 @@ func TestClientAsksThePersonAndReportsEachStep(t *testing.T) {
 	}
 	interrupt <- struct{}{}
 	waitFor(t, out, "you chose cancelled")
+	// The notice comes before the adapter's reply to the refusal, not in it.
+	if got := out.String(); strings.Index(got, "Declined; cancelling the turn.") > strings.LastIndex(got, "you chose ") {
+		t.Errorf("the decline notice cut the agent's answer:\n%s", got)
+	}
 	for strings.Count(out.String(), "[turn ended") < 2 {
 		time.Sleep(10 * time.Millisecond)
 	}
