@@ -34,9 +34,10 @@ func displayReady() error {
 // before a full collection frees it. With one pane drawing a 10 Hz counter
 // the web process went from 66 to 188 MiB over 54 minutes before a full
 // collection took it back to 93 (make soak); collecting the whole heap each
-// time it went from 64 to 77 MiB over 40 minutes, for under one percent
-// more of a core. The app's live JavaScript heap is a few MB, so a full
-// collection is short.
+// time, for under one percent more of a core, it went from 64 to 77 MiB
+// over 40 minutes, and that rest was WebKit's own text cache, not the
+// JavaScript heap (frontend/src/lib/terminalRows.ts). The app's live
+// JavaScript heap is a few MB, so a full collection is short.
 const fullCollectionsVar = "JSC_useGenerationalGC"
 
 // tuneWebView applies the web view's settings that only the environment
