@@ -9,6 +9,8 @@ DEV_TAGS := dev,$(GO_TAGS_LINUX)
 # user types `osfoundry`; with no arguments it opens the window beside it.
 GUI := build/bin/osfoundry-desktop
 CLI := build/bin/osfoundry
+# Benchmarks and the test drivers they use: never shipped (make vet checks).
+BENCH := build/bin/osfoundry-bench
 # Computed once per make run (VERSION=… on the command line pins it).
 ifeq ($(origin VERSION),undefined)
 VERSION := $(shell build/scripts/version.sh)
@@ -17,7 +19,7 @@ LDFLAGS := -X github.com/osfoundry/desktop/backend/cli.Version=$(VERSION)
 export PATH := /usr/local/go/bin:$(PATH)
 export VERSION
 
-.PHONY: run app cli dev-app frontend deps deps-package deps-test test vet unit frontend-test e2e window cross agents node-mcp fixtures bench \
+.PHONY: run app cli dev-app frontend bindings deps deps-package deps-test test vet unit frontend-test e2e window cross agents node-mcp fixtures bench bench-cli \
 	icons package package-linux package-windows package-macos sums package-test soak
 
 run: deps app cli
@@ -35,6 +37,11 @@ deps-test:
 frontend:
 	cd frontend && npm run build
 
+# The TypeScript of every bound Go method and type (committed; make vet
+# fails when it is stale).
+bindings:
+	build/scripts/bindings.sh
+
 app: frontend
 	go build -tags $(APP_TAGS) -ldflags "$(LDFLAGS)" -o $(GUI) .
 
@@ -51,6 +58,8 @@ test: deps-test vet unit frontend-test e2e window cross package-test
 
 vet:
 	go vet ./...
+	build/scripts/check-shipped-deps.sh
+	build/scripts/bindings.sh --check
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 
 unit:
@@ -58,7 +67,10 @@ unit:
 	go test -run '^$$' -fuzz FuzzBridgeHandler -fuzztime 20s ./backend/bridge
 	go test -run '^$$' -fuzz FuzzDirectMatchesSDK -fuzztime 20s ./backend/bridge
 
+# The screens type-check against the generated bindings: a Go change that
+# breaks one fails here.
 frontend-test:
+	cd frontend && npx svelte-check --tsconfig ./tsconfig.json --fail-on-warnings && npx tsc --noEmit -p tsconfig.json
 	cd frontend && npx vitest run
 
 e2e: dev-app
@@ -107,8 +119,11 @@ node-mcp:
 fixtures: agents
 	build/scripts/fixtures.sh
 
-bench: app cli
-	$(CLI) bench pty
+bench-cli:
+	go build -o $(BENCH) ./cmd/osfoundry-bench
+
+bench: app cli bench-cli
+	$(BENCH) pty
 	build/scripts/bench-startup.sh $(GUI)
 	build/scripts/bench-package.sh
 	build/scripts/bench-soak.sh $(GUI) --panes 12 --minutes 40 --every 15 --warmup 10

@@ -8,67 +8,81 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/mac"
+	"github.com/wailsapp/wails/v2/pkg/options/windows"
 
+	"github.com/osfoundry/desktop/backend/agentcli"
 	"github.com/osfoundry/desktop/backend/appdir"
 	"github.com/osfoundry/desktop/backend/applog"
 	"github.com/osfoundry/desktop/backend/board"
+	"github.com/osfoundry/desktop/backend/chat"
 	"github.com/osfoundry/desktop/backend/cli"
-	"github.com/osfoundry/desktop/backend/connect"
-	"github.com/osfoundry/desktop/backend/connect/msgres"
-	"github.com/osfoundry/desktop/backend/connect/notesres"
-	"github.com/osfoundry/desktop/backend/desktopnotify"
-	"github.com/osfoundry/desktop/backend/detect"
+	"github.com/osfoundry/desktop/backend/connect/connectwin"
 	"github.com/osfoundry/desktop/backend/instance"
 	"github.com/osfoundry/desktop/backend/inventory"
-	"github.com/osfoundry/desktop/backend/messages"
+	"github.com/osfoundry/desktop/backend/launch"
 	"github.com/osfoundry/desktop/backend/notes"
 	"github.com/osfoundry/desktop/backend/panestate"
 	"github.com/osfoundry/desktop/backend/panestore"
-	"github.com/osfoundry/desktop/backend/runnotify"
+	"github.com/osfoundry/desktop/backend/quitask"
+	"github.com/osfoundry/desktop/backend/rulesupdate"
+	"github.com/osfoundry/desktop/backend/runs"
 	"github.com/osfoundry/desktop/backend/settings"
 	"github.com/osfoundry/desktop/backend/shellenv"
 	"github.com/osfoundry/desktop/backend/store"
+	"github.com/osfoundry/desktop/backend/teamclient"
 	"github.com/osfoundry/desktop/backend/terminal"
 	"github.com/osfoundry/desktop/backend/toolpolicy"
+	"github.com/osfoundry/desktop/backend/usage"
 	"github.com/osfoundry/desktop/backend/wailsui"
+	"github.com/osfoundry/desktop/backend/windowlinks"
 	"github.com/osfoundry/desktop/backend/workers"
 )
 
-// App is the composition root: it opens the store, builds the services,
-// starts and stops them. Bound services do the work; App only wires.
+// App is the composition root: it opens the store, builds each wing, binds
+// their services (bound) and starts and stops them. Bound services do the
+// work; App only wires.
 type App struct {
-	dir        string
-	db         *sql.DB
-	emit       *wailsui.Emitter
+	db    *sql.DB
+	emit  *wailsui.Emitter
+	inst  *instance.Instance // this window's claim on the data folder
+	ended sync.Once          // shutdown runs once (see shutdown)
+
 	panes      *terminal.Manager
+	inv        *inventory.Service
+	invCancel  context.CancelFunc
 	notes      *notes.Store // the one notes store every feature shares
 	notesWatch *notes.Watcher
-	conn       *connect.Server
-	work       *workers.Workers // the one tool executor, approvals, CLI runner, pipeline
+	links      *windowlinks.Router // desktop notifications and what opens them
 	watch      *panestate.Watcher
-	notifier   *desktopnotify.Notifier
-	inst       *instance.Instance // this window's claim on the data folder
-	Board      *board.Service
+	work       *workers.Workers // the one tool executor, approvals, CLI runner, pipeline
+	conn       *connectwin.Connected
+	prefs      *settings.Store
+	usage      *usage.Service
+	usageStop  context.CancelFunc
 
-	Terminal *terminal.Service
-	Connect  *connect.Panel
-	Picker   *notesres.Picker
-	Notes    *notes.Binding
-	Records  *notes.RecordsBinding
-	Messages *messages.Binding
-	Settings *settings.Binding
-	Policy   *toolpolicy.Binding // Settings → Tool policy over the one executor
-	prefs    *settings.Store
-
-	inv       *inventory.Service
-	invCancel context.CancelFunc
+	Terminal  *terminal.Service
 	Inventory *inventory.Binding
+	Notes     *notes.Binding
+	Records   *notes.RecordsBinding
+	Board     *board.Service
+	Quit      *quitask.Guard // asks before the window quits while panes are at work
+	Settings  *settings.Binding
+	Policy    *toolpolicy.Binding  // Settings → Tool policy over the one executor
+	Rules     *rulesupdate.Binding // Settings → Agent detection rules
+	Usage     *usage.Binding       // the Usage screen and the board's usage line
+	Team      *teamclient.Binding  // Settings → Team and the header's team status
+	team      *teamclient.Client
+	replica   *teamclient.Replica // this desktop's Synced projects
+	// TeamSessions is Settings → Team's "Share this computer's sessions".
+	TeamSessions *teamclient.SessionsBinding
+	sessions     *teamclient.SessionShare
 }
 
 func newApp(dir string, inst *instance.Instance) (*App, error) {
@@ -76,21 +90,28 @@ func newApp(dir string, inst *instance.Instance) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &App{dir: dir, db: db, emit: &wailsui.Emitter{}, inst: inst}
+	a := &App{db: db, emit: &wailsui.Emitter{}, inst: inst}
 	a.panes = terminal.NewManager(a.emit)
+	// New, restored and opened panes get the person's terminal environment
+	// (shellenv.TerminalEnviron, once the login shell was read); one the
+	// app starts as Claude Code loses ANTHROPIC_API_KEY, and says so.
+	a.panes.SetEnvFilter(agentcli.PaneEnv)
 	ps, err := panestore.Open(context.Background(), db)
 	if err != nil {
 		return nil, err
 	}
 	a.panes.SetStore(ps)
 	a.panes.ExpectRestore() // the window calls Terminal.RestoreSaved after its first frame
-	a.Terminal = terminal.NewService(a.panes, resolvedEnviron)
+	a.Terminal = terminal.NewService(a.panes, shellenv.TerminalEnviron)
+	// External agents look CLIs up and run them with the login shell's PATH.
+	shellRunner := inventory.ExecRunner{Environ: shellenv.Environ}
 	if a.inv, err = inventory.New(context.Background(), db, inventory.Options{Runner: shellRunner}); err != nil {
 		return nil, err
 	}
 	a.inv.OnChange(func() { a.emit.Emit(inventory.EventChanged, nil) })
+	a.inv.OnTextProgress(func(st inventory.TextStatus) { a.emit.Emit(inventory.EventTextIndex, st) })
 	a.Inventory = inventory.NewBinding(a.inv, func(dir string, argv []string) (string, error) {
-		info, err := a.panes.Create(terminal.Options{Dir: dir, Argv: argv, Env: resolvedEnviron()})
+		info, err := a.panes.Create(terminal.Options{Dir: dir, Argv: argv, Env: shellenv.TerminalEnviron()})
 		return info.ID, err
 	})
 	if a.notes, err = notes.Open(db, appdir.Knowledge(dir)); err != nil {
@@ -99,248 +120,192 @@ func newApp(dir string, inst *instance.Instance) (*App, error) {
 	a.notesWatch = notes.NewWatcher(a.notes, a.emit)
 	a.Notes = notes.NewBinding(a.notes, a.notesWatch)
 	a.Records = notes.NewRecordsBinding(a.notes, a.emit)
-	ruleProblems, err := a.openDetection()
+	// A click on a desktop notification raises the window on that pane,
+	// chat or run.
+	a.links = windowlinks.New(windowlinks.Options{Window: a.emit, Links: a.inst, Log: os.Stderr,
+		HasPane: func(id string) bool { _, err := a.panes.Get(id); return err == nil }})
+	w, ruleProblems, err := panestate.Open(panestate.OpenOptions{Panes: a.panes, Emitter: a.emit, Notify: a.links.Show, DataDir: dir})
 	if err != nil {
 		return nil, err
 	}
-	a.openSettings()
+	a.watch = w
+	home, _ := os.UserHomeDir()
+	// Desktop notifications follow the Settings switch from the start.
+	a.prefs, a.Settings, err = settings.OpenForWindow(dir, a.emit, home, func(p settings.Prefs) { a.links.SetEnabled(p.Notifications) })
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "osfoundry:", err) // the defaults are in use
+	}
+	// Panes keep their output across restarts while Settings → Terminal says so.
+	a.prefs.Follow(func(p settings.Prefs) {
+		a.panes.SetScrollback(terminal.ScrollbackPolicy{Keep: p.Terminal.KeepScrollback, Lines: p.Terminal.Scrollback})
+		a.emit.Emit(settings.EventTerminal, p.Terminal) // open pane views follow
+	})
+	// Usage reads Claude Code's and Codex's own files; its notification
+	// (a window past 80 %) follows the same Settings switch.
+	a.usage = usage.New(usage.Options{Home: home, Getenv: os.Getenv,
+		Notify: func(title, body string) { a.links.ShowPost(title, body, "usage") }})
+	a.Usage = usage.NewBinding(a.usage)
+	// Joining a team is opt-in: until then it reads one missing file.
+	a.team = teamclient.New(teamclient.Options{Dir: dir, Open: a.emit.OpenURL, Emit: a.emit})
+	// Synced projects: nothing is sent until the person moves a project
+	// to Synced; never joined, the replica reads no network at all.
+	if a.replica, err = teamclient.NewReplica(context.Background(), a.team, a.notes, nil); err != nil {
+		return nil, err
+	}
+	a.Team = teamclient.NewBinding(context.Background(), a.team, a.replica)
+	// Session sharing is off until the person turns it on; it reads the board's cards (below).
+	if a.sessions, err = teamclient.NewSessionShare(context.Background(), a.team, db, a.emit, nil); err != nil {
+		return nil, err
+	}
+	a.TeamSessions = teamclient.NewSessionsBinding(context.Background(), a.sessions)
 	if a.work, err = workers.Open(context.Background(), workers.Options{DB: db, Emitter: a.emit,
-		Memory: a.notes, Terminal: a.panes, Rules: a.watch.Registry(), DataDir: dir, Notify: a.show}); err != nil {
+		Memory: a.notes, Terminal: a.panes, Rules: a.watch.Registry(), DataDir: dir, Notify: a.links.Show}); err != nil {
 		return nil, err
 	}
-	a.work.Pipeline.SetHistory(continueHistory(a.inv))
+	if err := a.wireRemoteAnswers(); err != nil {
+		return nil, err
+	}
+	a.work.Chat.SetHistory(chat.SessionHistory(a.inv))
+	a.inv.SetRunSource(inventoryRuns(a.work.Chat.Runs()))      // the app's own runs show as such
 	a.Policy = toolpolicy.NewBinding(a.prefs, a.work.Executor) // the saved overrides, from the first call
-	if err := a.openConnect(); err != nil {
+	if a.conn, err = connectwin.Open(context.Background(), connectwin.Options{DB: db, Notes: a.notes, Emitter: a.emit,
+		Runner: a.work.ConnectRunner(), RegisterTool: a.work.Executor.Register, Notify: a.links.ShowPost,
+		CodeRepo: func(ctx context.Context, ws string) (string, string, error) {
+			cs, err := a.work.Chat.Code().Settings(ctx, ws)
+			return cs.Repo, cs.Problem, err
+		}}); err != nil {
 		return nil, err
 	}
-	a.openBoard(ruleProblems)
+	serveChannelAgents(a)
+	var rulesReloaded func(problems []error) // logs and shows what a reload of the rules could not use
+	chats, jobs := a.work.BoardSources()
+	a.Board, rulesReloaded = board.ForWindow(context.Background(), board.WindowOptions{Knowledge: appdir.Knowledge(dir),
+		Emitter: a.sessions.Tee(a.emit), DB: db, Inventory: a.inv, Panes: a.panes, Watcher: a.watch,
+		Chats: chats, Jobs: jobs, RuleProblems: ruleProblems, Log: os.Stderr, Shelf: summaryShelf(a.notes, appdir.Knowledge(dir))})
+	if a.Rules, err = rulesupdate.ForWindow(home, a.watch, rulesReloaded); err != nil {
+		fmt.Fprintln(os.Stderr, "osfoundry:", err)
+	}
+	a.Quit = quitask.New(a.watch.Busy, a.emit, a.emit.Quit)
 	return a, nil
 }
 
-// openDetection wires "Needs you" detection to every pane (before any pane
-// starts) and returns the broken rule overrides it skipped. A click on a
-// desktop notification raises the window on that pane, chat or run.
-func (a *App) openDetection() ([]string, error) {
-	a.notifier = desktopnotify.New("osFoundry", a.clicked)
-	a.notifier.SetLink(func(key string) string {
-		if kind, id, ok := runnotify.LinkOf(key); ok {
-			return a.inst.Link(kind, id)
-		}
-		return a.inst.Link("pane", key)
-	})
-	w, problems, err := panestate.Open(a.panes, a.emit, a.show)
-	if err != nil {
-		return nil, err
+// bound is every Go service the window binds, one a line: the screens
+// call their methods, and `make bindings` writes the TypeScript of each
+// one (and of every type they take or return) into
+// frontend/src/lib/wailsjs, so a Go change that breaks a screen fails
+// svelte-check instead of a person.
+func (a *App) bound(about *settings.About) []any {
+	return []any{
+		about,
+		a.Terminal,
+		a.Inventory,
+		a.conn.Panel,
+		a.conn.Picker,
+		a.Notes,
+		a.Records,
+		a.conn.Messages,
+		notes.NewKnowledgeBinding(a.notes),
+		a.work.ChatBinding,
+		a.work.RolesBinding,
+		a.work.CodeBinding,
+		a.work.ApprovalsBinding,
+		a.work.OrchestrateBinding,
+		a.Board,
+		a.Quit,
+		shellenv.NewBinding(),
+		a.Settings,
+		a.Policy,
+		a.Rules,
+		a.Usage,
+		a.Team,
+		a.TeamSessions,
+		&Events{},
 	}
-	var ruleProblems []string
-	for _, p := range problems {
-		fmt.Fprintln(os.Stderr, "osfoundry:", p)
-		ruleProblems = append(ruleProblems, p.Error())
-	}
-	a.watch = w
-	return ruleProblems, nil
-}
-
-// show displays a "Needs you" notification of a pane, chat or run off the
-// caller's path: a toast runs PowerShell (~0.5 s), macOS may ask for
-// permission first, and a stuck notification daemon must not hold up the
-// next pane's evaluation or a run's approval request.
-func (a *App) show(n detect.Notification) {
-	go func() {
-		if err := a.notifier.Show(desktopnotify.Message{Title: n.Title, Body: n.Body, Key: n.Session}); err != nil {
-			fmt.Fprintln(os.Stderr, "osfoundry:", err)
-		}
-	}()
-}
-
-// clicked opens what a clicked desktop notification names: a chat or run
-// (runnotify keys), else a pane.
-func (a *App) clicked(key string) {
-	if route, ok := runnotify.Route(key); ok {
-		a.emit.Raise()
-		a.emit.Emit(eventOpen, route)
-		return
-	}
-	a.focusPane(key)
-}
-
-// focusPane raises the window on a pane (a desktop notification was
-// clicked).
-func (a *App) focusPane(pane string) {
-	a.emit.Raise()
-	if _, err := a.panes.Get(pane); err == nil {
-		a.emit.Emit(panestate.EventFocus, pane)
-	}
-}
-
-// launched handles a later launch of the app: the window comes to the
-// front, and an osfoundry:// link this window made (a clicked Windows
-// notification) opens its pane. Links from elsewhere open nothing.
-func (a *App) launched(l instance.Launch) {
-	a.emit.Raise()
-	for _, arg := range l.Args {
-		kind, id, err := a.inst.Open(arg)
-		switch {
-		case err == nil && kind == "pane":
-			a.focusPane(id)
-		case err == nil:
-			if route, ok := runnotify.RouteOfLink(kind, id); ok {
-				a.emit.Emit(eventOpen, route)
-			}
-		case err != nil && !errors.Is(err, instance.ErrNotLink):
-			fmt.Fprintln(os.Stderr, "osfoundry:", err)
-			a.emit.Emit(eventNotice, linkNotice(err))
-		}
-	}
-}
-
-// eventNotice carries a message for a notice over any screen (the
-// frontend's 'app:notice' in src/lib/events.ts).
-const eventNotice = "app:notice"
-
-// eventOpen carries a window route to show, e.g. "/chat?chat=<id>" (a
-// clicked notification of a chat or run; 'app:open' in src/lib/events.ts).
-const eventOpen = "app:open"
-
-type notice struct {
-	Title string `json:"title"`
-	Text  string `json:"text"`
-}
-
-// linkNotice says why an osfoundry:// link the OS handed over opened
-// nothing: a web page or another program can start the app with one.
-func linkNotice(err error) notice {
-	text := "This osfoundry:// link is damaged (expected osfoundry://pane/<id>?t=<token>), so it opens nothing."
-	if errors.Is(err, instance.ErrStaleLink) {
-		text = "This osfoundry:// link was made by an earlier run of osFoundry, or not by osFoundry, so it opens nothing. Notifications from now on open their pane."
-	}
-	return notice{Title: "Link not opened", Text: text}
-}
-
-// openBoard builds the Sessions board over the panes and the pipeline.
-func (a *App) openBoard(ruleProblems []string) {
-	b := board.New(appdir.Knowledge(a.dir), a.emit)
-	if err := b.Keep(context.Background(), a.db); err != nil {
-		fmt.Fprintln(os.Stderr, "osfoundry: ended sessions will not outlive this run:", err)
-	}
-	sessions := board.NewStoreSessions(a.inv, a.watch.Registry().DisplayName)
-	b.SetSessions(sessions)
-	term := board.NewTerminal(a.panes, a.watch, b.Changed)
-	term.SetSessions(sessions)
-	b.Add("terminal", term)
-	pipe := board.NewPipeline(a.work.Pipeline, b.Changed)
-	teams := board.NewTeams(a.work.Orchestrator, board.RunStates(a.work.Pipeline))
-	pipe.SetHidden(teams.ChildRuns)
-	b.Add("pipeline", pipe)
-	b.Add("orchestrate", teams)
-	a.work.Orchestrator.OnChange(b.Changed)
-	a.Board = board.NewService(b, a.watch)
-	a.Board.SetRuleProblems(ruleProblems)
 }
 
 func (a *App) startup(ctx context.Context) {
 	a.emit.SetContext(ctx)
-	a.inst.Handle(a.launched)
+	a.inst.Handle(a.links.Launched)
 	a.watch.Start()
 	// Saved panes start after the window's first frame (the page calls
 	// Terminal.RestoreSaved): four shells starting beside the web view cost
 	// ~0.4 s of first paint on two cores. The timer covers a page that
 	// never calls; the restore runs once either way.
 	time.AfterFunc(5*time.Second, func() {
-		if err := a.panes.RestoreExpected(resolvedEnviron()); err != nil {
+		if err := a.panes.RestoreExpected(shellenv.TerminalEnviron()); err != nil {
 			fmt.Fprintln(os.Stderr, "osfoundry:", err)
 		}
 	})
 	var invCtx context.Context
 	invCtx, a.invCancel = context.WithCancel(context.Background())
 	go a.inv.Start(invCtx) // reads the other apps' stores off the UI's path
+	var usageCtx context.Context
+	usageCtx, a.usageStop = context.WithCancel(context.Background())
+	go a.usage.Watch(usageCtx, 20*time.Second, time.Minute)
+	go a.team.Watch(usageCtx, time.Minute)
+	go a.replica.Run(usageCtx)
+	go a.sessions.Run(usageCtx)
 	if err := a.notesWatch.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "osfoundry:", err)
 	}
 	if err := a.Records.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "osfoundry:", err)
 	}
-	// A fixed port keeps the address assistants saved valid; when another
-	// program holds it, any free loopback port still lets assistants connect.
-	if err := a.conn.Start(connect.DefaultAddr); err != nil {
-		if err := a.conn.Start("127.0.0.1:0"); err != nil {
-			fmt.Fprintln(os.Stderr, "osfoundry:", err)
-		}
+	if err := a.conn.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "osfoundry:", err)
 	}
 }
 
-// openConnect builds the Connected agents endpoint over the notes store.
-func (a *App) openConnect() error {
-	ctx := context.Background()
-	msgs, err := messages.Open(a.db, messages.Options{})
-	if err != nil {
-		return err
-	}
-	svc, err := connect.Open(ctx, a.db, connect.Options{Resources: msgres.Resources{Resources: notesres.New(a.notes), S: msgs},
-		Runner: a.work.ConnectRunner(), Extra: []connect.ToolSource{msgres.Source{S: msgs}},
-		// Local Folders are not per project: a change set applies to the
-		// folder runs use (Settings → Local Folders).
-		Repos: func(ctx context.Context, _ string) (string, error) { return a.work.Pipeline.CurrentFolder(ctx) },
-	})
-	if err != nil {
-		return err
-	}
-	msgs.SetNameOf(msgres.NameOf(svc))
-	// A run started for a project reads and posts in its discussion
-	// channel through its bridge (workers offers the tools to such runs).
-	for _, t := range msgs.RunTools() {
-		if err := a.work.Executor.Register(t); err != nil {
-			return fmt.Errorf("offering the message tools to runs: %w", err)
-		}
-	}
-	a.Messages = messages.NewBinding(ctx, msgs, a.emit, a.notifyPost, nil)
-	if a.conn, err = connect.NewServer(svc, connect.ServerConfig{}); err != nil {
-		return err
-	}
-	a.Connect = connect.NewPanel(ctx, svc, a.conn)
-	a.Picker = notesres.NewPicker(ctx, a.notes, msgs)
-	return nil
-}
+// shutdown ends every pane's whole session before the process exits. On
+// SIGTERM and SIGINT both the handler in runWindow and Wails' own (which
+// quits the window, then calls OnShutdown) call it at the same moment: the
+// second call waits for the first to finish, for two passes closed the
+// same channels twice, and the panic ended the app before its panes and
+// their Codex daemons.
+func (a *App) shutdown(context.Context) { a.ended.Do(a.end) }
 
-// notifyPost tells the person an assistant posted (the binding keeps the
-// per-channel cooldown); off the poster's path like every notification.
-func (a *App) notifyPost(title, body, channel string) {
-	go func() {
-		if err := a.notifier.Show(desktopnotify.Message{Title: title, Body: body, Key: "channel:" + channel}); err != nil {
-			fmt.Fprintln(os.Stderr, "osfoundry:", err)
-		}
-	}()
-}
-
-// shutdown ends every pane's whole session before the process exits.
-func (a *App) shutdown(context.Context) {
+func (a *App) end() {
+	// Panes' output before anything else: when the session ends, the
+	// display goes away with SIGTERM and can end the process any moment.
+	if err := a.panes.SaveScrollbacks(); err != nil {
+		fmt.Fprintln(os.Stderr, "osfoundry:", err)
+	}
 	a.work.Close() // kills running CLI workers and their process groups
 	if a.invCancel != nil {
 		a.invCancel()
 	}
+	if a.usageStop != nil {
+		a.usageStop()
+	}
 	a.inv.Close()
 	a.panes.CloseAll()
 	a.watch.Close()
-	a.notifier.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	a.conn.Close(ctx)
-	cancel()
+	a.links.Close()
+	a.conn.Close()
 	a.notesWatch.Stop()
 	a.Records.Stop()
 	a.db.Close()
 	a.inst.Close()
 }
 
+// closeUnopened closes what newApp opened when the window could not open
+// (Wails' shutdown hook does not run then; no pane was restored yet, that
+// happens in the start hook).
+func (a *App) closeUnopened() { a.shutdown(context.Background()) }
+
 func runWindow(toFile bool) error {
+	if wailsui.GeneratingBindings {
+		return writeBindings()
+	}
 	dir, err := appdir.Dir()
 	if err != nil {
 		return err
 	}
-	about := &About{info: AboutInfo{Version: cli.Version, DataDir: dir, LogFile: applog.Path(dir), LogToFile: toFile}}
+	info := settings.AboutInfo{Version: cli.Version, DataDir: dir, LogFile: applog.Path(dir), LogToFile: toFile}
 	if toFile {
 		if _, err := applog.Redirect(dir); err != nil {
 			fmt.Fprintln(os.Stderr, "osfoundry:", err)
-			about.info.LogToFile = false
+			info.LogToFile = false
 		}
 	}
 	// One window per data folder: a later launch (the user starting the
@@ -355,30 +320,36 @@ func runWindow(toFile bool) error {
 	if err != nil {
 		return err
 	}
-	if err := displayReady(); err != nil {
+	if err := launch.DisplayReady(); err != nil {
 		inst.Close()
 		return err
 	}
-	if err := tuneWebView(); err != nil {
+	if err := wailsui.TuneWebView(); err != nil {
 		inst.Close()
 		return err
 	}
-	startShellEnv() // the login shell's PATH, when started from a desktop entry, Finder or Explorer
+	// The login shell's environment, when started from a desktop entry,
+	// Finder or Explorer; its shell is ended on every way out of here.
+	stopShellEnv := shellenv.StartForWindow()
+	defer stopShellEnv()
+	go agentcli.LogInstalls(os.Stderr)
 	a, err := newApp(dir, inst)
 	if err != nil {
 		inst.Close()
 		return err
 	}
-	// SIGTERM/SIGINT/SIGHUP do not pass through Wails' shutdown hook: end
-	// the panes here so no agent is left running without its window.
+	// SIGHUP does not pass through Wails' shutdown hook (SIGTERM and SIGINT
+	// do, from Wails' own handler, racing this one): end the panes here so
+	// no agent is left running without its window.
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	go func() {
 		<-sigs
 		a.shutdown(context.Background())
+		stopShellEnv() // os.Exit skips the deferred call
 		os.Exit(0)
 	}()
-	err = openWindow(a, &options.App{
+	err = wailsui.Run(&options.App{
 		Title:            "osFoundry",
 		Width:            1280,
 		Height:           820,
@@ -388,13 +359,46 @@ func runWindow(toFile bool) error {
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup:        a.startup,
 		OnShutdown:       a.shutdown,
+		OnBeforeClose:    a.Quit.BeforeClose, // not on SIGTERM: the handler above quits without asking
 		// macOS hands a clicked osfoundry:// link to the running app as an
 		// Apple Event, not as an argument of a second process.
-		Mac:  &mac.Options{OnUrlOpen: func(u string) { a.launched(instance.Launch{Args: []string{u}}) }},
-		Bind: []any{about, a.Terminal, a.Inventory, a.Connect, a.Picker, a.Notes, a.Records, a.Messages, notes.NewKnowledgeBinding(a.notes), a.work.PipelineBinding, a.work.CodeBinding, a.work.ApprovalsBinding, a.work.OrchestrateBinding, a.Board, shellenv.NewBinding(), a.Settings, a.Policy, a.rulesBinding()},
-	})
+		// The window is dark whatever the desktop's theme: native pieces
+		// (a <select>'s popup menu) follow the window's appearance, not CSS.
+		// On Linux, wailsui.TuneWebView asks GTK for its dark theme.
+		Mac:     &mac.Options{OnUrlOpen: a.links.OpenURL, Appearance: mac.NSAppearanceNameDarkAqua},
+		Windows: &windows.Options{Theme: windows.Dark},
+		Bind:    a.bound(settings.NewAbout(info)),
+	}, a.closeUnopened)
 	if err != nil {
 		return fmt.Errorf("running the window: %w", err)
 	}
 	return nil
+}
+
+// inventoryRuns lets External agents read the session ids the run engine
+// recorded, to tell the app's own runs from a person's sessions.
+func inventoryRuns(eng *runs.Engine) inventory.RunSource {
+	return func(ctx context.Context) ([]inventory.KnownRun, error) {
+		rs, err := eng.SessionRuns(ctx)
+		out := make([]inventory.KnownRun, len(rs))
+		for i, r := range rs {
+			out[i] = inventory.KnownRun{SessionID: r.SessionID, Title: r.Title, ChatID: r.ChatID, RunID: r.RunID}
+		}
+		return out, err
+	}
+}
+
+// summaryShelf keeps the board's Done summaries as articles of the
+// "Session summaries" knowledge base. The summary files written before
+// that are imported once, in the background (never in the window's way).
+func summaryShelf(s *notes.Store, knowledge string) board.Shelf {
+	go func() {
+		if _, err := s.ImportSessionSummaries(context.Background(), filepath.Join(knowledge, board.SummaryDir)); err != nil {
+			fmt.Fprintln(os.Stderr, "osfoundry:", err)
+		}
+	}()
+	return board.ShelfFunc(func(id, title, body string) (board.SummaryArticle, error) {
+		r, err := s.SaveSessionSummary(context.Background(), "", id, title, body)
+		return board.SummaryArticle{KB: r.KB, Article: r.Article}, err
+	})
 }

@@ -223,7 +223,7 @@ func TestWorktreeCleanedUpOnFailure(t *testing.T) {
 	if ents, _ := os.ReadDir(filepath.Join(filepath.Dir(work), "worktrees")); len(ents) != 0 {
 		t.Fatalf("worktrees left: %v", ents)
 	}
-	out, _ := gitCmd(context.Background(), nil, work, "branch", "--list", "osf/*")
+	out, _ := gitCmd(context.Background(), os.Environ(), work, "branch", "--list", "osf/*")
 	if res.Branch != "" || strings.TrimSpace(out) != "" {
 		t.Fatalf("an empty run branch was kept: %q %q", res.Branch, out)
 	}

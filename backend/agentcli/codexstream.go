@@ -75,7 +75,7 @@ func (d *codexDecoder) line(b []byte) {
 		u.InputTokens += l.Usage.InputTokens
 		u.CachedInputTokens += l.Usage.CachedInputTokens
 		u.OutputTokens += l.Usage.OutputTokens
-		// input_tokens excludes the cached part (SPEC §3).
+		// input_tokens excludes the cached part (docs/reference.md §3).
 		u.ContextTokens = l.Usage.InputTokens + l.Usage.CachedInputTokens
 		d.s.res.NumTurns++
 	case "turn.failed":

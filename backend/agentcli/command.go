@@ -94,7 +94,7 @@ func mcpConfig(url, token string) string {
 // commands, denied in plan mode.
 var claudeWriteTools = []string{"Bash", "Edit", "Write", "MultiEdit", "NotebookEdit"}
 
-// BuildClaude returns the argv of SPEC §3's Claude Code run. --allowedTools
+// BuildClaude returns the argv of docs/reference.md §3's Claude Code run. --allowedTools
 // is never passed: bypassPermissions ignores it; the bridge holds the
 // allowlist. --strict-mcp-config is always passed so the user's own MCP
 // servers never join a run.
@@ -182,7 +182,7 @@ func CodexPrompt(system string, turns []Turn) string {
 	return strings.TrimSpace(system) + "\n\n" + t
 }
 
-// BuildCodex returns the argv of SPEC §3's Codex run.
+// BuildCodex returns the argv of docs/reference.md §3's Codex run.
 func BuildCodex(bin string, a CodexArgs) ([]string, error) {
 	prompt := a.Prompt
 	if prompt == "" {

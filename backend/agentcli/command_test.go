@@ -70,7 +70,7 @@ func TestBuildCodex(t *testing.T) {
 		{"old codex without --ignore-rules", CodexArgs{Turns: []Turn{{Role: "user", Text: "x"}}, Folder: "/w"},
 			[]string{"codex", "exec", "User: x", "--json", "--skip-git-repo-check", "--ignore-user-config",
 				"-C", "/w", "-s", "workspace-write", "-c", `approval_policy="never"`}},
-		{"verify (SPEC §3 exactly)", CodexArgs{Prompt: VerifyPrompt, Sandbox: "read-only", IgnoreRules: true},
+		{"verify (reference §3, exactly)", CodexArgs{Prompt: VerifyPrompt, Sandbox: "read-only", IgnoreRules: true},
 			[]string{"codex", "exec", "Reply with the single word: ok", "--json", "--skip-git-repo-check", "--ignore-user-config",
 				"--ignore-rules", "-s", "read-only", "-c", `approval_policy="never"`}},
 		{"resume", CodexArgs{Prompt: "User: go on", Resume: "01a229ed-de09-72c1-9a8e-c84d9fcb70e9", Folder: "/w", IgnoreRules: true},

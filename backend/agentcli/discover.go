@@ -19,6 +19,11 @@ type Env struct {
 	Path string
 	// Environ is the environment children start from (before scrubbing).
 	Environ []string
+	// Terminal is the person's terminal environment (everything the login
+	// shell exports; shellenv.TerminalEnviron). Children never start from
+	// it: only the variable the person's Codex provider names as its
+	// env_key is taken from it (codexProvider.withKey).
+	Terminal []string
 	// Root prefixes the absolute system locations such as
 	// /Applications/Codex.app (tests point it at a temp folder).
 	Root string
@@ -31,7 +36,7 @@ type Env struct {
 func SystemEnv() Env {
 	env := shellenv.Environ()
 	home, _ := os.UserHomeDir()
-	return Env{Home: home, Path: shellenv.GetIn(env, "PATH"), Environ: env}
+	return Env{Home: home, Path: shellenv.GetIn(env, "PATH"), Environ: env, Terminal: shellenv.TerminalEnviron()}
 }
 
 // Install is one CLI's row in the External AI tab.
@@ -52,7 +57,7 @@ type Install struct {
 	SignInHint string `json:"signInHint,omitempty"`
 }
 
-// CodexNote is the External AI tab's note on the Codex row (SPEC §3).
+// CodexNote is the External AI tab's note on the Codex row (docs/reference.md §3).
 const CodexNote = "osFoundry tools require git-worktree isolation for Codex (it trades its own sandbox for git safety). Point it at a git repo folder."
 
 // CodexPlanModeNote is a plan-mode Codex run's first line: Codex lets MCP

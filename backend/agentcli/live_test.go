@@ -193,10 +193,10 @@ func codexWorker(t *testing.T, worktree bool) {
 	if res.Branch != BranchPrefix+id || !strings.Contains(res.Diff, "+hello from codex") {
 		t.Fatalf("branch %q diff %q", res.Branch, res.Diff)
 	}
-	if out, err := gitCmd(context.Background(), nil, e.Work, "worktree", "list", "--porcelain"); err != nil || strings.Count(out, "worktree ") != 1 {
+	if out, err := gitCmd(context.Background(), os.Environ(), e.Work, "worktree", "list", "--porcelain"); err != nil || strings.Count(out, "worktree ") != 1 {
 		t.Fatalf("worktrees left: %s %v", out, err)
 	}
-	if out, _ := gitCmd(context.Background(), nil, e.Work, "show", res.Branch+":notes.txt"); out != "hello from codex\n" {
+	if out, _ := gitCmd(context.Background(), os.Environ(), e.Work, "show", res.Branch+":notes.txt"); out != "hello from codex\n" {
 		t.Fatalf("branch holds notes.txt = %q", out)
 	}
 }

@@ -40,7 +40,7 @@ const (
 	ModelCodexAgent  = "cli:codex:agent"  // autonomous; Codex has no chat mode
 )
 
-// Exact user-facing refusals (SPEC §3).
+// Exact user-facing refusals (docs/reference.md §3: the reference article's words).
 const (
 	msgCodexChat = "codex has no tool-less chat mode — use 'cli:codex:agent' for an autonomous run instead."
 )

@@ -25,6 +25,10 @@ import (
 // is taken as unreachable too, so the answer comes within about 20 s.
 const claudeUnreachableAttempt = 5
 
+// codexHTTPStatus finds the HTTP status in a Codex retry line such as
+// "Reconnecting... 2/5 (unexpected status 401 Unauthorized: …)".
+var codexHTTPStatus = regexp.MustCompile(`unexpected status (\d{3})\b`)
+
 // reachGrace is a variable so tests can shorten it.
 var reachGrace = 15 * time.Second
 
@@ -71,6 +75,12 @@ func (w *reachWatch) line(b []byte) {
 			w.decide(fmt.Sprintf("the connection failed %d times", l.Attempt))
 		}
 	case w.agent == Codex && l.Type == "error" && strings.HasPrefix(l.Message, "Reconnecting"):
+		if m := codexHTTPStatus.FindStringSubmatch(l.Message); m != nil {
+			// The service answered (401 without a sign-in, 429, 5xx): it is
+			// reachable, and Codex's own error after its retries says why.
+			w.status(fmt.Sprintf("%s answered HTTP %s; %s", w.service, m[1], l.Message))
+			return
+		}
 		w.retrying(l.Message)
 		if strings.Contains(l.Message, "waiting for network") {
 			w.decide(l.Message)

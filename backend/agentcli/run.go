@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -129,7 +130,7 @@ func (r *Runner) bin(a Agent) (string, error) {
 		if a == Codex {
 			hint = "npm install -g @openai/codex"
 		}
-		return "", fmt.Errorf("%s %w: install it (%s) and check the External AI tab", a.Title(), ErrNotInstalled, hint)
+		return "", fmt.Errorf("%s %w: install it (%s) and check External AI", a.Title(), ErrNotInstalled, hint)
 	}
 	return in.Path, nil
 }
@@ -171,7 +172,25 @@ func (r *Runner) Run(ctx context.Context, job Job) (res Result, err error) {
 		return res, err
 	}
 	s := &sink{res: &res, emit: job.OnEvent}
-	env := ScrubEnv(m.Agent, r.Env().Environ)
+	sys := r.Env()
+	env := ScrubEnv(m.Agent, sys.Environ)
+	var prov codexProvider
+	if m.Agent == Codex {
+		if prov, err = readCodexProvider(sys); err != nil {
+			return res, err
+		}
+		if env, err = prov.withKey(env, sys); err != nil {
+			return res, err
+		}
+		if prov.custom() {
+			// A run that fails must say where it went (not "OpenAI").
+			defer func() {
+				if err != nil && !errors.Is(err, ErrPromptTooLong) && !errors.Is(err, ErrCanceled) {
+					err = fmt.Errorf("%s: %w", prov.describe(), err)
+				}
+			}()
+		}
+	}
 	if m.Agent == Codex && job.Resume != "" && job.Worktree {
 		// `codex exec resume` continues in the session's own folder and
 		// takes no -C: a worktree (and the bypass it allows) cannot apply.
@@ -229,7 +248,7 @@ func (r *Runner) Run(ctx context.Context, job Job) (res Result, err error) {
 		defer b.Close()
 	}
 	s.folder = folder
-	argv, dec, err := r.command(ctx, m, bin, env, folder, job, b, s)
+	argv, dec, err := r.command(ctx, m, bin, env, folder, job, b, s, prov.overrides)
 	if err != nil {
 		return res, err
 	}
@@ -261,7 +280,9 @@ type decoder interface {
 func (d *claudeDecoder) final() bool { return d.sawFinal }
 func (d *codexDecoder) final() bool  { return d.sawFinal }
 
-func (r *Runner) command(ctx context.Context, m Model, bin string, env []string, folder string, job Job, b *bridge.Bridge, s *sink) ([]string, decoder, error) {
+// command builds the argv; codexConfig are the person's provider's -c
+// overrides (readCodexProvider), placed before the app's own.
+func (r *Runner) command(ctx context.Context, m Model, bin string, env []string, folder string, job Job, b *bridge.Bridge, s *sink, codexConfig []string) ([]string, decoder, error) {
 	var url, token string
 	if b != nil {
 		url, token = b.URL(), b.Token()
@@ -283,7 +304,7 @@ func (r *Runner) command(ctx context.Context, m Model, bin string, env []string,
 		sandbox = "read-only" // and no bridge: see CodexPlanModeNote
 	}
 	ca := CodexArgs{SystemPrompt: job.SystemPrompt, Turns: job.Turns, Folder: folder, Sandbox: sandbox,
-		BridgeURL: url, BridgeToken: token, IgnoreRules: ignore, Resume: job.Resume, Fork: job.Fork, Config: r.o.CodexConfig}
+		BridgeURL: url, BridgeToken: token, IgnoreRules: ignore, Resume: job.Resume, Fork: job.Fork, Config: append(slices.Clip(codexConfig), r.o.CodexConfig...)}
 	if job.Resume != "" {
 		// The resumed session already holds the system prompt and history.
 		ca.Prompt = Transcript(job.Turns[len(job.Turns)-1:])
@@ -326,7 +347,7 @@ func outcome(a Agent, pr procResult, final bool, res *Result, limit time.Duratio
 	name := a.Title()
 	switch {
 	case pr.StartErr != nil:
-		return fmt.Errorf("starting %s: %w — check the binary in the External AI tab", name, pr.StartErr)
+		return fmt.Errorf("starting %s: %w — check the binary in External AI", name, pr.StartErr)
 	case pr.TimedOut:
 		return fmt.Errorf("%s %w after %s; everything it started was ended too. Split the task or raise the limit", name, ErrTimedOut, limit.Round(time.Second))
 	case pr.Canceled:

@@ -6,7 +6,7 @@ import (
 )
 
 // Variables removed from the child's environment so a run started on the
-// user's subscription can never fall over to API billing (SPEC §3). The
+// user's subscription can never fall over to API billing (docs/reference.md §3). The
 // lists are explicit on purpose: the app never guesses from a prefix, and
 // the test that starts a child printing its environment checks each name.
 //

@@ -3,10 +3,11 @@ package agentcli
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 )
 
-// Verify labels (SPEC §3). A check that could not reach the CLI's service
+// Verify labels (docs/reference.md §3). A check that could not reach the CLI's service
 // is labelled "Cannot reach <service>" (CannotReachLabel).
 const (
 	LabelSignedIn    = "✓ Signed in"
@@ -68,6 +69,17 @@ func (r *Runner) Verify(ctx context.Context, a Agent, o VerifyOptions) (Verifica
 	}
 	sys := r.Env()
 	env := ScrubEnv(a, sys.Environ)
+	var prov codexProvider
+	if a == Codex {
+		if prov, err = readCodexProvider(sys); err != nil {
+			return v, err
+		}
+		if env, err = prov.withKey(env, sys); err != nil {
+			// The check cannot run, and signing in would not help.
+			v.Label, v.Detail, v.Service = "Missing "+prov.EnvKey, err.Error(), prov.service()
+			return v, nil
+		}
+	}
 	dir, err := runFolder("", true, sys.Home)
 	if err != nil {
 		return v, err
@@ -82,13 +94,17 @@ func (r *Runner) Verify(ctx context.Context, a Agent, o VerifyOptions) (Verifica
 		dec = newClaudeDecoder(s)
 	case Codex:
 		v.Service = codexService(r.o.CodexConfig)
+		if prov.custom() && v.Service == "OpenAI" {
+			v.Service = prov.service()
+		}
 		var help string
 		help, err = r.probe.help(ctx, bin, env, "exec", "--help")
 		if err != nil {
 			return v, fmt.Errorf("Codex at %s could not print its help: %w — reinstall or update it", bin, err)
 		}
 		v.Argv, err = BuildCodex(bin, CodexArgs{Prompt: VerifyPrompt, Sandbox: "read-only",
-			IgnoreRules: containsFlag(help, "--ignore-rules"), Ephemeral: containsFlag(help, "--ephemeral"), Config: r.o.CodexConfig})
+			IgnoreRules: containsFlag(help, "--ignore-rules"), Ephemeral: containsFlag(help, "--ephemeral"),
+			Config: append(slices.Clip(prov.overrides), r.o.CodexConfig...)})
 		dec = newCodexDecoder(s)
 	default:
 		return v, fmt.Errorf("verifying %q: only claude and codex can be verified", a)
@@ -109,6 +125,10 @@ func (r *Runner) Verify(ctx context.Context, a Agent, o VerifyOptions) (Verifica
 	if why, ok := w.unreachable(); ok && ctx.Err() == nil {
 		v.Unreachable, v.Label = true, CannotReachLabel(v.Service)
 		v.Detail = fmt.Sprintf("%s cannot reach %s (%s). Check your network connection, proxy or VPN, then verify again.", a.Title(), v.Service, why)
+		if prov.custom() {
+			v.Detail = fmt.Sprintf("%s cannot be reached (%s). Check its base_url in [model_providers.%s] of %s, your network connection, proxy or VPN, then verify again.",
+				prov.describe(), why, prov.ID, prov.File)
+		}
 		return v, nil
 	}
 	if pr.TimedOut {
@@ -122,8 +142,12 @@ func (r *Runner) Verify(ctx context.Context, a Agent, o VerifyOptions) (Verifica
 			return v, err // the check itself could not run
 		}
 		// It ran and could not complete (not logged in, 401): that is what
-		// "Needs sign-in" reports, with the reason.
+		// "Needs sign-in" reports, with the reason, and with the provider
+		// when it is the person's own.
 		v.Detail = err.Error()
+		if prov.custom() {
+			v.Detail = prov.describe() + " failed: " + v.Detail
+		}
 		return v, nil
 	}
 	v.SignedIn, v.Label, v.Detail = true, LabelSignedIn, res.Text

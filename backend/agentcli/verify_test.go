@@ -79,6 +79,11 @@ func TestLiveVerifyCodexNoCredentials(t *testing.T) {
 	}))
 	defer api.Close()
 	e := agentenv.Codex(t, api.URL)
+	// The person's config would choose the sandbox's provider: this is
+	// someone with no config.toml.
+	if err := os.Remove(filepath.Join(e.CodexHome(), "config.toml")); err != nil {
+		t.Fatal(err)
+	}
 	r := runnerFor(t, e)
 	r.o.CodexConfig = []string{`openai_base_url="` + api.URL + `/v1"`, `check_for_update_on_startup=false`}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

@@ -1,15 +1,15 @@
 package agentcli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
+
+	"github.com/osfoundry/desktop/backend/shellenv"
+	gitwt "github.com/osfoundry/desktop/backend/worktree"
 )
 
 // BranchPrefix names every run branch; DiscardBranch refuses anything else.
@@ -32,23 +32,19 @@ type worktree struct {
 	env    []string
 }
 
+// gitCmd is the one git runner the app has (gitwt.Git): argv only,
+// the login shell's PATH, no prompts.
 func gitCmd(ctx context.Context, env []string, dir string, args ...string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(env, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		return out.String(), fmt.Errorf("git %s: %w: %s", args[0], err, strings.TrimSpace(errb.String()))
-	}
-	return out.String(), nil
+	return gitwt.Git(ctx, env, dir, args...)
 }
 
 // createWorktree makes branch osf/run-<id> at HEAD of folder's repository
 // and checks it out in parent/<id>.
 func createWorktree(ctx context.Context, env []string, folder, parent, id string) (*worktree, error) {
 	top, err := gitCmd(ctx, env, folder, "rev-parse", "--show-toplevel")
+	if errors.Is(err, shellenv.ErrProgramMissing) {
+		return nil, fmt.Errorf("this run needs a git worktree: %w", err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s is %w, and this run needs a git worktree: run `git init` there and commit once, or choose a repository folder in Settings → Local Folders", folder, ErrNotGitRepo)
 	}
@@ -125,13 +121,14 @@ func (w *worktree) deleteBranch(ctx context.Context) {
 	gitCmd(context.WithoutCancel(ctx), w.env, w.Repo, "branch", "-D", w.Branch) //nolint:errcheck // best effort
 }
 
-// DiscardBranch deletes a run branch the user no longer wants. Only
-// osf/run-* branches can be discarded this way.
-func DiscardBranch(ctx context.Context, repo, branch string) error {
+// DiscardBranch deletes a run branch the user no longer wants, running git
+// with env (the runner's, Runner.Env). Only osf/run-* branches can be
+// discarded this way.
+func DiscardBranch(ctx context.Context, env []string, repo, branch string) error {
 	if !strings.HasPrefix(branch, BranchPrefix) || strings.ContainsAny(branch, " \t\n~^:?*[\\") {
 		return fmt.Errorf("discarding %q: only run branches (%s…) can be discarded here", branch, BranchPrefix)
 	}
-	if _, err := gitCmd(ctx, os.Environ(), repo, "branch", "-D", "--", branch); err != nil {
+	if _, err := gitCmd(ctx, env, repo, "branch", "-D", "--", branch); err != nil {
 		return fmt.Errorf("discarding the run branch %s: %w", branch, err)
 	}
 	return nil

@@ -26,11 +26,12 @@ func (w *worktree) info() WorktreeInfo {
 // branch, which is kept when it holds changes and deleted otherwise, and
 // the worktree folder is removed. It returns the branch's diff like a
 // finished run's. A worktree already gone keeps whatever its branch holds.
-func RecoverWorktree(ctx context.Context, in WorktreeInfo, message string) (stat, diff string, kept bool, err error) {
+// git runs with env (the runner's, Runner.Env).
+func RecoverWorktree(ctx context.Context, env []string, in WorktreeInfo, message string) (stat, diff string, kept bool, err error) {
 	if !strings.HasPrefix(in.Branch, BranchPrefix) || in.Repo == "" || in.Dir == "" || in.Base == "" {
 		return "", "", false, fmt.Errorf("recovering a run's worktree: %q is not a run worktree", in.Branch)
 	}
-	w := &worktree{Repo: in.Repo, Dir: in.Dir, Sub: in.Dir, Branch: in.Branch, Base: in.Base, env: os.Environ()}
+	w := &worktree{Repo: in.Repo, Dir: in.Dir, Sub: in.Dir, Branch: in.Branch, Base: in.Base, env: env}
 	if _, err := os.Stat(in.Dir); errors.Is(err, os.ErrNotExist) {
 		gitCmd(ctx, w.env, w.Repo, "worktree", "prune") //nolint:errcheck // best effort
 		head, err := gitCmd(ctx, w.env, w.Repo, "rev-parse", "--verify", "refs/heads/"+w.Branch)

@@ -58,6 +58,7 @@ func (b *Board) agentSession(s *Summary) {
 		s.SessionNote = "not found in " + s.agentName() + "'s own session files"
 		return
 	}
+	b.earlierActivity(s)
 	plan, err := as.Plan(s.AgentCLI, s.SessionID)
 	if err != nil {
 		s.ResumeNote = "not available — " + err.Error()
@@ -100,7 +101,7 @@ func shellWord(s string) string {
 // completeSummary adds what ending the session revealed: a paused run
 // records its agent's session id only when it stops. The summary on disk
 // is already complete otherwise, so a failure here changes nothing.
-func (b *Board) completeSummary(src Source, id string, sum Summary, path string) {
+func (b *Board) completeSummary(src Source, id string, sum Summary, path string, art SummaryArticle) {
 	if sum.SessionID != "" {
 		return
 	}
@@ -114,4 +115,7 @@ func (b *Board) completeSummary(src Source, id string, sum Summary, path string)
 	}
 	b.agentSession(&sum)
 	rewriteSummary(path, sum) //nolint:errcheck // the first summary stays
+	if art.Article != "" {
+		b.shelve(art.Article, sum) //nolint:errcheck // the first version stays
+	}
 }

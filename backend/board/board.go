@@ -1,9 +1,10 @@
 // Package board is the Sessions board: one card per session (terminal
-// panes, chats, agent runs, later teams and loops), in the column the
-// runtime's state puts it. Sessions come from Sources through one small
-// interface. The user cannot set a state by dragging, with one exception:
-// an idle session dropped on Done is, after confirmation, summarised into
-// the knowledge folder and ended.
+// panes, chats, agent runs, fleets and graphs as Team cards, loops as Loop
+// cards), in the column the runtime's state puts it. Sessions come from
+// Sources through one small interface; each source builds board.Card
+// itself, and the board imports none of them. The user cannot set a state
+// by dragging, with one exception: an idle session dropped on Done is,
+// after confirmation, summarised into the knowledge folder and ended.
 package board
 
 import (
@@ -13,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/osfoundry/desktop/backend/cost"
 )
 
 // EventChanged carries the full card list ([]Card) after any change
@@ -41,7 +44,8 @@ const (
 	KindTerminal = "terminal"
 )
 
-// Errors of the drag rules; the first is SPEC wording, shown as is.
+// Errors of the drag rules; the first is the reference article's wording
+// (docs/reference.md §1), shown as is.
 var (
 	ErrStillRunning = errors.New("This session is still running. Pause it first, then end it.")
 	ErrEnded        = errors.New("This session has already ended.")
@@ -66,9 +70,21 @@ type Card struct {
 	Link      string `json:"link,omitempty"`    // route that opens the session, e.g. "/terminal?pane=p-1"
 	CanPause  bool   `json:"canPause"`          // Pause works for this session (its Source is a Pauser)
 	Summary   string `json:"summary,omitempty"` // the Done summary's path, once the user ended it
+	// SummaryKB and SummaryArticle name the summary's knowledge article
+	// (the "Session summaries" base), once it was saved there.
+	SummaryKB      string `json:"summaryKb,omitempty"`
+	SummaryArticle string `json:"summaryArticle,omitempty"`
+	// Branch is the pane's own branch (osf/<name>) and Added/Removed its
+	// lines since the base ("" and 0 for a pane in a plain folder).
+	Branch  string `json:"branch,omitempty"`
+	Added   int    `json:"added,omitempty"`
+	Removed int    `json:"removed,omitempty"`
 	// Children and ChildrenDone count a Team's or Loop's runs.
 	Children     int `json:"children,omitempty"`
 	ChildrenDone int `json:"childrenDone,omitempty"`
+	// Cost is what a chat's, run's or job's runs cost (backend/cost's
+	// rule); nil for a terminal pane, whose agent the app does not bill.
+	Cost *cost.Cost `json:"cost,omitempty"`
 }
 
 // Source offers sessions to the board.
@@ -101,6 +117,7 @@ type Board struct {
 	pending  bool
 	done     doneStore
 	sessions AgentSessions
+	shelf    Shelf // Done summaries as knowledge articles; nil: files only
 }
 
 // coalesce bounds board:changed events: several sources changing in one
@@ -258,9 +275,15 @@ func (b *Board) End(key string) (path string, err error) {
 	if sum.Title != "" {
 		c.Title = sum.Title
 	}
-	b.completeSummary(src, c.ID, sum, path)
-	err = b.ended(c, path)
+	art, shelveErr := b.shelve("", sum)
+	b.completeSummary(src, c.ID, sum, path, art)
+	err = b.ended(c, path, art)
 	b.Changed()
+	if shelveErr != nil {
+		// The session has ended and its summary file is saved; only the
+		// knowledge article is missing. Say so rather than hide it.
+		return path, fmt.Errorf("The session ended and its summary is saved to %s, but not to %s: %w", path, SummariesBase, shelveErr)
+	}
 	if err != nil {
 		// The session has ended and its summary is saved; only the card
 		// will not outlive a restart. Say so rather than hide it.
@@ -292,4 +315,11 @@ func distinctTitles(cards []Card) {
 			}
 		}
 	}
+}
+
+// Watched is a Source that says when its cards may have changed (chat's
+// and orchestration's sources: the window registers the Board's Changed).
+type Watched interface {
+	Source
+	Watch(changed func())
 }

@@ -175,10 +175,15 @@ func (b *Board) Clear(key string) error {
 	return err
 }
 
-// ended records that the user ended c (its summary at path).
-func (b *Board) ended(c Card, path string) error {
+// ended records that the user ended c (its summary at path, and as art
+// in the Session summaries knowledge base when it was saved there).
+func (b *Board) ended(c Card, path string, art SummaryArticle) error {
 	now := b.now().UnixMilli()
 	c.Summary, c.State, c.UpdatedAt = path, Done, now
+	c.SummaryKB, c.SummaryArticle = art.KB, art.Article
 	c.Why = "Ended by you — its summary is in your knowledge files"
+	if art.Article != "" {
+		c.Why = "Ended by you — its summary is in " + SummariesBase
+	}
 	return b.done.put(c.Key, record{card: c, endedAt: now})
 }

@@ -13,7 +13,8 @@ type Pauser interface {
 	Resume(id string) error
 }
 
-// ErrNoPause: the session's source cannot freeze it (SPEC wording style:
+// ErrNoPause: the session's source cannot freeze it (worded like the
+// reference article's board messages, docs/reference.md §1:
 // shown to the user as is).
 var ErrNoPause = errors.New("Pausing is not available for this session.")
 

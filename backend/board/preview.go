@@ -15,11 +15,11 @@ var (
 	mdEmphasis = strings.NewReplacer("**", "", "__", "", "`", "")
 )
 
-// prosePreview is the last line of prose in an answer: text inside code
+// ProsePreview is the last line of prose in an answer: text inside code
 // fences is skipped, and so are lines that are code or data rather than
 // words (a JSON object's closing "}", a lone bracket), with Markdown
 // markers taken off. "" when the answer has no prose at all.
-func prosePreview(text string) string {
+func ProsePreview(text string) string {
 	inFence := false
 	last := ""
 	for _, line := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
@@ -27,7 +27,7 @@ func prosePreview(text string) string {
 			inFence = !inFence
 			continue
 		}
-		if inFence || !isProse(line) {
+		if inFence || !IsProse(line) {
 			continue
 		}
 		last = line
@@ -39,9 +39,9 @@ func prosePreview(text string) string {
 	return last
 }
 
-// isProse: the line has words and does not read as code or data (JSON
+// IsProse: the line has words and does not read as code or data (JSON
 // members, braces, brackets).
-func isProse(line string) bool {
+func IsProse(line string) bool {
 	t := strings.TrimSpace(line)
 	if t == "" || strings.ContainsAny(t[:1], `{}[]"`) || strings.HasSuffix(t, "{") || strings.HasSuffix(t, ",") && strings.Contains(t, `":`) {
 		return false
@@ -55,11 +55,29 @@ func isProse(line string) bool {
 	return letters >= 2
 }
 
-// lastLines is a message as the summary's last block: nil when it is empty.
-func lastLines(text string) []string {
+// LastLines is a message as the summary's last block: nil when it is empty.
+func LastLines(text string) []string {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return nil
 	}
 	return strings.Split(text, "\n")
+}
+
+// ShortFolder is a folder as a card names it: its last element.
+func ShortFolder(dir string) string {
+	dir = strings.TrimRight(dir, `/\`)
+	if i := strings.LastIndexAny(dir, `/\`); i >= 0 {
+		return dir[i+1:]
+	}
+	return dir
+}
+
+// FirstLine is a text's first line, with " …" when more follows.
+func FirstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
 }

@@ -20,7 +20,7 @@ func TestChatPreviewIsProse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := prosePreview(tt.text); got != tt.want {
+			if got := ProsePreview(tt.text); got != tt.want {
 				t.Errorf("prosePreview = %q, want %q", got, tt.want)
 			}
 		})
@@ -30,11 +30,11 @@ func TestChatPreviewIsProse(t *testing.T) {
 // A run's summary ends with its last message under that name, and a run
 // that said nothing has no empty block.
 func TestRunSummaryEndsWithItsLastMessage(t *testing.T) {
-	s := Summary{Title: "Slow helper", Kind: KindAgent, LastScreen: lastLines("")}
+	s := Summary{Title: "Slow helper", Kind: KindAgent, LastScreen: LastLines("")}
 	if md := s.Markdown(); strings.Contains(md, "## Last") {
 		t.Errorf("an empty last message still gets a block:\n%s", md)
 	}
-	s.LastScreen = lastLines("Wrote the notes.\n")
+	s.LastScreen = LastLines("Wrote the notes.\n")
 	if md := s.Markdown(); !strings.Contains(md, "## Last message\n") || strings.Contains(md, "## Last screen") {
 		t.Errorf("a run's last message:\n%s", md)
 	}

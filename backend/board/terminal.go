@@ -25,6 +25,7 @@ func NewTerminal(mgr *terminal.Manager, w *panestate.Watcher, changed func()) *T
 	if changed != nil {
 		mgr.Observe(func(*terminal.Pane) { changed() }, nil, nil, func(string, int) { changed() })
 		mgr.OnClose(func(string) { changed() })
+		mgr.OnBranchDiff(func(string) { changed() })
 		w.OnChange(func(panestate.PaneState) { changed() })
 	}
 	return &Terminal{mgr: mgr, watch: w}
@@ -67,6 +68,9 @@ func (t *Terminal) card(in terminal.Info, st panestate.PaneState) Card {
 	if c.UpdatedAt == 0 {
 		c.UpdatedAt = in.StartedAt
 	}
+	if in.Branch != nil {
+		c.Branch, c.Added, c.Removed = in.Branch.Name, in.Added, in.Removed
+	}
 	c.Why = t.why(c.State, st, in)
 	return c
 }
@@ -74,7 +78,13 @@ func (t *Terminal) card(in terminal.Info, st panestate.PaneState) Card {
 // paneTitle is the window title the program set (spinner glyphs and
 // markers dropped), else the agent's name, else the command.
 func (t *Terminal) paneTitle(in terminal.Info, st panestate.PaneState) string {
-	title := strings.TrimSpace(strings.TrimLeft(in.Title, "✳✱⠀⠁⠂⠃⠄⠅⠆⠇⠈⠉⠊⠋⠌⠍⠎⠏⠐⠑⠒⠓⠔⠕⠖⠗⠘⠙⠚⠛⠜⠝⠞⠟⠠⠡⠢⠣⠤⠥⠦⠧⠨⠩⠪⠫⠬⠭⠮⠯⠰⠱⠲⠳⠴⠵⠶⠷⠸⠹⠺⠻⠼⠽⠾⠿◐◑◒◓ "))
+	title := in.Title
+	if rs := t.watch.Registry().Get(st.Agent); rs != nil {
+		// Codex puts "[ ! ] Action Required | " before its title while it
+		// waits: the state is the card's column, the rest names the pane.
+		title = rs.TitleName(title)
+	}
+	title = strings.TrimSpace(strings.TrimLeft(title, "✳✱⠀⠁⠂⠃⠄⠅⠆⠇⠈⠉⠊⠋⠌⠍⠎⠏⠐⠑⠒⠓⠔⠕⠖⠗⠘⠙⠚⠛⠜⠝⠞⠟⠠⠡⠢⠣⠤⠥⠦⠧⠨⠩⠪⠫⠬⠭⠮⠯⠰⠱⠲⠳⠴⠵⠶⠷⠸⠹⠺⠻⠼⠽⠾⠿◐◑◒◓ "))
 	if title != "" {
 		return title
 	}
@@ -95,6 +105,9 @@ func (t *Terminal) paneTitle(in terminal.Info, st panestate.PaneState) string {
 // apart no better than nothing: the first prompt from the agent's own
 // session store names it, else the folder it runs in.
 func (t *Terminal) cardTitle(in terminal.Info, st panestate.PaneState) string {
+	if in.Name != "" {
+		return in.Name // the person's own name for the pane
+	}
 	title := t.paneTitle(in, st)
 	if st.Agent == "" || title != t.agentName(st.Agent) {
 		return title

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Go benchmarks of the per-request paths (osfoundry bench bridge prints
+// Go benchmarks of the per-request paths (osfoundry-bench bridge prints
 // the full table with percentiles).
 func BenchmarkRequests(b *testing.B) {
 	r := newRig(b)

@@ -11,7 +11,7 @@ import (
 	"github.com/osfoundry/desktop/backend/tools"
 )
 
-// Live tests: the real pinned Claude Code and Codex, started with SPEC §3's
+// Live tests: the real pinned Claude Code and Codex, started with docs/reference.md §3's
 // bridge flags, against the fake model scripted to call memory_search and
 // then secret_tool (registered in the app, not on this run's list). They
 // skip when build/scripts/agents.sh has not installed the CLIs.

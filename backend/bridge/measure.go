@@ -24,7 +24,7 @@ type Phase struct {
 	N    int
 }
 
-// SeedNote says why the seed's Python bridge has no row (python3 missing,
+// SeedNote says why the reference article's Python bridge has no row (python3 missing,
 // say); empty when it ran.
 type SeedNote string
 
@@ -39,11 +39,11 @@ type SeedNote string
 // the same machine that answers 401 with no logic at all: the cost of a
 // new loopback connection, net/http and this client, interleaved with the
 // bridge's requests so it sees the same load and garbage collections.
-// exec must have memory_search registered; osfoundry bench bridge passes an
+// exec must have memory_search registered; osfoundry-bench bridge passes an
 // executor over a small in-memory index. store, when not nil, is an
 // executor over the app's real stores (SQLite Notes index and audit log):
 // its allowed memory_search is timed as "allowed-store", in the same loop,
-// beside "seed-canned": the seed's Python bridge (seed_bridge.py) answering
+// beside "seed-canned": the reference article's Python bridge (seed_bridge.py) answering
 // the same call with a canned text on this machine. When it cannot run,
 // the note says why and its row is left out.
 func Measure(ctx context.Context, exec, store Executor, n int) ([]Phase, SeedNote, error) {

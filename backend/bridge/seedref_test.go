@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// The seed's bridge the bench compares against answers as its article
+// The reference article's bridge the bench compares against answers as its article
 // shows: the canned memory_search text, -32601 for a name off the list,
 // 401 for a wrong token, 202 for a notification.
 func TestSeedBridgeAnswersAsItsArticle(t *testing.T) {

@@ -2,7 +2,6 @@ package changeset
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,37 +10,30 @@ import (
 )
 
 // What Apply leaves behind when its process is killed, and how the next
-// Apply finds it: the worktree folder is named worktreeDirPrefix+random,
-// its worktree is locked with lockReason (which names the process), and
-// the commit carries proposalTrailer.
+// Apply finds it: its temporary folder is named tempDirPrefix+pid+"-"+random
+// and the commit carries proposalTrailer.
+//
+// Earlier versions approved in a worktree whose folder was named
+// worktreeDirPrefix+random, locked with a reason naming the process; the
+// next Apply still removes such a worktree when its process is gone.
 const (
+	tempDirPrefix     = "osfoundry-approval-"
 	worktreeDirPrefix = "osfoundry-proposal-"
 	proposalTrailer   = "Osfoundry-Proposal"
 )
 
-func lockReason(id string) string {
-	return fmt.Sprintf("osfoundry proposal %s (pid %d)", id, os.Getpid())
-}
+var (
+	lockPID = regexp.MustCompile(`^osfoundry proposal \S+ \(pid (\d+)\)$`)
+	tempPID = regexp.MustCompile(`^` + tempDirPrefix + `(\d+)-`)
+)
 
-var lockPID = regexp.MustCompile(`^osfoundry proposal \S+ \(pid (\d+)\)$`)
-
-// removeWorktree removes an approval's worktree and its folder.
-func removeWorktree(ctx context.Context, repo, wt string) {
-	// Twice --force removes a locked worktree; one whose folder is gone
-	// is unlocked so prune drops it.
-	if _, err := runGit(ctx, repo, nil, "worktree", "remove", "--force", "--force", wt); err != nil {
-		runGit(ctx, repo, nil, "worktree", "unlock", wt) //nolint:errcheck // may be unlocked already
-	}
-	runGit(ctx, repo, nil, "worktree", "prune") //nolint:errcheck // best effort
-	if dir := filepath.Dir(wt); filepath.Base(wt) == "worktree" && strings.HasPrefix(filepath.Base(dir), worktreeDirPrefix) {
-		os.RemoveAll(dir)
-	}
-}
-
-// removeAbandoned removes the worktrees of approvals whose process is gone
-// (killed mid-approval). A worktree of a running approval, in this or
-// another process, is left alone.
+// removeAbandoned removes what approvals killed midway left: their
+// temporary folders, and the worktrees earlier versions made. Anything of
+// a running approval, in this or another process, is left alone, and so
+// is every other worktree of the repository: one on a drive that is not
+// plugged in stays registered (no "git worktree prune").
 func removeAbandoned(ctx context.Context, repo string) {
+	removeAbandonedTemp()
 	out, err := runGit(ctx, repo, nil, "worktree", "list", "--porcelain")
 	if err != nil {
 		return
@@ -61,9 +53,6 @@ func removeAbandoned(ctx context.Context, repo string) {
 		if filepath.Base(path) != "worktree" || !strings.HasPrefix(filepath.Base(filepath.Dir(path)), worktreeDirPrefix) {
 			continue
 		}
-		// A running approval's worktree is locked from the moment it is
-		// made; an unlocked one was being removed (or is an older
-		// version's) and is removed again.
 		if locked {
 			m := lockPID.FindStringSubmatch(reason)
 			if m == nil {
@@ -73,7 +62,25 @@ func removeAbandoned(ctx context.Context, repo string) {
 				continue
 			}
 		}
-		removeWorktree(ctx, repo, path)
+		// Twice --force removes a locked worktree, also one whose folder
+		// is gone, and only that one.
+		runGit(ctx, repo, nil, "worktree", "remove", "--force", "--force", path) //nolint:errcheck // best effort
+		os.RemoveAll(filepath.Dir(path))
+	}
+}
+
+// removeAbandonedTemp removes the temporary folders of approvals whose
+// process is gone.
+func removeAbandonedTemp() {
+	matches, _ := filepath.Glob(filepath.Join(os.TempDir(), tempDirPrefix+"*"))
+	for _, dir := range matches {
+		m := tempPID.FindStringSubmatch(filepath.Base(dir))
+		if m == nil {
+			continue
+		}
+		if pid, err := strconv.Atoi(m[1]); err == nil && pid != os.Getpid() && !alive(pid) {
+			os.RemoveAll(dir)
+		}
 	}
 }
 

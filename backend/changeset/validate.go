@@ -27,10 +27,13 @@ type Change struct {
 	Patch string `json:"patch,omitempty"`
 }
 
-// Limits keep a proposal something a person can read on a card.
+// Limits keep a proposal something a person can read on a card, and
+// bound what an assistant can make the app store (each pending proposal
+// is kept whole until the owner decides).
 const (
-	MaxFiles = 200
-	MaxBytes = 2 << 20 // all contents or the patch together
+	MaxFiles    = 200
+	MaxBytes    = 1 << 20 // all contents or the patch together
+	MaxPathSize = 1024    // bytes of one path
 )
 
 var (
@@ -50,6 +53,9 @@ func refuse(format string, a ...any) error {
 func CleanPath(p string) (string, error) {
 	if p == "" {
 		return "", refuse("a file has an empty path")
+	}
+	if len(p) > MaxPathSize {
+		return "", refuse("a path may be at most %d bytes; %.40q… has %d", MaxPathSize, p, len(p))
 	}
 	if strings.ContainsRune(p, 0) || strings.Contains(p, "\\") {
 		return "", refuse("path %q: use forward slashes and no control characters", p)
@@ -87,15 +93,18 @@ func (c Change) Validate() (Change, error) {
 	}
 	if c.Patch != "" {
 		if len(c.Patch) > MaxBytes {
-			return c, refuse("the patch is larger than %d MiB", MaxBytes>>20)
+			return c, refuse("a patch may be at most %d MiB; this one has %.1f MiB: split the change into smaller proposals", MaxBytes>>20, mib(len(c.Patch)))
 		}
 		if strings.Contains(c.Patch, "GIT binary patch") {
 			return c, refuse("the patch has binary content; only text changes can be proposed")
 		}
-		return c, checkText("the patch", c.Patch)
+		if err := checkText("the patch", c.Patch); err != nil {
+			return c, err
+		}
+		return c, checkPatchModes(c.Patch)
 	}
 	if len(c.Files) > MaxFiles {
-		return c, refuse("%d files is more than %d", len(c.Files), MaxFiles)
+		return c, refuse("a change set may hold at most %d files; this one has %d: split it into smaller proposals", MaxFiles, len(c.Files))
 	}
 	out := Change{Files: make([]File, 0, len(c.Files))}
 	seen := map[string]bool{}
@@ -113,10 +122,19 @@ func (c Change) Validate() (Change, error) {
 			return c, err
 		}
 		total += len(f.Content)
-		if total > MaxBytes {
-			return c, refuse("the files are larger than %d MiB together", MaxBytes>>20)
-		}
 		out.Files = append(out.Files, File{Path: p, Content: f.Content})
+	}
+	if total > MaxBytes {
+		return c, refuse("a change set may hold at most %d MiB of file text in all; this one has %.1f MiB: split it into smaller proposals", MaxBytes>>20, mib(total))
+	}
+	for p := range seen {
+		for dir := path.Dir(p); dir != "."; dir = path.Dir(dir) {
+			if seen[dir] {
+				return c, refuse("path %q is inside %q, which the change set also writes as a file", p, dir)
+			}
+		}
 	}
 	return out, nil
 }
+
+func mib(n int) float64 { return float64(n) / (1 << 20) }

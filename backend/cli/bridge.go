@@ -35,18 +35,36 @@ func init() {
 		Name:  "bridge",
 		Usage: "--allow a,b [--workspace W] [--folder DIR] [--channel C]",
 		Help:  `Serve the app's tools as a per-run MCP bridge; prints {"url":…,"token":…} and serves until stdin closes or SIGTERM.`,
+		Page: &Page{
+			About: "The bridge every worker run gets, started on its own: an MCP endpoint on 127.0.0.1 that offers only the " +
+				"tools named with --allow, behind a bearer token. It prints one JSON line with the url, the token and the " +
+				"tools it offers; a tool this build lacks, or whose service is not configured, is named on stderr and left " +
+				"out. Every call goes through Tool policy and into the audit, as in the app.",
+			Flags:   func() *flag.FlagSet { fs, _ := bridgeFlags(); return fs },
+			Example: "osfoundry bridge --allow memory_search,todo_list --folder .",
+			Docs:    "README.md",
+		},
 	}
 	c.Run = func(env *Env, args []string) int { return runBridge(env, c, args) }
 	register(c)
 }
 
-func runBridge(env *Env, c *Command, args []string) int {
+type bridgeOpts struct{ allow, workspace, folder, channel string }
+
+func bridgeFlags() (*flag.FlagSet, *bridgeOpts) {
+	var o bridgeOpts
 	fs := flag.NewFlagSet("bridge", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	allow := fs.String("allow", "", "comma-separated tool names to offer")
-	workspace := fs.String("workspace", "default", "workspace the run is bound to")
-	folder := fs.String("folder", "", "the run's working folder (code_search, extract_content)")
-	channel := fs.String("channel", "headless", "channel the run is bound to")
+	fs.StringVar(&o.allow, "allow", "", "comma-separated tool names to offer (required)")
+	fs.StringVar(&o.workspace, "workspace", "default", "workspace the run is bound to")
+	fs.StringVar(&o.folder, "folder", "", "the run's working folder (code_search, extract_content)")
+	fs.StringVar(&o.channel, "channel", "headless", "channel the run is bound to")
+	return fs, &o
+}
+
+func runBridge(env *Env, c *Command, args []string) int {
+	fs, o := bridgeFlags()
+	allow, workspace, folder, channel := &o.allow, &o.workspace, &o.folder, &o.channel
 	if err := fs.Parse(args); err != nil {
 		return fail(env, c, "%v", err)
 	}

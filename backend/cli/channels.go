@@ -2,8 +2,8 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"strings"
 
@@ -15,9 +15,46 @@ import (
 func init() {
 	c := &Command{Name: "channels",
 		Usage: "create WORKSPACE NAME [--project P] [--private] | post CHANNEL TEXT | read CHANNEL [--json] | list PROJECT",
-		Help:  "Create, read and post to Message channels as their owner; list shows a project's discussion channel id."}
+		Help:  "Create, read and post to Message channels as their owner; list shows a project's discussion channel id.",
+		Page: &Page{
+			About: "Every project has a discussion channel; other channels are public or private. Connected agents read " +
+				"and post in them with list_channel_messages and post_channel_message: a project's connection opens only its " +
+				"discussion channel, others need `osfoundry connections invite`. Posts made here are signed as you, the owner.",
+			Subs: []Sub{
+				{Name: "create", Usage: "WORKSPACE NAME [--project P] [--private]", About: "Create a channel; prints its id, name and kind.",
+					Flags: func() *flag.FlagSet { return channelsFlagSet("project", "private") }},
+				{Name: "post", Usage: "CHANNEL TEXT", About: "Post TEXT to a channel."},
+				{Name: "read", Usage: "CHANNEL [--json]", About: "A channel's messages, oldest first.",
+					Flags: func() *flag.FlagSet { return channelsFlagSet("json") }},
+				{Name: "list", Usage: "PROJECT", About: "The channels of a project's workspace, its discussion channel among them."},
+			},
+			Example: "osfoundry channels post CHANNEL \"build is green again\"",
+			Docs:    "README.md",
+		}}
 	c.Run = func(env *Env, args []string) int { return runChannels(env, c, args) }
 	register(c)
+}
+
+// channelsValued are the channels flags: true for those that take a value.
+var channelsValued = map[string]bool{"project": true, "private": false, "json": false}
+
+var channelsFlagUsage = map[string]string{
+	"project": "create the channel in this project (osfoundry notes projects WORKSPACE lists them)",
+	"private": "only you, and connections you invite, see the channel",
+	"json":    "print JSON",
+}
+
+// channelsFlagSet describes the named channels flags for a help page.
+func channelsFlagSet(names ...string) *flag.FlagSet {
+	fs := flag.NewFlagSet("channels", flag.ContinueOnError)
+	for _, n := range names {
+		if channelsValued[n] {
+			fs.String(n, "", channelsFlagUsage[n])
+		} else {
+			fs.Bool(n, false, channelsFlagUsage[n])
+		}
+	}
+	return fs
 }
 
 // splitFlags separates --name[=value] flags (valued ones take the next
@@ -54,7 +91,7 @@ func runChannels(env *Env, c *Command, args []string) int {
 		return fail(env, c, "name a subcommand")
 	}
 	sub := args[0]
-	flags, pos, err := splitFlags(args[1:], map[string]bool{"project": true, "private": false, "json": false})
+	flags, pos, err := splitFlags(args[1:], channelsValued)
 	if err != nil {
 		return fail(env, c, "%v", err)
 	}
@@ -115,9 +152,7 @@ func runChannels(env *Env, c *Command, args []string) int {
 			return channelsErr(env, err)
 		}
 		if _, ok := flags["json"]; ok {
-			enc := json.NewEncoder(out)
-			enc.SetIndent("", "  ")
-			if err := enc.Encode(list); err != nil {
+			if err := writeJSON(out, list); err != nil {
 				return channelsErr(env, err)
 			}
 			return 0

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,9 +30,42 @@ func init() {
 		Usage: "list | add ASSISTANT NAME | add-project CONN PROJECT | remove-project CONN PROJECT | invite CONN CHANNEL | uninvite CONN CHANNEL | " +
 			"revoke CONN | tools CONN [--only a,b | --off a,b] | activity [CONN] | proposals | approve ID | decline ID | " +
 			"users | add-user NAME | role USER WORKSPACE [PROJECT] viewer|editor|owner|none | signin-link [--user ID] [--url URL]",
-		Help: "Manage Connected agents without a window: connections, their projects, tools, proposals, people's roles."}
+		Help: "Manage Connected agents without a window: connections, their projects, tools, proposals, people's roles.",
+		Page: connectionsPage}
 	c.Run = func(env *Env, args []string) int { return runConnections(env, c, args) }
 	register(c)
+}
+
+var connectionsPage = &Page{
+	About: "Connected agents are outside assistants (Claude, ChatGPT, Codex CLI, any MCP client) that signed in to the " +
+		"app's MCP endpoint (the window's, or `osfoundry serve`). Each connection reaches only the projects and channels " +
+		"added to it and only the tools left on; access is checked again on every call, so a change here applies to its " +
+		"next call. CONN is a connection id from list.",
+	Subs: []Sub{
+		{Name: "list", About: "Every connection: id, name, assistant, status, workspace, projects and scopes; below them, " +
+			"the chats linked to each connection's projects (link_current_chat), under their connection and project. " +
+			"Work assigned to a linked chat waits until you open that chat and ask it to review the work: osFoundry " +
+			"cannot open a chat or notify it."},
+		{Name: "add", Usage: "ASSISTANT NAME", About: "Add a connection by hand; prints its id."},
+		{Name: "add-project", Usage: "CONN PROJECT", About: "Let the connection reach a project (its Notes, knowledge bases, Records and discussion channel)."},
+		{Name: "remove-project", Usage: "CONN PROJECT", About: "Take a project away from the connection."},
+		{Name: "invite", Usage: "CONN CHANNEL", About: "Let the connection read and post in a Message channel other than its projects' discussions."},
+		{Name: "uninvite", Usage: "CONN CHANNEL", About: "Take the invitation back."},
+		{Name: "revoke", Usage: "CONN", About: "End the connection: its tokens stop working at once."},
+		{Name: "tools", Usage: "CONN [--only a,b | --off a,b]", About: "Show the connection's tools, or turn some off.",
+			Flags: func() *flag.FlagSet { fs, _, _ := connToolsFlags(); return fs }},
+		{Name: "activity", Usage: "[CONN]", About: "The latest calls, of every connection or one."},
+		{Name: "proposals", About: "Change sets waiting for your approval."},
+		{Name: "approve", Usage: "ID", About: "Approve a proposal: it is committed on a new branch osfoundry/proposal-ID."},
+		{Name: "decline", Usage: "ID", About: "Decline a proposal; nothing is written."},
+		{Name: "users", About: "The people who may sign in, with their roles."},
+		{Name: "add-user", Usage: "NAME", About: "Add a person; prints their id."},
+		{Name: "role", Usage: "USER WORKSPACE [PROJECT] viewer|editor|owner|none", About: "Give a person a role in a workspace or one of its projects."},
+		{Name: "signin-link", Usage: "[--user ID] [--url URL]", About: "A single-use sign-in link for a person, on the server `osfoundry serve` recorded or --url.",
+			Flags: func() *flag.FlagSet { fs, _, _ := signInLinkFlags(); return fs }},
+	},
+	Example: "osfoundry connections tools CONN --off post_channel_message",
+	Docs:    "README.md",
 }
 
 // openConnect opens the app database and the connect Service over the notes
@@ -80,11 +115,7 @@ func runConnections(env *Env, c *Command, args []string) int {
 		if err != nil {
 			return report(env, err)
 		}
-		rows := [][]string{}
-		for _, x := range cs {
-			rows = append(rows, []string{x.ID, x.DisplayName, x.Assistant, x.StatusText, x.Workspace, strings.Join(x.Projects, ","), strings.Join(x.Scopes, " ")})
-		}
-		printTable(env, []string{"ID", "NAME", "ASSISTANT", "STATUS", "WORKSPACE", "PROJECTS", "SCOPES"}, rows)
+		listConnections(env, cs)
 	case sub == "add" && need(2):
 		x, err := svc.CreateConnection(ctx, rest[0], rest[1])
 		if err != nil {
@@ -183,13 +214,26 @@ func runConnections(env *Env, c *Command, args []string) int {
 	return 0
 }
 
+func connToolsFlags() (fs *flag.FlagSet, only, off *string) {
+	fs = flag.NewFlagSet("connections tools", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	only = fs.String("only", "", "comma-separated tools to keep on (all others off)")
+	off = fs.String("off", "", "comma-separated tools to turn off")
+	return fs, only, off
+}
+
 func connTools(env *Env, c *Command, svc *connect.Service, args []string) int {
-	fs := flag.NewFlagSet("tools", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	only := fs.String("only", "", "comma-separated tools to keep on (all others off)")
-	off := fs.String("off", "", "comma-separated tools to turn off")
+	fs, only, off := connToolsFlags()
+	if strings.HasPrefix(args[0], "-") {
+		return fail(env, c, "tools takes the connection first: tools CONN [--only a,b | --off a,b]")
+	}
 	if err := fs.Parse(args[1:]); err != nil {
-		return fail(env, c, "%v", err)
+		return fail(env, c, "%v (tools takes --only a,b or --off a,b)", err)
+	}
+	// flag stops at the first word that is not a flag: without this check
+	// "tools CONN typo --off x" would ignore --off and report success.
+	if fs.NArg() > 0 {
+		return fail(env, c, "unexpected %q: tools CONN takes only --only a,b or --off a,b", strings.Join(fs.Args(), " "))
 	}
 	ctx := context.Background()
 	id := args[0]
@@ -197,6 +241,9 @@ func connTools(env *Env, c *Command, svc *connect.Service, args []string) int {
 		ts, err := svc.Tools(ctx, id)
 		if err != nil {
 			return report(env, err)
+		}
+		if err := unknownTools(ts, *only, *off); err != nil {
+			return fail(env, c, "%v", err)
 		}
 		keep := []string{}
 		for _, t := range ts {
@@ -247,6 +294,30 @@ func connTools(env *Env, c *Command, svc *connect.Service, args []string) int {
 	return 0
 }
 
+// unknownTools names the tools in the --only and --off lists that this
+// connection does not have, with the ones it has: a misspelt name would
+// otherwise leave the tool on and say nothing.
+func unknownTools(ts []connect.ToolSetting, lists ...string) error {
+	known := map[string]bool{}
+	names := make([]string, 0, len(ts))
+	for _, t := range ts {
+		known[t.Name] = true
+		names = append(names, t.Name)
+	}
+	var bad []string
+	for _, csv := range lists {
+		for _, v := range strings.Split(csv, ",") {
+			if v = strings.TrimSpace(v); v != "" && !known[v] && !slices.Contains(bad, v) {
+				bad = append(bad, v)
+			}
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	return fmt.Errorf("unknown tool %s; the tools are: %s", safe(strings.Join(bad, ", ")), strings.Join(names, ", "))
+}
+
 func contains(csv, name string) bool {
 	for _, v := range strings.Split(csv, ",") {
 		if strings.TrimSpace(v) == name {
@@ -256,11 +327,16 @@ func contains(csv, name string) bool {
 	return false
 }
 
+func signInLinkFlags() (fs *flag.FlagSet, user, base *string) {
+	fs = flag.NewFlagSet("connections signin-link", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	user = fs.String("user", connect.OwnerID, "person to sign in (see `osfoundry connections users`)")
+	base = fs.String("url", "", "server origin; default: the address `osfoundry serve` recorded")
+	return fs, user, base
+}
+
 func signInLink(env *Env, c *Command, svc *connect.Service, dir string, args []string) int {
-	fs := flag.NewFlagSet("signin-link", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	user := fs.String("user", connect.OwnerID, "person to sign in (see `osfoundry connections users`)")
-	base := fs.String("url", "", "server origin; default: the address `osfoundry serve` recorded")
+	fs, user, base := signInLinkFlags()
 	if err := fs.Parse(args); err != nil {
 		return fail(env, c, "%v", err)
 	}

@@ -67,3 +67,39 @@ func TestConnectionsCommands(t *testing.T) {
 		t.Fatalf("users: %s", out)
 	}
 }
+
+// A misspelt tool name or a stray word is an error that says what is
+// accepted, and changes nothing: before, "--off typo" succeeded silently
+// and a word before the flags made them ignored.
+func TestConnectionsToolsRefusesTyposAndStrayWords(t *testing.T) {
+	t.Setenv(appdir.EnvHome, t.TempDir())
+	code, out, errs := runCLI(t, "connections", "add", "Claude", "Claude chat")
+	if code != 0 {
+		t.Fatalf("add: %d %s %s", code, out, errs)
+	}
+	id := strings.Fields(out)[0]
+	for _, c := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"unknown tool in --off", []string{"--off", "edit_note_tab,edit_notes_tab"}, []string{`unknown tool edit_notes_tab`, "read_note_tab", "edit_note_tab"}},
+		{"unknown tool in --only", []string{"--only", "raed_note_tab"}, []string{"unknown tool raed_note_tab", "the tools are:"}},
+		{"stray word before the flags", []string{"now", "--off", "edit_note_tab"}, []string{`unexpected "now --off edit_note_tab"`, "--only a,b or --off a,b"}},
+		{"unknown flag", []string{"--of", "edit_note_tab"}, []string{"-of", "--only a,b or --off a,b"}},
+	} {
+		code, out, errs := runCLI(t, append([]string{"connections", "tools", id}, c.args...)...)
+		if code != 2 {
+			t.Errorf("%s: exit %d, want 2\n%s%s", c.name, code, out, errs)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(errs, w) {
+				t.Errorf("%s: stderr %q lacks %q", c.name, errs, w)
+			}
+		}
+	}
+	// Nothing was turned off by the refused commands.
+	if code, out, _ := runCLI(t, "connections", "tools", id); code != 0 || !strings.Contains(out, "All supported tools are on") {
+		t.Errorf("after refused commands: %d\n%s", code, out)
+	}
+}

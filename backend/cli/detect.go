@@ -16,15 +16,21 @@ func init() {
 		Name:  "detect",
 		Usage: "[--agent NAME|auto] [--cols 120] [--rows 32] FILE...",
 		Help:  "Replay raw terminal captures through the emulator and print each one's state and the rule or signal that decided it.",
+		Page: &Page{
+			About: "Each FILE is a raw capture of a pane's terminal bytes. It is replayed through the pane's emulator and the " +
+				"detection rules (the built-in rules/*.toml, with yours from ~/.osfoundry/agent-detection), and a table shows " +
+				"each capture's agent, its state (working, idle or blocked) and the rule or signal that decided it.\n\n" +
+				"A file named like NAME.blocked.raw states the expected state: the EXPECTED column says ok or MISMATCH, and a " +
+				"count of correct captures follows. Exit 1 when a file cannot be read.",
+			Flags:   func() *flag.FlagSet { fs, _, _, _ := detectFlags(); return fs },
+			Example: "osfoundry detect --agent claude capture.blocked.raw",
+			Docs:    "rules/README.md",
+		},
 	}
 	c.Run = func(env *Env, args []string) int {
-		fs := flag.NewFlagSet("detect", flag.ContinueOnError)
-		fs.SetOutput(env.Stderr)
-		agent := fs.String("agent", "auto", "agent rules to use, or auto (screen markers, OSC reports, file name)")
-		cols := fs.Int("cols", 120, "screen width")
-		rows := fs.Int("rows", 32, "screen height")
+		fs, agent, cols, rows := detectFlags()
 		if err := fs.Parse(args); err != nil {
-			return 2
+			return fail(env, c, "%v", err)
 		}
 		if fs.NArg() == 0 {
 			return fail(env, c, "name at least one capture file")
@@ -73,4 +79,10 @@ func init() {
 		return 0
 	}
 	register(c)
+}
+
+func detectFlags() (fs *flag.FlagSet, agent *string, cols, rows *int) {
+	fs, cols, rows = screenFlags()
+	agent = fs.String("agent", "auto", "agent rules to use (claude, codex, …), or auto: screen markers, OSC reports, the file name")
+	return fs, agent, cols, rows
 }

@@ -12,17 +12,23 @@ import (
 
 // knowledgeSubs are the owner commands on knowledge bases and articles.
 var knowledgeSubs = map[string]notesSub{
-	"create": {"WORKSPACE NAME [--project P]", knowledgeCreate},
-	"add":    {"KB --title T --file F|- [--article ID   (replaces that article)]", knowledgeAdd},
-	"list":   {"[KB]   (no KB: every knowledge base; KB: its articles)", knowledgeList},
-	"show":   {"KB ARTICLE", knowledgeShow},
-	"search": {"KB QUERY", knowledgeSearch},
+	"create": {usage: "WORKSPACE NAME [--project P]", flags: []string{"project"}, about: "Create a knowledge base; prints its id.", run: knowledgeCreate},
+	"add": {usage: "KB --title T --file F|- [--article ID   (replaces that article)]", flags: []string{"title", "file", "article"},
+		about: "Add an article from a markdown file (or standard input), or replace one.", run: knowledgeAdd},
+	"list":   {usage: "[KB]   (no KB: every knowledge base; KB: its articles)", about: "Knowledge bases, or one's articles.", run: knowledgeList},
+	"show":   {usage: "KB ARTICLE", about: "An article's text.", run: knowledgeShow},
+	"search": {usage: "KB QUERY", about: "Search a knowledge base as agents do.", run: knowledgeSearch},
 }
 
 func init() {
 	registerNotesCommand("knowledge", "create|add|list|show|search …",
 		"Manage knowledge bases and their articles as their owner (agents read them with search_knowledge_base).",
-		knowledgeUsage(), knowledgeSubs)
+		knowledgeUsage(), knowledgeSubs, &Page{
+			About: "A knowledge base belongs to a workspace (or one of its projects) and holds markdown articles, kept as " +
+				"files in the app's data folder and indexed for search. Flags may come before or after the other arguments.",
+			Example: "osfoundry knowledge add KB --title \"On-call\" --file oncall.md",
+			Docs:    "README.md",
+		})
 }
 
 func knowledgeUsage() string { return "create, add, list, show, search" }
@@ -120,7 +126,7 @@ func knowledgeShow(ctx context.Context, env *Env, s *notes.Store, args []string)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(env.Stdout, string(b))
+	fmt.Fprintln(env.Stdout, string(jsonSafe(b)))
 	return nil
 }
 

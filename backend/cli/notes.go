@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"strings"
 
@@ -13,22 +12,28 @@ import (
 
 // notesSubs are the owner commands on Notes, workspaces and projects.
 var notesSubs = map[string]notesSub{
-	"workspaces":       {"", notesWorkspaces},
-	"workspace-create": {"NAME", notesWorkspaceCreate},
-	"projects":         {"WORKSPACE", notesProjects},
-	"project-create":   {"WORKSPACE NAME", notesProjectCreate},
-	"list":             {"[-workspace W] [-project P]", notesList},
-	"create":           {"-workspace W [-project P] [-text T] TITLE", notesCreate},
-	"show":             {"NOTE", notesShow},
-	"move":             {"NOTE PROJECT   (PROJECT - takes it out of every project)", notesMove},
-	"search":           {"[-workspace W] QUERY", notesSearch},
-	"tool":             {"-workspace W TOOL ARGS_JSON   (one Notes tool call, exactly as an agent makes it)", notesTool},
+	"workspaces":       {usage: "", about: "Every workspace: id and name.", run: notesWorkspaces},
+	"workspace-create": {usage: "NAME", about: "Create a workspace; prints its id.", run: notesWorkspaceCreate},
+	"projects":         {usage: "WORKSPACE", about: "The workspace's projects: id and name.", run: notesProjects},
+	"project-create":   {usage: "WORKSPACE NAME", about: "Create a project (with its discussion channel); prints its id.", run: notesProjectCreate},
+	"list":             {usage: "[-workspace W] [-project P]", flags: []string{"workspace", "project"}, about: "Notes with their version and when they changed.", run: notesList},
+	"create":           {usage: "-workspace W [-project P] [-text T] TITLE", flags: []string{"workspace", "project", "text"}, about: "Create a Note; prints its id.", run: notesCreate},
+	"show":             {usage: "NOTE", about: "A Note's text and version.", run: notesShow},
+	"move":             {usage: "NOTE PROJECT   (PROJECT - takes it out of every project)", about: "Move a Note to another project of its workspace.", run: notesMove},
+	"search":           {usage: "[-workspace W] QUERY", flags: []string{"workspace"}, about: "Full-text search over Notes.", run: notesSearch},
+	"tool":             {usage: "-workspace W TOOL ARGS_JSON   (one Notes tool call, exactly as an agent makes it)", flags: []string{"workspace"}, about: "Call one Notes tool with JSON arguments, as an agent would, and print its result.", run: notesTool},
 }
 
 func init() {
 	registerNotesCommand("notes", "workspaces|workspace-create|projects|project-create|list|create|show|move|search …",
 		"Manage Notes, workspaces and projects as their owner (a move takes effect on a Connected agent's next call).",
-		notesUsage(), notesSubs)
+		notesUsage(), notesSubs, &Page{
+			About: "Notes live in workspaces and their projects, in the app's database. An agent's writes are conditional " +
+				"(expected_version) and idempotent; the commands here write as the owner. Workspace and project ids come " +
+				"from workspaces and projects.",
+			Example: "osfoundry notes create -workspace WS -text \"first draft\" \"Release plan\"",
+			Docs:    "README.md",
+		})
 }
 
 func notesUsage() string {
@@ -97,12 +102,7 @@ func notesProjectCreate(ctx context.Context, env *Env, s *notes.Store, args []st
 
 // flags parses -workspace/-project/-text style flags before positionals.
 func notesFlags(args []string, names ...string) (map[string]*string, []string, error) {
-	fs := flag.NewFlagSet("notes", flag.ContinueOnError)
-	fs.SetOutput(new(strings.Builder))
-	vals := map[string]*string{}
-	for _, n := range names {
-		vals[n] = fs.String(n, "", "")
-	}
+	fs, vals := ownerFlagSet(names...)
 	if err := fs.Parse(args); err != nil {
 		return nil, nil, err
 	}
@@ -162,7 +162,7 @@ func notesShow(ctx context.Context, env *Env, s *notes.Store, args []string) err
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(env.Stdout, string(b))
+	fmt.Fprintln(env.Stdout, string(jsonSafe(b)))
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/osfoundry/desktop/backend/appdir"
@@ -14,14 +15,24 @@ import (
 // knowledge bases, Records).
 type notesSub struct {
 	usage string
+	flags []string // the flags usage names, described by ownerFlagUsage
+	about string
 	run   func(ctx context.Context, env *Env, s *notes.Store, args []string) error
 }
 
 // registerNotesCommand registers `osfoundry NAME SUB …`: it opens the app
 // database and the Notes store, runs SUB and reports its error with SUB's
 // usage. known lists the subcommands for the messages.
-func registerNotesCommand(name, usage, help, known string, subs map[string]notesSub) {
-	c := &Command{Name: name, Usage: usage, Help: help}
+func registerNotesCommand(name, usage, help, known string, subs map[string]notesSub, page *Page) {
+	for _, n := range strings.Split(known, ", ") {
+		s := subs[n]
+		sub := Sub{Name: n, Usage: s.usage, About: s.about}
+		if len(s.flags) > 0 {
+			sub.Flags = func() *flag.FlagSet { fs, _ := ownerFlagSet(s.flags...); return fs }
+		}
+		page.Subs = append(page.Subs, sub)
+	}
+	c := &Command{Name: name, Usage: usage, Help: help, Page: page}
 	c.Run = func(env *Env, args []string) int {
 		if len(args) == 0 {
 			return fail(env, c, "name a subcommand: %s", known)
@@ -53,12 +64,7 @@ func registerNotesCommand(name, usage, help, known string, subs map[string]notes
 // interspersedFlags parses --name VALUE flags placed before, between or
 // after the positional arguments.
 func interspersedFlags(args []string, names ...string) (map[string]*string, []string, error) {
-	fs := flag.NewFlagSet("osfoundry", flag.ContinueOnError)
-	fs.SetOutput(new(strings.Builder))
-	vals := map[string]*string{}
-	for _, n := range names {
-		vals[n] = fs.String(n, "", "")
-	}
+	fs, vals := ownerFlagSet(names...)
 	var rest []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -70,4 +76,29 @@ func interspersedFlags(args []string, names ...string) (map[string]*string, []st
 		rest = append(rest, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
+}
+
+// ownerFlagUsage says what each flag of the owner commands (notes,
+// knowledge, records) does; their pages list it.
+var ownerFlagUsage = map[string]string{
+	"workspace": "workspace id (osfoundry notes workspaces lists them)",
+	"project":   "project id (osfoundry notes projects WORKSPACE lists them)",
+	"text":      "the Note's text",
+	"title":     "its title",
+	"file":      "a markdown file with the article's text, or - for standard input",
+	"article":   "replace this article instead of adding one",
+	"statuses":  "the channel's statuses, comma-separated, in board order",
+	"status":    "the item's status, one of its channel's statuses",
+	"body":      "the item's text",
+}
+
+// ownerFlagSet is a set of the named string flags of an owner command.
+func ownerFlagSet(names ...string) (*flag.FlagSet, map[string]*string) {
+	fs := flag.NewFlagSet("osfoundry", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	vals := map[string]*string{}
+	for _, n := range names {
+		vals[n] = fs.String(n, "", ownerFlagUsage[n])
+	}
+	return fs, vals
 }

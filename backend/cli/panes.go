@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"path/filepath"
 
 	"github.com/osfoundry/desktop/backend/panestore"
@@ -15,6 +16,19 @@ func init() {
 		Name:  "panes",
 		Usage: "list | seed --count N [--dir DIR] [--command CMD] | clear",
 		Help:  "Show or edit the panes the app restores at start (folder and command only).",
+		Page: &Page{
+			About: "The app remembers which panes are open (folder and command, never what was on their screens) and " +
+				"restores them at its next start. These change that list in the app's database; a running window keeps " +
+				"its panes until it restarts.",
+			Subs: []Sub{
+				{Name: "list", About: "Each remembered pane: id, folder and command."},
+				{Name: "seed", Usage: "[--count N] [--dir DIR] [--command CMD]", About: "Add N panes to restore (for trying the app or measuring its start).",
+					Flags: func() *flag.FlagSet { fs, _ := panesSeedFlags(); return fs }},
+				{Name: "clear", About: "Forget every pane: the next start opens none."},
+			},
+			Example: "osfoundry panes seed --count 4 --dir ~/src/app --command claude",
+			Docs:    "README.md",
+		},
 	}
 	c.Run = func(env *Env, args []string) int {
 		if len(args) == 0 {
@@ -39,13 +53,10 @@ func init() {
 				fmt.Fprintf(env.Stdout, "%s\t%s\t%q\n", sp.ID, sp.Dir, sp.Argv)
 			}
 		case "seed":
-			fs := flag.NewFlagSet("panes seed", flag.ContinueOnError)
-			fs.SetOutput(env.Stderr)
-			n := fs.Int("count", 4, "number of panes")
-			folder := fs.String("dir", ".", "folder of each pane")
-			command := fs.String("command", "", "command (default: your shell)")
+			fs, o := panesSeedFlags()
+			n, folder, command := &o.count, &o.dir, &o.command
 			if err := fs.Parse(args[1:]); err != nil {
-				return 2
+				return fail(env, c, "%v", err)
 			}
 			argv, err := terminal.SplitCommand(*command)
 			if err != nil {
@@ -73,4 +84,19 @@ func init() {
 		return 0
 	}
 	register(c)
+}
+
+type panesSeedOpts struct {
+	count        int
+	dir, command string
+}
+
+func panesSeedFlags() (*flag.FlagSet, *panesSeedOpts) {
+	var o panesSeedOpts
+	fs := flag.NewFlagSet("panes seed", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.IntVar(&o.count, "count", 4, "number of panes")
+	fs.StringVar(&o.dir, "dir", ".", "folder of each pane")
+	fs.StringVar(&o.command, "command", "", "command (default: your shell)")
+	return fs, &o
 }

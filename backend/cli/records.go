@@ -12,16 +12,22 @@ import (
 
 // recordsSubs are the owner commands on Record channels and their items.
 var recordsSubs = map[string]notesSub{
-	"channel-create": {"WORKSPACE NAME [--project P] [--statuses a,b,c]", recordsChannelCreate},
-	"add":            {"CHANNEL --title T [--status S] [--body B]", recordsAdd},
-	"list":           {"[CHANNEL]   (no CHANNEL: every Record channel; CHANNEL: its items)", recordsList},
-	"show":           {"CHANNEL ITEM", recordsShow},
+	"channel-create": {usage: "WORKSPACE NAME [--project P] [--statuses a,b,c]", flags: []string{"project", "statuses"},
+		about: "Create a Record channel with its own statuses; prints its id.", run: recordsChannelCreate},
+	"add":  {usage: "CHANNEL --title T [--status S] [--body B]", flags: []string{"title", "status", "body"}, about: "Add an item; prints its id.", run: recordsAdd},
+	"list": {usage: "[CHANNEL]   (no CHANNEL: every Record channel; CHANNEL: its items)", about: "Record channels, or one's items.", run: recordsList},
+	"show": {usage: "CHANNEL ITEM", about: "An item with its status and text.", run: recordsShow},
 }
 
 func init() {
 	registerNotesCommand("records", "channel-create|add|list|show …",
 		"Manage Record channels and their items as their owner (agents change them with edit_record_item).",
-		recordsUsage(), recordsSubs)
+		recordsUsage(), recordsSubs, &Page{
+			About: "A Record channel has its own statuses (e.g. Draft, Review, Ready), shown as a board or a table in the " +
+				"window; an item's status must be one of them. Flags may come before or after the other arguments.",
+			Example: "osfoundry records channel-create WS Releases --statuses Draft,Review,Ready",
+			Docs:    "README.md",
+		})
 }
 
 func recordsUsage() string { return "channel-create, add, list, show" }
@@ -123,6 +129,6 @@ func recordsShow(ctx context.Context, env *Env, s *notes.Store, args []string) e
 	if err != nil {
 		return fmt.Errorf("encoding record: %w", err)
 	}
-	fmt.Fprintln(env.Stdout, string(b))
+	fmt.Fprintln(env.Stdout, string(jsonSafe(b)))
 	return nil
 }

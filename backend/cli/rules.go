@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/osfoundry/desktop/backend/rulesupdate"
 )
@@ -24,8 +25,25 @@ var rulesPublicKey = rulesupdate.ProductionPublicKey
 func init() {
 	c := &Command{
 		Name:  "rules",
-		Usage: "update [--from URL] | status | sign --key FILE --version V [-o OUT] DIR|FILE.toml... | keygen -o FILE",
+		Usage: "update [--from URL] | status | sign --key FILE --version V [--expires DATE] [-o OUT] DIR|FILE.toml... | keygen -o FILE",
 		Help:  "Agent-detection rules without a new release: install a signed rules bundle into ~/.osfoundry/agent-detection, show which one is installed, or (maintainers) sign one.",
+		Page: &Page{
+			About: "A rules bundle is the rules/*.toml files signed with ed25519. update fetches one, checks its signature, " +
+				"that it has not expired, that its version is newer than the one installed, and every rule in it; only then " +
+				"does it replace ~/.osfoundry/agent-detection, and open panes use it at once. A bad bundle changes nothing.",
+			Subs: []Sub{
+				{Name: "update", Usage: "[--from URL]", About: "Fetch, check and install the newest signed rules bundle.",
+					Flags: func() *flag.FlagSet { fs, _ := rulesUpdateFlags(); return fs }},
+				{Name: "status", Usage: "", About: "Say which rules bundle is installed, from where and when, or that the built-in rules are in use."},
+				{Name: "sign", Usage: "--key FILE --version V [--expires DATE] [-o OUT] DIR|FILE.toml...",
+					About: "(Maintainers) check rules files exactly as the app will, then sign them into a bundle.",
+					Flags: func() *flag.FlagSet { fs, _ := rulesSignFlags(); return fs }},
+				{Name: "keygen", Usage: "-o FILE", About: "(Maintainers) make a new ed25519 signing key; its public half is printed.",
+					Flags: func() *flag.FlagSet { fs, _ := rulesKeygenFlags(); return fs }},
+			},
+			Example: "osfoundry rules update\nosfoundry rules status",
+			Docs:    "rules/README.md",
+		},
 	}
 	c.Run = func(env *Env, args []string) int {
 		if len(args) == 0 {
@@ -46,10 +64,33 @@ func init() {
 	register(c)
 }
 
-func rulesUpdate(env *Env, c *Command, args []string) int {
+func rulesUpdateFlags() (*flag.FlagSet, *string) {
 	fs := flag.NewFlagSet("rules update", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	from := fs.String("from", rulesupdate.DefaultURL, "address of the rules bundle")
+	return fs, fs.String("from", rulesupdate.DefaultURL, "address of the rules bundle")
+}
+
+type rulesSignOpts struct{ keyFile, version, expires, out string }
+
+func rulesSignFlags() (*flag.FlagSet, *rulesSignOpts) {
+	var o rulesSignOpts
+	fs := flag.NewFlagSet("rules sign", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&o.keyFile, "key", "", "file holding the base64 ed25519 private key")
+	fs.StringVar(&o.version, "version", "", "the bundle's version, e.g. 2026.12.01: greater than the last one published")
+	fs.StringVar(&o.expires, "expires", "", "when the bundle stops being installable: 2027-06-01 or an RFC 3339 time (default: in 180 days)")
+	fs.StringVar(&o.out, "o", "", "write the bundle here (default: standard output)")
+	return fs, &o
+}
+
+func rulesKeygenFlags() (*flag.FlagSet, *string) {
+	fs := flag.NewFlagSet("rules keygen", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs, fs.String("o", "", "write the private key here (created, never overwritten)")
+}
+
+func rulesUpdate(env *Env, c *Command, args []string) int {
+	fs, from := rulesUpdateFlags()
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		return fail(env, c, "rules update takes only --from URL")
 	}
@@ -98,11 +139,8 @@ func rulesStatus(env *Env, c *Command, args []string) int {
 // rulesSign is the maintainers' side: it checks the files exactly as the
 // app will, then signs them.
 func rulesSign(env *Env, c *Command, args []string) int {
-	fs := flag.NewFlagSet("rules sign", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	keyFile := fs.String("key", "", "file holding the base64 ed25519 private key")
-	version := fs.String("version", "", "the bundle's version, e.g. 2026.12.01")
-	out := fs.String("o", "", "write the bundle here (default: standard output)")
+	fs, o := rulesSignFlags()
+	keyFile, version, expires, out := &o.keyFile, &o.version, &o.expires, &o.out
 	if err := fs.Parse(args); err != nil {
 		return fail(env, c, "%v", err)
 	}
@@ -119,7 +157,11 @@ func rulesSign(env *Env, c *Command, args []string) int {
 		fmt.Fprintln(env.Stderr, "osfoundry rules sign:", err)
 		return 1
 	}
-	b, err := rulesupdate.Sign(rulesupdate.Payload{Version: *version, Files: files}, priv)
+	exp, err := bundleExpiry(*expires, time.Now())
+	if err != nil {
+		return fail(env, c, "%v", err)
+	}
+	b, err := rulesupdate.Sign(rulesupdate.Payload{Version: *version, Expires: exp, Files: files}, priv)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "osfoundry rules sign:", err)
 		return 1
@@ -132,14 +174,36 @@ func rulesSign(env *Env, c *Command, args []string) int {
 		fmt.Fprintln(env.Stderr, "osfoundry rules sign: writing the bundle:", err)
 		return 1
 	}
-	fmt.Fprintf(env.Stderr, "Signed %d rules files as %s into %s.\n", len(files), *version, *out)
+	fmt.Fprintf(env.Stderr, "Signed %d rules files as %s, expiring %s, into %s.\n", len(files), *version, exp, *out)
 	return 0
 }
 
+// defaultBundleLife is how long a bundle signed without --expires stays
+// installable: long enough between releases of rules, short enough that
+// a mirror serving a stale copy is noticed.
+const defaultBundleLife = 180 * 24 * time.Hour
+
+// bundleExpiry reads --expires: a date (the end of that day, UTC) or an
+// RFC 3339 time; "" is defaultBundleLife from now.
+func bundleExpiry(v string, now time.Time) (string, error) {
+	if v == "" {
+		return now.Add(defaultBundleLife).UTC().Format(time.RFC3339), nil
+	}
+	if t, err := time.Parse(time.DateOnly, v); err == nil {
+		v = t.Add(24*time.Hour - time.Second).Format(time.RFC3339)
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return "", fmt.Errorf("--expires %q: give a date like 2027-06-01 or an RFC 3339 time", v)
+	}
+	if !t.After(now) {
+		return "", fmt.Errorf("--expires %s is not in the future", v)
+	}
+	return t.UTC().Format(time.RFC3339), nil
+}
+
 func rulesKeygen(env *Env, c *Command, args []string) int {
-	fs := flag.NewFlagSet("rules keygen", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	out := fs.String("o", "", "write the private key here (created, never overwritten)")
+	fs, out := rulesKeygenFlags()
 	if err := fs.Parse(args); err != nil || *out == "" {
 		return fail(env, c, "rules keygen needs -o FILE")
 	}

@@ -17,8 +17,10 @@ import (
 
 	"github.com/osfoundry/desktop/backend/agentcli"
 	"github.com/osfoundry/desktop/backend/appdir"
+	"github.com/osfoundry/desktop/backend/chat"
 	"github.com/osfoundry/desktop/backend/orchestrate"
-	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/roles"
+	"github.com/osfoundry/desktop/backend/runs"
 	"github.com/osfoundry/desktop/backend/store"
 )
 
@@ -51,15 +53,19 @@ func (f jobFlags) kind() (string, string, error) {
 	return "", "", fmt.Errorf("give one of --fleet, --loop or --graph, not --%s", strings.Join(set, " and --"))
 }
 
+// maxJobFile bounds a job file: a fleet of the most tasks with long
+// prompts is a few hundred KB, so anything larger is not a job file.
+const maxJobFile = 4 << 20
+
 // readJobFile decodes a job file strictly: an unknown field is a typo the
 // person should hear about, not a setting silently ignored.
 func readJobFile(env *Env, path string, v any) error {
 	var b []byte
 	var err error
 	if path == "-" {
-		b, err = io.ReadAll(io.LimitReader(env.Stdin, 1<<20))
+		b, err = readLimited(env.Stdin, maxJobFile)
 	} else {
-		b, err = os.ReadFile(path)
+		b, err = readRegularFile(path, maxJobFile)
 	}
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", path, err)
@@ -72,6 +78,52 @@ func readJobFile(env *Env, path string, v any) error {
 	return nil
 }
 
+// readRegularFile reads a plain file of at most limit bytes. /dev/zero
+// would be read until memory runs out and a FIFO would wait forever for a
+// writer, so anything but a regular file is refused: checked before
+// opening, opened without blocking (a FIFO swapped in after the check
+// cannot hang the open), and checked again on what was opened.
+func readRegularFile(path string, limit int64) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, errNotRegular(st)
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err = f.Stat(); err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, errNotRegular(st)
+	}
+	if st.Size() > limit {
+		return nil, fmt.Errorf("the file is %d MB, more than a job file's %d MB; check the path", st.Size()>>20, limit>>20)
+	}
+	return readLimited(f, limit)
+}
+
+func errNotRegular(st os.FileInfo) error {
+	return fmt.Errorf("not a regular file (%s); give the path of a JSON job file, or - for standard input", st.Mode().Type())
+}
+
+// readLimited reads r to its end, refusing more than limit bytes.
+func readLimited(r io.Reader, limit int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("more than a job file's %d MB; check the path", limit>>20)
+	}
+	return b, nil
+}
+
 // runJob starts a fleet, loop or graph from a file and follows it to its
 // end: a line on stderr whenever a child changes, each child's result on
 // stdout. Ctrl-C cancels the job (every child's CLI is stopped). The exit
@@ -82,14 +134,16 @@ func runJob(env *Env, c *Command, kind, file string, jf jobFlags, limit time.Dur
 		if limit > 0 && l.MaxSeconds == 0 {
 			l.MaxSeconds = int(limit.Seconds())
 		}
-		if jf.maxSpend > 0 {
+		// != 0, not > 0: a negative or NaN value is refused with the
+		// reason rather than quietly ignored.
+		if jf.maxSpend != 0 {
 			l.MaxSpendUSD = jf.maxSpend
 		}
-		if jf.concurrency > 0 {
+		if jf.concurrency != 0 {
 			l.Concurrency = jf.concurrency
 		}
 	}
-	var roles []string
+	var roleNames []string
 	switch kind {
 	case "fleet":
 		var r orchestrate.FleetRequest
@@ -104,13 +158,13 @@ func runJob(env *Env, c *Command, kind, file string, jf jobFlags, limit time.Dur
 			if r.Tasks[i].Folder == "" {
 				r.Tasks[i].Folder = folder
 			}
-			roles = append(roles, r.Tasks[i].Role)
+			roleNames = append(roleNames, r.Tasks[i].Role)
 		}
 		start = func(ctx context.Context, p *orchestrate.Person) (orchestrate.Status, error) {
 			return p.StartFleet(ctx, r)
 		}
 	case "loop":
-		r := orchestrate.LoopRequest{Role: jf.role, Prompt: jf.task}
+		r := orchestrate.LoopRequest{Role: jf.role, Task: jf.task}
 		if file != "" {
 			if err := readJobFile(env, file, &r); err != nil {
 				return fail(env, c, "%v", err)
@@ -132,7 +186,7 @@ func runJob(env *Env, c *Command, kind, file string, jf jobFlags, limit time.Dur
 		if r.Folder == "" {
 			r.Folder = folder
 		}
-		roles = append(roles, r.Role)
+		roleNames = append(roleNames, r.Role)
 		start = func(ctx context.Context, p *orchestrate.Person) (orchestrate.Status, error) {
 			return p.StartLoop(ctx, r)
 		}
@@ -149,7 +203,7 @@ func runJob(env *Env, c *Command, kind, file string, jf jobFlags, limit time.Dur
 			if r.Steps[i].Folder == "" {
 				r.Steps[i].Folder = folder
 			}
-			roles = append(roles, r.Steps[i].Role)
+			roleNames = append(roleNames, r.Steps[i].Role)
 		}
 		start = func(ctx context.Context, p *orchestrate.Person) (orchestrate.Status, error) {
 			return p.StartGraph(ctx, r)
@@ -157,7 +211,7 @@ func runJob(env *Env, c *Command, kind, file string, jf jobFlags, limit time.Dur
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
-	h, err := openJobHost(ctx, roles)
+	h, err := openJobHost(ctx, roleNames)
 	if err != nil {
 		return runFailed(env, err)
 	}
@@ -168,7 +222,7 @@ func runJob(env *Env, c *Command, kind, file string, jf jobFlags, limit time.Dur
 		// Nothing started: the request was refused as a whole.
 		return fail(env, c, "%v", err)
 	}
-	fmt.Fprintf(env.Stderr, "· %s %s started: %d %s\n", st.Kind, st.ID, len(st.Steps), plural(len(st.Steps), "child", "children"))
+	fmt.Fprintf(env.Stderr, "· %s %s started: %d %s\n", safe(st.Kind), safe(st.ID), len(st.Steps), plural(len(st.Steps), "child", "children"))
 	seen := map[string]string{}
 	changed := make(chan struct{}, 1)
 	h.m.OnChange(func() {
@@ -179,16 +233,9 @@ func runJob(env *Env, c *Command, kind, file string, jf jobFlags, limit time.Dur
 	})
 	report := func(st orchestrate.Status) {
 		for _, s := range st.Steps {
-			line := s.State
-			if s.Progress != "" {
-				line += " — " + s.Progress
-			}
-			if s.Error != "" && s.State != orchestrate.StateRunning {
-				line += " — " + s.Error
-			}
-			if seen[s.ID] != line {
+			if line := stepLine(s); seen[s.ID] != line {
 				seen[s.ID] = line
-				fmt.Fprintf(env.Stderr, "· [%s %s] %s\n", s.ID, s.Role, line)
+				fmt.Fprintln(env.Stderr, line)
 			}
 		}
 	}
@@ -206,20 +253,40 @@ func runJob(env *Env, c *Command, kind, file string, jf jobFlags, limit time.Dur
 		report(st)
 	}
 	report(st)
-	for _, s := range st.Steps {
-		fmt.Fprintf(env.Stdout, "## %s · %s · %s\n%s\n\n", s.ID, s.Role, s.State, strings.TrimRight(s.Answer, "\n"))
-	}
-	end := fmt.Sprintf("· %s %s: %s · cost $%.4f at API prices ($0 on a subscription)", st.Kind, st.ID, st.State, st.CostUSD)
-	for _, x := range []string{st.Note, st.Error} {
-		if x != "" {
-			end += " · " + x
-		}
-	}
-	fmt.Fprintln(env.Stderr, end)
+	printJobResult(env, st)
 	if st.State != orchestrate.StateDone {
 		return 1
 	}
 	return 0
+}
+
+// stepLine is a child's progress line. Step ids, roles, progress (tool
+// names) and errors are the job file's or the agents' words, so each goes
+// through safe: raw, an escape in one could set the clipboard or title.
+func stepLine(s orchestrate.Step) string {
+	line := s.State
+	if s.Progress != "" {
+		line += " — " + s.Progress
+	}
+	if s.Error != "" && s.State != orchestrate.StateRunning {
+		line += " — " + s.Error
+	}
+	return fmt.Sprintf("· [%s %s] %s", safe(s.ID), safe(s.Role), safe(line))
+}
+
+// printJobResult prints every child's answer on stdout (several lines
+// each, through safeText) and the job's end on stderr.
+func printJobResult(env *Env, st orchestrate.Status) {
+	for _, s := range st.Steps {
+		fmt.Fprintf(env.Stdout, "## %s · %s · %s\n%s\n\n", safe(s.ID), safe(s.Role), safe(s.State), safeText(strings.TrimRight(s.Answer, "\n")))
+	}
+	end := fmt.Sprintf("· %s %s: %s · cost: %s", safe(st.Kind), safe(st.ID), safe(st.State), st.Cost.Label())
+	for _, x := range []string{st.Note, st.Error} {
+		if x != "" {
+			end += " · " + safe(x)
+		}
+	}
+	fmt.Fprintln(env.Stderr, end)
 }
 
 func plural(n int, one, many string) string {
@@ -237,7 +304,7 @@ func plural(n int, one, many string) string {
 // the app's database, where the window shows it on the Sessions board and
 // can cancel it (backend/orchestrate/others.go).
 type jobHost struct {
-	svc   *pipeline.Service
+	svc   *chat.Service
 	m     *orchestrate.Manager
 	db    *sql.DB
 	appDB *sql.DB
@@ -245,7 +312,7 @@ type jobHost struct {
 	close func()
 }
 
-func openJobHost(ctx context.Context, roles []string) (*jobHost, error) {
+func openJobHost(ctx context.Context, roleNames []string) (*jobHost, error) {
 	tmp, err := os.MkdirTemp("", "osfoundry-run-")
 	if err != nil {
 		return nil, fmt.Errorf("making the job's folder: %w", err)
@@ -279,8 +346,8 @@ func openJobHost(ctx context.Context, roles []string) (*jobHost, error) {
 		return nil, err
 	}
 	runner := agentcli.NewRunner(agentcli.RunnerOptions{Env: agentcli.SystemEnv(), WorktreeDir: filepath.Join(dataDir, "worktrees")})
-	opts := pipeline.Options{DB: db, Runner: runner, Emitter: progressLines{h}}
-	if needsTools(roles) {
+	opts := chat.Options{DB: db, Runner: runner, Emitter: progressLines{h}}
+	if needsTools(roleNames) {
 		exec, c, err := headlessExecutor(ctx)
 		if err != nil {
 			h.close()
@@ -289,11 +356,11 @@ func openJobHost(ctx context.Context, roles []string) (*jobHost, error) {
 		closeTools = c
 		// Nobody can answer an approval here: such a tool is refused at
 		// once (Watched false) rather than waiting for ever.
-		opts.Tools = func(runID string, role pipeline.Role) *agentcli.ToolAccess {
-			return &agentcli.ToolAccess{Executor: exec, Workspace: "default", User: "local", Channel: "headless", Allow: pipeline.DefaultTools}
+		opts.Tools = func(runID string, role roles.Role) *agentcli.ToolAccess {
+			return &agentcli.ToolAccess{Executor: exec, Workspace: "default", User: "local", Channel: "headless", Allow: roles.DefaultTools}
 		}
 	}
-	if h.svc, err = pipeline.New(ctx, opts); err != nil {
+	if h.svc, err = chat.New(ctx, opts); err != nil {
 		h.close()
 		return nil, err
 	}
@@ -301,14 +368,14 @@ func openJobHost(ctx context.Context, roles []string) (*jobHost, error) {
 		h.close()
 		return nil, err
 	}
-	if _, err := h.svc.CurrentFolder(ctx); errors.Is(err, pipeline.ErrNoFolders) {
+	if _, err := h.svc.Roles().CurrentFolder(ctx); errors.Is(err, roles.ErrNoFolders) {
 		// Headless with no Local Folder: the folder the command runs in.
 		wd, err := os.Getwd()
 		if err != nil {
 			h.close()
 			return nil, fmt.Errorf("finding the current folder: %w", err)
 		}
-		if _, err := h.svc.AddFolder(ctx, wd); err != nil {
+		if _, err := h.svc.Roles().AddFolder(ctx, wd); err != nil {
 			h.close()
 			return nil, err
 		}
@@ -317,16 +384,16 @@ func openJobHost(ctx context.Context, roles []string) (*jobHost, error) {
 		h.close()
 		return nil, err
 	}
-	if h.m, err = orchestrate.Open(ctx, h.svc, h.appDB); err != nil {
+	if h.m, err = orchestrate.Open(ctx, h.svc.Pipeline(), h.svc.Runs(), h.appDB); err != nil {
 		h.close()
 		return nil, err
 	}
 	return h, nil
 }
 
-func needsTools(roles []string) bool {
-	for _, r := range roles {
-		if role, err := pipeline.LookupRole(r); err == nil && role.NeedsTools {
+func needsTools(roleNames []string) bool {
+	for _, r := range roleNames {
+		if role, err := roles.LookupRole(r); err == nil && role.NeedsTools {
 			return true
 		}
 	}
@@ -335,7 +402,7 @@ func needsTools(roles []string) bool {
 
 // copySettings copies the app's role models, Local Folders and CLI
 // switches into the job's pipeline (none when the app never ran).
-func copySettings(ctx context.Context, dataDir string, svc *pipeline.Service) error {
+func copySettings(ctx context.Context, dataDir string, svc *chat.Service) error {
 	path := filepath.Join(dataDir, store.FileName)
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return nil
@@ -365,14 +432,14 @@ func copySettings(ctx context.Context, dataDir string, svc *pipeline.Service) er
 	if err := read(`SELECT role, model FROM pipeline_roles WHERE model <> ''`, func(role, model string) error {
 		// A stale assignment is left out; the run then says the role has
 		// no model, as the window would.
-		svc.SetRoleModel(ctx, role, model) //nolint:errcheck
+		svc.Roles().SetRoleModel(ctx, role, model) //nolint:errcheck
 		return nil
 	}); err != nil {
 		return err
 	}
 	if err := read(`SELECT path, path FROM pipeline_folders ORDER BY added_at, id`, func(p, _ string) error {
 		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			_, err := svc.AddFolder(ctx, p)
+			_, err := svc.Roles().AddFolder(ctx, p)
 			return err
 		}
 		return nil
@@ -381,7 +448,7 @@ func copySettings(ctx context.Context, dataDir string, svc *pipeline.Service) er
 	}
 	return read(`SELECT agent, CAST(enabled AS TEXT) FROM pipeline_cli`, func(agent, on string) error {
 		if on == "0" {
-			svc.SetEnabled(ctx, agent, false) //nolint:errcheck // an unknown CLI name stays on; the run says if it cannot start
+			svc.Roles().SetEnabled(ctx, agent, false) //nolint:errcheck // an unknown CLI name stays on; the run says if it cannot start
 		}
 		return nil
 	})
@@ -392,7 +459,7 @@ func copySettings(ctx context.Context, dataDir string, svc *pipeline.Service) er
 type progressLines struct{ h *jobHost }
 
 func (p progressLines) Emit(event string, payload any) {
-	if e, ok := payload.(pipeline.RunEvent); ok && event == pipeline.EventRun && e.Kind == agentcli.KindProgress && p.h.m != nil {
+	if e, ok := payload.(runs.RunEvent); ok && event == runs.EventRun && e.Kind == agentcli.KindProgress && p.h.m != nil {
 		p.h.m.RunProgress(e.RunID, e.Text)
 	}
 }

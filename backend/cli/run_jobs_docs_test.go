@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/osfoundry/desktop/backend/orchestrate"
-	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/roles"
 )
 
 // The example files in docs/orchestration.md are read by the same strict
@@ -35,7 +35,7 @@ func TestDocumentedJobFilesAreValid(t *testing.T) {
 				t.Fatal("the fleet example has no tasks")
 			}
 			for _, task := range r.Tasks {
-				if _, err := pipeline.LookupRole(task.Role); err != nil || strings.TrimSpace(task.Prompt) == "" {
+				if _, err := roles.LookupRole(task.Role); err != nil || strings.TrimSpace(task.Task) == "" {
 					t.Errorf("fleet task %+v: %v", task, err)
 				}
 			}
@@ -44,7 +44,7 @@ func TestDocumentedJobFilesAreValid(t *testing.T) {
 			if err := readJobFile(env, path, &r); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := pipeline.LookupRole(r.Role); err != nil || r.Until == "" && r.Count == 0 {
+			if _, err := roles.LookupRole(r.Role); err != nil || r.Until == "" && r.Count == 0 {
 				t.Errorf("loop example %+v: %v", r, err)
 			}
 		case "graph":

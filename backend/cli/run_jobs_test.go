@@ -65,8 +65,8 @@ func TestLiveRunFleetFile(t *testing.T) {
 	e := agentenv.Claude(t, srv.URL, "IS_SANDBOX=1")
 	useEnv(t, e)
 	file := jobFile(t, `{"title":"Two notes","tasks":[
-		{"role":"Titling","prompt":"first"},
-		{"role":"Titling","prompt":"second"}],
+		{"role":"Compaction","prompt":"first"},
+		{"role":"Compaction","prompt":"second"}],
 		"limits":{"concurrency":2}}`)
 	var out, errb bytes.Buffer
 	code := Run(&Env{Stdout: &out, Stderr: &errb}, []string{"run", "--model", "cli:claude:agent", "--folder", e.Work, "--fleet", file})
@@ -74,12 +74,12 @@ func TestLiveRunFleetFile(t *testing.T) {
 		t.Fatalf("exit %d\nstdout %s\nstderr: %s", code, out.String(), errb.String())
 	}
 	o := out.String()
-	if !strings.Contains(o, "## 1 · Titling · done\n") || !strings.Contains(o, "## 2 · Titling · done\n") ||
+	if !strings.Contains(o, "## 1 · Compaction · done\n") || !strings.Contains(o, "## 2 · Compaction · done\n") ||
 		!strings.Contains(o, "answer one") || !strings.Contains(o, "answer two") {
 		t.Errorf("stdout = %s", o)
 	}
 	// One child ran Bash first: its progress line shows on stderr.
-	if e := errb.String(); !strings.Contains(e, "started: 2 children") || !strings.Contains(e, "Titling] running — Using Bash — {\"command\":\"echo fleet-$((40+2))\"") || !strings.Contains(e, ": done · cost $") {
+	if e := errb.String(); !strings.Contains(e, "started: 2 children") || !strings.Contains(e, "Compaction] running — Using Bash — {\"command\":\"echo fleet-$((40+2))\"") || !strings.Contains(e, ": done · cost: subscription") {
 		t.Errorf("stderr = %s", e)
 	}
 }
@@ -90,11 +90,11 @@ func TestLiveRunInlineLoop(t *testing.T) {
 	e := agentenv.Claude(t, srv.URL, "IS_SANDBOX=1")
 	useEnv(t, e)
 	var out, errb bytes.Buffer
-	code := Run(&Env{Stdout: &out, Stderr: &errb}, []string{"run", "--model", "cli:claude:agent", "--folder", e.Work, "--role", "Titling", "--count", "2", "write a headline"})
+	code := Run(&Env{Stdout: &out, Stderr: &errb}, []string{"run", "--model", "cli:claude:agent", "--folder", e.Work, "--role", "Compaction", "--count", "2", "write a headline"})
 	if code != 0 {
 		t.Fatalf("exit %d\nstderr: %s", code, errb.String())
 	}
-	if o := out.String(); !strings.Contains(o, "## 1 · Titling · done\ndraft one") || !strings.Contains(o, "## 2 · Titling · done\ndraft two") {
+	if o := out.String(); !strings.Contains(o, "## 1 · Compaction · done\ndraft one") || !strings.Contains(o, "## 2 · Compaction · done\ndraft two") {
 		t.Errorf("stdout = %s", o)
 	}
 	if main := srv.MainRequests(); len(main) != 2 || !strings.Contains(string(main[1].Body), "draft one") {
@@ -109,14 +109,14 @@ func TestLiveRunGraphFile(t *testing.T) {
 	e := agentenv.Claude(t, srv.URL, "IS_SANDBOX=1")
 	useEnv(t, e)
 	file := jobFile(t, `{"task":"Write a headline.","steps":[
-		{"id":"facts","role":"Titling","prompt":"gather the facts"},
-		{"id":"headline","role":"Titling","prompt":"write it","depends_on":["facts"]}]}`)
+		{"id":"facts","role":"Compaction","prompt":"gather the facts"},
+		{"id":"headline","role":"Compaction","prompt":"write it","depends_on":["facts"]}]}`)
 	var out, errb bytes.Buffer
 	code := Run(&Env{Stdout: &out, Stderr: &errb}, []string{"run", "--model", "cli:claude:agent", "--folder", e.Work, "--graph", file})
 	if code != 0 {
 		t.Fatalf("exit %d\nstderr: %s", code, errb.String())
 	}
-	if o := out.String(); !strings.Contains(o, "## facts · Titling · done\nfacts: the sky is blue") || !strings.Contains(o, "## headline · Titling · done\nheadline: Blue skies") {
+	if o := out.String(); !strings.Contains(o, "## facts · Compaction · done\nfacts: the sky is blue") || !strings.Contains(o, "## headline · Compaction · done\nheadline: Blue skies") {
 		t.Errorf("stdout = %s", o)
 	}
 	main := srv.MainRequests()

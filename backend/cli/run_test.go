@@ -33,7 +33,7 @@ func TestLiveRunCommand(t *testing.T) {
 	if out.String() != "The marker is run-cmd-42.\n" {
 		t.Errorf("stdout = %q", out.String())
 	}
-	if !strings.Contains(errb.String(), "· Using Bash — {\"command\":\"echo run-cmd-$((40+2))\"") || !strings.Contains(errb.String(), "cost $0 (subscription)") {
+	if !strings.Contains(errb.String(), "· Using Bash — {\"command\":\"echo run-cmd-$((40+2))\"") || !strings.Contains(errb.String(), "cost: subscription") {
 		t.Errorf("stderr = %s", errb.String())
 	}
 	main := srv.MainRequests()

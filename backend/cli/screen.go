@@ -14,14 +14,19 @@ func init() {
 		Name:  "screen",
 		Usage: "[--cols 120] [--rows 32] [FILE...]",
 		Help:  "Feed raw terminal bytes (stdin or files) through the app's emulator and print the visible screen.",
+		Page: &Page{
+			About: "Each FILE (or standard input when there is none, or for -) is fed through the same terminal " +
+				"emulator a pane uses, in 32 KiB reads, and the screen it ends with is printed, one line a row. " +
+				"With several files each screen is headed by its file name. Use it to see what detection sees in a capture.",
+			Flags:   func() *flag.FlagSet { fs, _, _ := screenFlags(); return fs },
+			Example: "osfoundry screen --cols 100 --rows 30 capture.raw",
+			Docs:    "README.md",
+		},
 	}
 	c.Run = func(env *Env, args []string) int {
-		fs := flag.NewFlagSet("screen", flag.ContinueOnError)
-		fs.SetOutput(env.Stderr)
-		cols := fs.Int("cols", 120, "screen width")
-		rows := fs.Int("rows", 32, "screen height")
+		fs, cols, rows := screenFlags()
 		if err := fs.Parse(args); err != nil {
-			return 2
+			return fail(env, c, "%v", err)
 		}
 		files := fs.Args()
 		if len(files) == 0 {
@@ -45,6 +50,15 @@ func init() {
 		return 0
 	}
 	register(c)
+}
+
+// screenFlags is the flag set of screen (and the size flags of detect).
+func screenFlags() (fs *flag.FlagSet, cols, rows *int) {
+	fs = flag.NewFlagSet("screen", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	cols = fs.Int("cols", 120, "screen width in columns")
+	rows = fs.Int("rows", 32, "screen height in rows")
+	return fs, cols, rows
 }
 
 // feed streams a file (or stdin for "-") into the emulator in chunks.

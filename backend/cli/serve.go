@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -15,16 +16,22 @@ import (
 
 func init() {
 	c := &Command{Name: "serve", Usage: "[--addr 127.0.0.1:8765] [--public-url https://host]",
-		Help: "Serve the Connected agents endpoint (OAuth-protected MCP) without a window; prints the server address and an owner sign-in link."}
+		Help: "Serve the Connected agents endpoint (OAuth-protected MCP) without a window; prints the server address and an owner sign-in link.",
+		Page: &Page{
+			About: "The same endpoint the window serves for Connected agents (Claude, ChatGPT, Codex CLI or any MCP client): OAuth " +
+				"discovery, dynamic registration and PKCE, with access checked on every call. It prints the server address and " +
+				"a single-use owner sign-in link that lasts 24 hours (`osfoundry connections signin-link` makes more), and serves " +
+				"until Ctrl-C or SIGTERM.",
+			Flags:   func() *flag.FlagSet { fs, _, _ := serveFlags(); return fs },
+			Example: "osfoundry serve --addr 127.0.0.1:8765",
+			Docs:    "README.md",
+		}}
 	c.Run = func(env *Env, args []string) int { return runServe(env, c, args) }
 	register(c)
 }
 
 func runServe(env *Env, c *Command, args []string) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	addr := fs.String("addr", connect.DefaultAddr, "listen address; loopback unless --public-url is set (behind a TLS proxy)")
-	public := fs.String("public-url", "", "origin remote assistants reach, e.g. https://osfoundry.example.com")
+	fs, addr, public := serveFlags()
 	if err := fs.Parse(args); err != nil {
 		return fail(env, c, "%v", err)
 	}
@@ -64,4 +71,12 @@ func runServe(env *Env, c *Command, args []string) int {
 		return 1
 	}
 	return 0
+}
+
+func serveFlags() (fs *flag.FlagSet, addr, public *string) {
+	fs = flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	addr = fs.String("addr", connect.DefaultAddr, "listen address; loopback unless --public-url is set (behind a TLS proxy)")
+	public = fs.String("public-url", "", "origin remote assistants reach, e.g. https://osfoundry.example.com")
+	return fs, addr, public
 }

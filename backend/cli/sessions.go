@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -23,6 +22,21 @@ func init() {
 		Name:  "sessions",
 		Usage: "list|find QUERY|show ID|resume ID [--json] [--home DIR] [--app APP] [--exec] [--yes] [--keep-permissions]",
 		Help:  "List, search, read and safely resume past sessions of other AI apps on this machine (read-only).",
+		Page: &Page{
+			About: "Sessions of Claude Code, Codex, Gemini CLI and the other apps External agents knows are read from each " +
+				"app's own files, never changed, and indexed in the app's database (or in memory with --home). " +
+				"Flags may come before or after the ID or QUERY.",
+			Subs: []Sub{
+				{Name: "list", Usage: "[--app APP] [--json]", About: "Every session, newest first."},
+				{Name: "find", Usage: "QUERY [--app APP] [--json]", About: "Sessions whose title, folder, branch, app or id has the words of QUERY."},
+				{Name: "show", Usage: "ID [--rows N] [--json]", About: "The session's conversation, its first --rows rows."},
+				{Name: "resume", Usage: "ID [--exec [--yes]] [--keep-permissions]", About: "Print the app's own resume command for the session, in its recorded " +
+					"folder and without weakening its approval settings; --exec runs it (asking first when the folder's branch differs)."},
+			},
+			Flags:   func() *flag.FlagSet { fs, _ := sessionsFlagSet("list"); return fs },
+			Example: "osfoundry sessions find \"flaky test\" --app claude-code",
+			Docs:    "README.md",
+		},
 	}
 	c.Run = func(env *Env, args []string) int { return runSessions(env, c, args) }
 	register(c)
@@ -39,16 +53,7 @@ func runSessions(env *Env, c *Command, args []string) int {
 		return fail(env, c, "name a subcommand: list, find, show or resume")
 	}
 	sub := args[0]
-	fs := flag.NewFlagSet("sessions "+sub, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	var f sessionsFlags
-	fs.BoolVar(&f.json, "json", false, "print JSON")
-	fs.StringVar(&f.home, "home", "", "read the apps' stores under this home folder instead of yours")
-	fs.StringVar(&f.app, "app", "", "only this app (claude-code, codex-cli, …)")
-	fs.BoolVar(&f.exec, "exec", false, "resume: run the command in the session's folder")
-	fs.BoolVar(&f.yes, "yes", false, "resume --exec: open even when the branch differs")
-	fs.BoolVar(&f.keep, "keep-permissions", false, "resume: keep a recorded approval mode that asks less than the default")
-	fs.IntVar(&f.rows, "rows", 200, "show: how many conversation rows to print")
+	fs, f := sessionsFlagSet(sub)
 	// Flags may come before or after the positional argument.
 	var pos []string
 	rest := args[1:]
@@ -62,6 +67,25 @@ func runSessions(env *Env, c *Command, args []string) int {
 			rest = rest[1:]
 		}
 	}
+	return runSessionsSub(env, c, sub, pos, *f)
+}
+
+// sessionsFlagSet is the flag set every sessions subcommand parses.
+func sessionsFlagSet(sub string) (*flag.FlagSet, *sessionsFlags) {
+	fs := flag.NewFlagSet("sessions "+sub, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var f sessionsFlags
+	fs.BoolVar(&f.json, "json", false, "print JSON")
+	fs.StringVar(&f.home, "home", "", "read the apps' stores under this home folder instead of yours")
+	fs.StringVar(&f.app, "app", "", "only this app (claude-code, codex-cli, …)")
+	fs.BoolVar(&f.exec, "exec", false, "resume: run the command in the session's folder")
+	fs.BoolVar(&f.yes, "yes", false, "resume --exec: open even when the branch differs")
+	fs.BoolVar(&f.keep, "keep-permissions", false, "resume: keep a recorded approval mode that asks less than the default")
+	fs.IntVar(&f.rows, "rows", 200, "show: how many conversation rows to print")
+	return fs, &f
+}
+
+func runSessionsSub(env *Env, c *Command, sub string, pos []string, f sessionsFlags) int {
 	ctx := context.Background()
 	svc, closeDB, err := openSessions(ctx, f.home)
 	if err != nil {
@@ -141,9 +165,7 @@ func printSessions(env *Env, ss []inventory.Session, asJSON bool) int {
 }
 
 func printJSON(env *Env, v any) int {
-	enc := json.NewEncoder(env.Stdout)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	if err := writeJSON(env.Stdout, v); err != nil {
 		fmt.Fprintf(env.Stderr, "osfoundry sessions: writing JSON: %v\n", err)
 		return 1
 	}

@@ -22,6 +22,13 @@ func init() {
 		Usage: "claude|codex",
 		Help: "Check that Claude Code or Codex is signed in (a one-word completion through the run command builder, kept out of the CLI's history; 300 s limit, Ctrl-C cancels). " +
 			"Prints the CLI's live status on stderr. Exit 0 signed in, 1 needs sign-in, 3 cannot reach its service.",
+		Page: &Page{
+			About: "It finds the CLI as a terminal would (your login shell's PATH when started without one), asks it for a one-word " +
+				"answer with API keys removed from its environment, and prints ✓ Signed in, Needs sign-in (with how to sign in) " +
+				"or Cannot reach the service, with the CLI's version and path.",
+			Example: "osfoundry verify claude",
+			Docs:    "README.md",
+		},
 	}
 	c.Run = func(env *Env, args []string) int {
 		if len(args) != 1 || (args[0] != "claude" && args[0] != "codex") {

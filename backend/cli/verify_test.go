@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,8 +13,11 @@ import (
 )
 
 // A Claude Code whose service cannot be reached: the command shows the
-// CLI's retry lines while it waits and answers "Cannot reach" within 20 s
-// with its own exit status, instead of spinning for the 300 s limit.
+// CLI's retry lines while it waits and answers "Cannot reach" after a few
+// failed connections (about 20 s on a quiet machine) with its own exit
+// status, instead of spinning for the 300 s limit. The count of failed
+// connections is what decides, not a clock, so a loaded machine only
+// makes it slower.
 func TestLiveVerifyCommandUnreachable(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -36,14 +41,14 @@ func TestLiveVerifyCommandUnreachable(t *testing.T) {
 	if !strings.Contains(errb.String(), "Retrying the connection (attempt") {
 		t.Errorf("no live status line on stderr: %q", errb.String())
 	}
-	if took > 20*time.Second {
-		t.Errorf("answered after %s", took)
+	if !strings.Contains(out.String(), "the connection failed 5 times") {
+		t.Errorf("gave up without saying after how many failed connections: %q", out.String())
 	}
 }
 
 // Codex, whose HTTPS goes through a proxy nothing listens on (what a
 // network or proxy outage looks like to it): its "Reconnecting…" lines on
-// stderr, then "Cannot reach OpenAI" within 20 s.
+// stderr, then "Cannot reach OpenAI" once it has given up reconnecting.
 func TestLiveVerifyCommandCodexUnreachable(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -53,6 +58,11 @@ func TestLiveVerifyCommandCodexUnreachable(t *testing.T) {
 	l.Close()
 	e := agentenv.Codex(t, proxy)
 	useEnv(t, e)
+	// The person's config would choose the sandbox's provider: this is
+	// someone with no config.toml, on OpenAI.
+	if err := os.Remove(filepath.Join(e.CodexHome(), "config.toml")); err != nil {
+		t.Fatal(err)
+	}
 	for _, k := range []string{"HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"} {
 		t.Setenv(k, proxy)
 	}
@@ -68,8 +78,5 @@ func TestLiveVerifyCommandCodexUnreachable(t *testing.T) {
 	}
 	if !strings.Contains(errb.String(), "Reconnecting") {
 		t.Errorf("no live status line on stderr: %q", errb.String())
-	}
-	if took > 20*time.Second {
-		t.Errorf("answered after %s", took)
 	}
 }

@@ -2,11 +2,12 @@ package connect
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/osfoundry/desktop/backend/tools"
 )
 
 // Grant is what an access token carries: who, which connection, which
@@ -30,6 +31,7 @@ const (
 	DenyNotInvited    = "not_invited"
 	DenyApproverView  = "approver_cannot_view"
 	DenyApproverEdit  = "approver_cannot_edit"
+	DenyNoRunner      = "runner_role_required"
 	DenyInsufficient  = "insufficient_scope"
 	DecisionAllowed   = "allowed"
 	decisionToolError = "allowed (tool error)"
@@ -44,6 +46,7 @@ var denyText = map[string]string{
 	DenyNotInvited:   "This connection has not been invited to this Message channel. Being in a project opens only its discussion channel; other channels need the owner's Invite (Connected agents → Message channels → Invite), a private channel its owner's invite. Call list_granted_resources to see what is open.",
 	DenyApproverView: "The person who approved this connection can no longer see this item.",
 	DenyApproverEdit: "The person who approved this connection can no longer edit this item.",
+	DenyNoRunner:     "The person who approved this connection has no runner role in this workspace: a workspace owner can grant it.",
 	DenyInsufficient: "This tool needs a scope the connection was not granted.",
 }
 
@@ -64,19 +67,6 @@ type allowed struct {
 	approver  string
 	target    Target
 }
-
-// accessQuery re-reads, in one round trip, everything a call depends on.
-// Times and flags are plain integers so the query runs on PostgreSQL too.
-const accessQuery = `SELECT c.status, c.workspace, c.approver,
-	(SELECT COUNT(*) FROM connect_disabled_tools d WHERE d.connection_id = c.id AND d.tool = ?),
-	(SELECT COUNT(*) FROM connect_projects p WHERE p.connection_id = c.id AND p.project = ?),
-	(SELECT COUNT(*) FROM connect_channel_invites i WHERE i.connection_id = c.id AND i.channel = ?
-		AND (? = '' OR i.invited_by = ?)),
-	COALESCE((SELECT u.admin FROM connect_users u WHERE u.id = c.approver), -1),
-	COALESCE((SELECT MAX(CASE r.role WHEN 'owner' THEN 3 WHEN 'editor' THEN 2 WHEN 'viewer' THEN 1 ELSE 0 END)
-		FROM connect_roles r WHERE r.user_id = c.approver AND r.workspace = c.workspace
-		AND (r.project = '' OR r.project = ?)), 0)
-FROM connect_connections c WHERE c.id = ?`
 
 // channelKinds are targets reachable by an explicit channel invite.
 var channelKinds = []string{"channel", "message_channel", "record_channel"}
@@ -108,35 +98,37 @@ func (s *Service) check(ctx context.Context, g Grant, tool string, args json.Raw
 	if err != nil {
 		return nil, &Denial{Code: "invalid_arguments", Text: argsProblem(err)}
 	}
-	var (
-		status, workspace, approver       string
-		off, inProject, invited, admin, r int
-	)
 	project := t.Project
-	err = s.q.access.QueryRowContext(ctx, tool, project, t.ID, t.InviteFrom, t.InviteFrom, project, g.ConnectionID).
-		Scan(&status, &workspace, &approver, &off, &inProject, &invited, &admin, &r)
-	if errors.Is(err, sql.ErrNoRows) {
+	row, err := s.st.Access(ctx, AccessQuery{ConnectionID: g.ConnectionID, Tool: tool, Project: project, Channel: t.ID, InviteFrom: t.InviteFrom})
+	if errors.Is(err, ErrNotFound) {
 		return nil, deny(DenyRevoked)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("checking access: %w", err)
 	}
 	switch {
-	case status == StatusRevoked:
+	case row.Status == StatusRevoked:
 		return nil, deny(DenyRevoked)
-	case status != StatusConnected:
+	case row.Status != StatusConnected:
 		return nil, deny(DenyPending)
-	case off > 0:
+	case row.ToolOff:
 		return nil, deny(DenyToolDisabled)
+	case row.ApproverGone:
+		return nil, deny(DenyApproverView)
 	}
-	a := &allowed{grant: g, workspace: workspace, approver: approver, target: t}
+	// Runs need the runner role the consent page promises, whatever the
+	// scope says; the desktop's owner needs none.
+	if e.Scope == tools.ScopeRun && !row.ApproverAdmin && !row.Runner {
+		return nil, deny(DenyNoRunner)
+	}
+	a := &allowed{grant: g, workspace: row.Workspace, approver: row.Approver, target: t}
 	if t.Kind == "" {
 		return a, nil // list tools filter by granted projects themselves
 	}
-	if t.Workspace != "" && t.Workspace != workspace || t.Workspace == "" && t.Kind != "project" {
+	if t.Workspace != "" && t.Workspace != row.Workspace || t.Workspace == "" && t.Kind != "project" {
 		return nil, deny(DenyNotFound)
 	}
-	if inProject == 0 && !(invited > 0 && slices.Contains(channelKinds, t.Kind)) {
+	if !row.InProject && !(row.Invited && slices.Contains(channelKinds, t.Kind)) {
 		if t.Kind == "message_channel" {
 			return nil, deny(DenyNotInvited)
 		}
@@ -146,10 +138,10 @@ func (s *Service) check(ctx context.Context, g Grant, tool string, args json.Raw
 	if !e.ReadOnly {
 		need = 2
 	}
-	if admin == 1 {
+	if row.ApproverAdmin {
 		return a, nil
 	}
-	if admin < 0 || r < need {
+	if !row.ApproverKnown || row.Role < need {
 		if need == 1 {
 			return nil, deny(DenyApproverView)
 		}

@@ -2,10 +2,10 @@ package connect
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // connectionChoice is one "Connection" option of the consent page.
@@ -22,55 +22,38 @@ type connectionChoice struct {
 // assistant asking again for more scopes; hosts re-register on every
 // sign-in, so the client id cannot tell it is the same assistant).
 //
-// Reusing a connected one hands its projects to whoever asks, so it is
-// never preselected: the default is a new connection, or a pending one
-// the owner set up for this kind of assistant.
-func (s *Service) choices(ctx context.Context, user, clientName string) ([]connectionChoice, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, display_name, assistant, status FROM connect_connections
-		WHERE status = 'pending' OR (status = 'connected' AND approver = ?) ORDER BY status DESC, created_at DESC`, user)
+// Taking over a connection hands its projects to whoever asks, so neither
+// a connected nor a pending one is ever preselected: the default is a new
+// connection. The client's name cannot choose for the owner either: any
+// client may call itself "Claude" and would get the pending connection the
+// owner prepared for Claude.
+func (s *Service) choices(ctx context.Context, user string) ([]connectionChoice, error) {
+	list, err := s.st.Offered(ctx, user)
 	if err != nil {
-		return nil, fmt.Errorf("listing connections: %w", err)
-	}
-	type row struct{ id, name, assistant, status string }
-	var list []row
-	for rows.Next() {
-		var r row
-		if err := rows.Scan(&r.id, &r.name, &r.assistant, &r.status); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("listing connections: %w", err)
-		}
-		list = append(list, r)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("listing connections: %w", err)
+		return nil, err
 	}
 	held, err := s.carriedOver(ctx, user)
 	if err != nil {
 		return nil, err
 	}
 	var pending, reuse []connectionChoice
-	preselected := false
-	kind := assistantFor(clientName)
 	for _, r := range list {
-		h := held[r.id]
+		h := held[r.ID]
 		if h == nil {
 			h = &carried{}
 		}
-		if r.status == StatusConnected {
-			reuse = append(reuse, connectionChoice{Value: r.id, Label: "Keep using: " + r.name, Carries: h.text(len(s.cat.order))})
+		if r.Status == StatusConnected {
+			reuse = append(reuse, connectionChoice{Value: r.ID, Label: "Keep using: " + r.DisplayName,
+				Carries: h.text(len(s.cat.order)) + "; signs out the assistant using it now"})
 			continue
 		}
-		c := connectionChoice{Value: r.id, Label: "Use pending: " + r.name}
+		c := connectionChoice{Value: r.ID, Label: "Use pending: " + r.DisplayName}
 		if len(h.projects) > 0 || h.channels > 0 || h.off > 0 { // the owner may have set it up before sign-in
 			c.Carries = h.text(len(s.cat.order))
 		}
-		if !preselected && r.assistant == kind {
-			c.Checked, preselected = true, true
-		}
 		pending = append(pending, c)
 	}
-	out := append(pending, connectionChoice{Value: "new", Label: "Create a new connection", Checked: !preselected})
+	out := append(pending, connectionChoice{Value: "new", Label: "Create a new connection", Checked: true})
 	return append(out, reuse...), nil
 }
 
@@ -104,39 +87,25 @@ func (c carried) text(tools int) string {
 // carriedOver reads, in one query however many there are, what each
 // connection the consent page may offer to user would carry over.
 func (s *Service) carriedOver(ctx context.Context, user string) (map[string]*carried, error) {
-	const offered = `SELECT id FROM connect_connections WHERE status = 'pending' OR (status = 'connected' AND approver = ?)`
-	rows, err := s.db.QueryContext(ctx, `
-		SELECT 'project', connection_id, project, added_at FROM connect_projects WHERE connection_id IN (`+offered+`)
-		UNION ALL SELECT 'channel', connection_id, channel, 0 FROM connect_channel_invites WHERE connection_id IN (`+offered+`)
-		UNION ALL SELECT 'tool', connection_id, tool, 0 FROM connect_disabled_tools WHERE connection_id IN (`+offered+`)
-		ORDER BY 4, 3`, user, user, user)
+	rows, err := s.st.Carried(ctx, user)
 	if err != nil {
-		return nil, fmt.Errorf("reading what connections carry: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
 	out := map[string]*carried{}
-	for rows.Next() {
-		var kind, id, v string
-		var at int64
-		if err := rows.Scan(&kind, &id, &v, &at); err != nil {
-			return nil, fmt.Errorf("reading what connections carry: %w", err)
-		}
-		c := out[id]
+	for _, r := range rows {
+		c := out[r.ConnectionID]
 		if c == nil {
 			c = &carried{}
-			out[id] = c
+			out[r.ConnectionID] = c
 		}
-		switch _, known := s.cat.tools[v]; {
-		case kind == "project":
-			c.projects = append(c.projects, v)
-		case kind == "channel":
+		switch _, known := s.cat.tools[r.Value]; {
+		case r.Kind == "project":
+			c.projects = append(c.projects, r.Value)
+		case r.Kind == "channel":
 			c.channels++
 		case known: // a tool since removed from the catalogue counts for nothing
 			c.off++
 		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("reading what connections carry: %w", err)
 	}
 	return out, nil
 }
@@ -173,24 +142,24 @@ func (s *Service) approve(ctx context.Context, a *authRequest, user, workspace, 
 		return "", fmt.Errorf("reading client: %w", err)
 	}
 	scopes := strings.Join(a.Scopes, " ")
-	now := s.ms()
+	now := time.UnixMilli(s.ms())
 	if choice == "" || choice == "new" {
 		id := newID("conn")
-		_, err := s.db.ExecContext(ctx, `INSERT INTO connect_connections (id, display_name, assistant, status, workspace, approver, client_id, scopes, created_at, connected_at)
-			VALUES (?, ?, ?, 'connected', ?, ?, ?, ?, ?, ?)`, id, c.Name, assistantFor(c.Name), workspace, user, c.ID, scopes, now, now)
-		if err != nil {
+		if err := s.st.InsertConnection(ctx, ConnectionRow{ID: id, DisplayName: c.Name, Assistant: assistantFor(c.Name), Status: StatusConnected,
+			Workspace: workspace, Approver: user, ClientID: c.ID, Scopes: scopes, CreatedAt: now, ConnectedAt: now}); err != nil {
 			return "", fmt.Errorf("creating connection: %w", err)
 		}
 		return id, nil
 	}
-	var oldName, status string
-	err = s.db.QueryRowContext(ctx, `SELECT display_name, status FROM connect_connections WHERE id = ?`, choice).Scan(&oldName, &status)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", errors.New("That connection can no longer be used here. Choose another option.")
+	gone := errors.New("That connection can no longer be used here. Choose another option.")
+	old, err := s.st.Connection(ctx, choice)
+	if errors.Is(err, ErrNotFound) {
+		return "", gone
 	}
 	if err != nil {
 		return "", fmt.Errorf("reading connection: %w", err)
 	}
+	oldName, status := old.DisplayName, old.Status
 	// A pending connection keeps the name the owner gave it; a connected one
 	// taken over by another assistant shows who holds it now.
 	name := oldName
@@ -198,18 +167,21 @@ func (s *Service) approve(ctx context.Context, a *authRequest, user, workspace, 
 		name = c.Name
 	}
 	// Only a pending connection, or one this person approved for the same
-	// workspace, can be taken over by a consent.
-	res, err := s.db.ExecContext(ctx, `UPDATE connect_connections SET status = 'connected', display_name = ?, workspace = ?, approver = ?, client_id = ?, scopes = ?, connected_at = ?
-		WHERE id = ? AND (status = 'pending' OR (status = 'connected' AND approver = ? AND workspace = ?))`,
-		name, workspace, user, c.ID, scopes, now, choice, user, workspace)
+	// workspace, can be taken over by a consent. The assistant that held
+	// it is signed out in the same step: its access and refresh tokens,
+	// and codes it has not redeemed, stop working. Otherwise two
+	// assistants would share the connection, the owner believing the old
+	// one gone. The new assistant's code is issued after this.
+	took, err := s.st.TakeOver(ctx, ConnectionRow{ID: choice, DisplayName: name, Workspace: workspace, Approver: user,
+		ClientID: c.ID, Scopes: scopes, ConnectedAt: now})
 	if err != nil {
-		return "", fmt.Errorf("connecting: %w", err)
+		return "", err
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return "", errors.New("That connection can no longer be used here. Choose another option.")
+	if !took {
+		return "", gone
 	}
 	if status == StatusConnected {
-		detail := fmt.Sprintf("now used by %s (was %s)", c.Name, oldName)
+		detail := fmt.Sprintf("now used by %s (was %s, signed out)", c.Name, oldName)
 		if err := s.logActivity(ctx, choice, "consent", "reused", detail); err != nil {
 			return "", err
 		}

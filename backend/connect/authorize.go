@@ -2,13 +2,13 @@ package connect
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/osfoundry/desktop/backend/tools"
 )
@@ -25,41 +25,32 @@ type authRequest struct {
 func (s *Service) saveAuthRequest(ctx context.Context, a *authRequest) error {
 	a.ID = newID("authz")
 	a.CSRF = newSecret("")
-	now := s.now()
-	_, err := s.db.ExecContext(ctx, `INSERT INTO connect_auth_requests (id, client_id, redirect_uri, state, code_challenge, scopes, resource, session_hash, csrf, expires_at, browser_hash, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, a.ID, a.ClientID, a.RedirectURI, a.State, a.Challenge, strings.Join(a.Scopes, " "),
-		a.Resource, a.SessionHash, a.CSRF, now.Add(authRequestTTL).UnixMilli(), a.BrowserHash, now.UnixMilli())
-	if err != nil {
-		return fmt.Errorf("saving authorization request: %w", err)
-	}
-	return nil
+	now := time.UnixMilli(s.ms())
+	return s.st.InsertAuthRequest(ctx, AuthRequestRow{ID: a.ID, ClientID: a.ClientID, RedirectURI: a.RedirectURI, State: a.State,
+		Challenge: a.Challenge, Scopes: strings.Join(a.Scopes, " "), Resource: a.Resource, SessionHash: a.SessionHash, CSRF: a.CSRF,
+		BrowserHash: a.BrowserHash, CreatedAt: now, ExpiresAt: now.Add(authRequestTTL)})
 }
 
+// errRequestGone: the request expired, was used, or never was.
+var errRequestGone = errors.New("this sign-in request expired or was already used; start connecting again from your assistant")
+
 func (s *Service) loadAuthRequest(ctx context.Context, id string) (*authRequest, error) {
-	a := &authRequest{}
-	var scopes string
-	var expires int64
-	err := s.db.QueryRowContext(ctx, `SELECT id, client_id, redirect_uri, state, code_challenge, scopes, resource, session_hash, csrf, expires_at
-		FROM connect_auth_requests WHERE id = ?`, id).Scan(&a.ID, &a.ClientID, &a.RedirectURI, &a.State, &a.Challenge, &scopes, &a.Resource, &a.SessionHash, &a.CSRF, &expires)
-	if errors.Is(err, sql.ErrNoRows) || err == nil && s.now().UnixMilli() > expires {
-		return nil, errors.New("this sign-in request expired or was already used; start connecting again from your assistant")
+	r, err := s.st.AuthRequest(ctx, id)
+	if errors.Is(err, ErrNotFound) || err == nil && s.expired(r.ExpiresAt) {
+		return nil, errRequestGone
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading authorization request: %w", err)
 	}
-	a.Scopes = splitScopes(scopes)
-	return a, nil
+	return &authRequest{ID: r.ID, ClientID: r.ClientID, RedirectURI: r.RedirectURI, State: r.State, Challenge: r.Challenge,
+		Resource: r.Resource, SessionHash: r.SessionHash, CSRF: r.CSRF, BrowserHash: r.BrowserHash, Scopes: splitScopes(r.Scopes)}, nil
 }
 
 // bindAuthRequest gives a request waiting for sign-in to the session that
 // now continues it, with a fresh CSRF token.
 func (s *Service) bindAuthRequest(ctx context.Context, a *authRequest, sessionHash string) error {
 	a.SessionHash, a.CSRF = sessionHash, newSecret("")
-	_, err := s.db.ExecContext(ctx, `UPDATE connect_auth_requests SET session_hash = ?, csrf = ? WHERE id = ?`, sessionHash, a.CSRF, a.ID)
-	if err != nil {
-		return fmt.Errorf("continuing authorization request: %w", err)
-	}
-	return nil
+	return s.st.BindAuthRequest(ctx, a.ID, sessionHash, a.CSRF)
 }
 
 // serveAuthorize validates the request and shows the consent page. An
@@ -78,31 +69,45 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, http.StatusBadRequest, "This sign-in request is too large ("+p+"). Nothing was stored or sent back; start connecting again from your assistant.")
 		return
 	}
-	if ok, wait := s.authLim.allow(s.clientAddr(r)); !ok {
+	ok, wait, err := s.authLim.allow(ctx, s.clientAddr(r))
+	if err != nil {
+		w.Header().Set("Retry-After", "5")
+		s.errorPage(w, http.StatusServiceUnavailable, "The server cannot count sign-in requests right now. Wait a moment and start connecting again.")
+		return
+	}
+	if !ok {
 		w.Header().Set("Retry-After", fmt.Sprint(int(wait.Seconds())+1))
 		s.errorPage(w, http.StatusTooManyRequests, "Too many sign-in requests from this address. Wait a minute and start connecting again.")
 		return
 	}
 	q := r.URL.Query()
-	user, sess := s.svc.sessionUser(r)
+	user, sess := s.approver(r)
 	if id := q.Get("request"); id != "" { // continuing after sign-in
 		a, err := s.svc.loadAuthRequest(ctx, id)
+		if err != nil && !errors.Is(err, errRequestGone) {
+			s.unavailable(w)
+			return
+		}
 		if err != nil || a.SessionHash != "" && a.SessionHash != sess {
 			s.errorPage(w, http.StatusBadRequest, "This sign-in request expired or was already used. Start connecting again from your assistant.")
 			return
 		}
 		if user == "" {
-			s.signInPage(w, r)
+			s.signInPage(w, r, continuePath(a.ID))
 			return
 		}
 		if err := s.svc.bindAuthRequest(ctx, a, sess); err != nil {
-			s.errorPage(w, http.StatusInternalServerError, err.Error())
+			s.unavailable(w)
 			return
 		}
 		s.consentPage(w, r, a, user, "")
 		return
 	}
 	c, err := s.svc.client(ctx, q.Get("client_id"))
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		s.unavailable(w)
+		return
+	}
 	if err != nil {
 		s.errorPage(w, http.StatusBadRequest, "Unknown assistant (client_id). Remove the server from your assistant and add it again so it registers.")
 		return
@@ -154,11 +159,11 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 		a.BrowserHash = s.markBrowser(w, r)
 	}
 	if err := s.svc.saveAuthRequest(ctx, a); err != nil {
-		s.errorPage(w, http.StatusInternalServerError, err.Error())
+		s.unavailable(w)
 		return
 	}
 	if user == "" {
-		s.signInPage(w, r)
+		s.signInPage(w, r, continuePath(a.ID))
 		return
 	}
 	s.consentPage(w, r, a, user, "")
@@ -191,10 +196,14 @@ func (s *Server) serveConsent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f := r.PostForm
-	user, sess := s.svc.sessionUser(r)
+	user, sess := s.approver(r)
 	a, err := s.svc.loadAuthRequest(ctx, f.Get("request"))
-	if err != nil {
+	if errors.Is(err, errRequestGone) {
 		s.errorPage(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	if err != nil {
+		s.unavailable(w)
 		return
 	}
 	if user == "" || sess != a.SessionHash || !constantEqual(f.Get("csrf"), a.CSRF) {
@@ -219,12 +228,15 @@ func (s *Server) serveConsent(w http.ResponseWriter, r *http.Request) {
 	code, err := s.svc.issueCode(ctx, codeGrant{ClientID: a.ClientID, ConnectionID: conn, UserID: user, RedirectURI: a.RedirectURI,
 		Challenge: a.Challenge, Resource: a.Resource, Scopes: a.Scopes})
 	if err != nil {
-		s.errorPage(w, http.StatusInternalServerError, err.Error())
+		s.unavailable(w)
 		return
 	}
 	redirectWith(w, r, a.RedirectURI, url.Values{"code": {code}, "state": {a.State}, "iss": {s.base(r)}})
 }
 
+// deleteAuthRequest is best effort: a request left behind expires with
+// authRequestTTL, and its consent cannot be sent twice (the code is
+// issued once, its CSRF token was the page's).
 func (s *Service) deleteAuthRequest(ctx context.Context, id string) {
-	s.db.ExecContext(ctx, `DELETE FROM connect_auth_requests WHERE id = ?`, id)
+	_ = s.st.DeleteAuthRequest(ctx, id)
 }

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/osfoundry/desktop/backend/tools"
@@ -25,11 +26,11 @@ var proposalKinds = []struct{ tool, kind, what string }{
 }
 
 const proposalSchema = `{"type":"object","properties":{
-"project_id":{"type":"string","description":"Project the proposal belongs to (from list_granted_resources)."},
-"target":{"type":"string","description":"What the proposal changes: repository, Note id, Room, …"},
-"title":{"type":"string","description":"One line the owner reads under Needs your approval."},
-"files":{"type":"array","items":{"type":"string"},"description":"Files the proposal touches."},
-"details":{"type":"string","description":"What will happen if the owner approves."}},
+"project_id":{"type":"string","maxLength":200,"description":"Project the proposal belongs to (from list_granted_resources)."},
+"target":{"type":"string","maxLength":500,"description":"What the proposal changes: repository, Note id, Room, …"},
+"title":{"type":"string","maxLength":200,"description":"One line the owner reads under Needs your approval."},
+"files":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024},"description":"Files the proposal touches."},
+"details":{"type":"string","maxLength":8000,"description":"What will happen if the owner approves."}},
 "required":["project_id","target","title"],"additionalProperties":false}`
 
 type projectArgs struct {
@@ -174,11 +175,11 @@ func (s *Service) listProjectResources(ctx context.Context, a *allowed, args jso
 	}
 	projects := []string{a.target.Project}
 	if a.target.Kind == "" {
-		var err error
-		projects, err = s.strings(ctx, `SELECT project FROM connect_projects WHERE connection_id = ? ORDER BY added_at, project`, a.grant.ConnectionID)
+		c, err := s.st.Connection(ctx, a.grant.ConnectionID)
 		if err != nil {
-			return tools.Result{}, err
+			return tools.Result{}, fmt.Errorf("reading the projects of connection %s: %w", a.grant.ConnectionID, err)
 		}
+		projects = c.Projects
 	}
 	search := strings.ToLower(strings.TrimSpace(in.Search))
 	out := []Resource{}
@@ -209,13 +210,7 @@ func (s *Service) listProjectResources(ctx context.Context, a *allowed, args jso
 // invited reports whether connection holds an invite to channel (by from,
 // when from is set), as the per-call check counts it.
 func (s *Service) invited(ctx context.Context, connID, channel, from string) (bool, error) {
-	var n int
-	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM connect_channel_invites WHERE connection_id = ? AND channel = ?
-		AND (? = '' OR invited_by = ?)`, connID, channel, from, from).Scan(&n)
-	if err != nil {
-		return false, fmt.Errorf("reading the invites of channel %s: %w", channel, err)
-	}
-	return n > 0, nil
+	return s.st.Invited(ctx, connID, channel, from)
 }
 
 // decodeStrict decodes a tool's arguments like decodeArgs and refuses an
@@ -255,11 +250,8 @@ func (s *Service) linkChat(ctx context.Context, a *allowed, args json.RawMessage
 	if in.Label == "" || len(in.Label) > 120 {
 		return tools.ErrorResult("label is required (at most 120 characters)"), nil
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO connect_chat_links (connection_id, project, label, linked_at) VALUES (?, ?, ?, ?)
-		ON CONFLICT (connection_id, project, label) DO UPDATE SET linked_at = excluded.linked_at`,
-		a.grant.ConnectionID, in.ProjectID, in.Label, s.ms())
-	if err != nil {
-		return tools.Result{}, fmt.Errorf("linking chat: %w", err)
+	if err := s.st.LinkChat(ctx, a.grant.ConnectionID, in.ProjectID, in.Label, time.UnixMilli(s.ms())); err != nil {
+		return tools.Result{}, err
 	}
 	return tools.JSONResult(map[string]any{"linked": true, "project_id": in.ProjectID, "label": in.Label,
 		"note": "Work for this project may now be routed to this chat; it waits until someone opens the chat."}), nil
@@ -280,8 +272,14 @@ func (s *Service) proposer(tool, kind string) builtinHandler {
 		if strings.TrimSpace(in.Target) == "" || strings.TrimSpace(in.Title) == "" {
 			return tools.ErrorResult("target and title are required"), nil
 		}
+		if why := proposalFieldProblem(in.ProjectID, in.Title, in.Target, in.Details, in.Files); why != "" {
+			return tools.ErrorResult(why), nil
+		}
 		p, err := s.addProposal(ctx, Proposal{ConnectionID: a.grant.ConnectionID, Kind: kind, Project: in.ProjectID,
 			Target: in.Target, Title: in.Title, Files: in.Files, Details: in.Details})
+		if errors.Is(err, ErrTooManyPending) {
+			return tools.ErrorResult(pendingRefusal), nil
+		}
 		if err != nil {
 			return tools.Result{}, err
 		}

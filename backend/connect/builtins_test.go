@@ -65,9 +65,21 @@ func TestLinkCurrentChat(t *testing.T) {
 		}
 	}
 	var label string
-	e.svc.db.QueryRow(`SELECT label FROM connect_chat_links WHERE connection_id = ?`, conn.ID).Scan(&label)
+	e.db.QueryRow(`SELECT label FROM connect_chat_links WHERE connection_id = ?`, conn.ID).Scan(&label)
 	if label != "Claude – launch" {
 		t.Fatalf("stored label %q", label)
+	}
+	// The owner sees the linked chat under its project, and only while
+	// the project is still added.
+	c, err := NewPanel(bg, e.svc, e.srv).Connections()
+	must(t, err)
+	if len(c) != 1 || len(c[0].ChatLinks) != 1 || c[0].ChatLinks[0].Project != "proj-a" || c[0].ChatLinks[0].Label != "Claude – launch" ||
+		c[0].ChatLinks[0].LinkedAt.IsZero() {
+		t.Fatalf("linked chats: %+v", c)
+	}
+	must(t, e.svc.RemoveProject(bg, conn.ID, "proj-a"))
+	if got, _ := e.svc.Connection(bg, conn.ID); len(got.ChatLinks) != 0 {
+		t.Fatalf("a chat linked to a removed project is still shown: %+v", got.ChatLinks)
 	}
 }
 
@@ -125,5 +137,22 @@ func TestRunToolsOnlyWithARunner(t *testing.T) {
 	}
 	if _, got := e.callTool(g.access, "run_graph_session", map[string]any{"session_id": "s1"}); got != "OK" || r.runs != 1 {
 		t.Fatalf("run: %s, runs %d", got, r.runs)
+	}
+	// An editor who approves with osfoundry:run has no runner role: the
+	// scope alone starts nothing (the team server grants runners).
+	editor, err := svc.AddUser(bg, "Dana")
+	must(t, err)
+	must(t, svc.SetRole(bg, editor.ID, "ws-acme", "", "editor"))
+	b := e.browser(false)
+	link, _ := srv.SignInURL(bg, editor.ID, 0)
+	b.get(link)
+	g = e.login(b, "osfoundry:read osfoundry:run", false)
+	cs, _ = svc.Connections(bg)
+	must(t, svc.AddProject(bg, cs[0].ID, "proj-a"))
+	if cs[0].Approver != editor.ID {
+		t.Fatalf("the newest connection is %+v", cs[0])
+	}
+	if _, got := e.callTool(g.access, "run_graph_session", map[string]any{"session_id": "s1"}); got != "DENY runner_role_required" || r.runs != 1 {
+		t.Fatalf("an editor's run: %s, runs %d", got, r.runs)
 	}
 }

@@ -75,7 +75,8 @@ func newCatalogue(s *Service) (*catalogue, error) {
 }
 
 // mcpTool renders an entry for tools/list: annotations from the tool's
-// policy, and securitySchemes in _meta (the SDK's Tool has no such field).
+// policy, and securitySchemes in _meta (the SDK's Tool has no such field;
+// serveToolsList also puts it at the top level, where the articles show it).
 func (e *entry) mcpTool() *mcp.Tool {
 	f := false
 	destructive := e.Destructive && !e.ReadOnly

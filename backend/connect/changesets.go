@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/osfoundry/desktop/backend/changeset"
 	"github.com/osfoundry/desktop/backend/tools"
@@ -18,8 +19,14 @@ import (
 // pushed.
 const kindChangeSet = "change_set"
 
-// RepoFolder finds the git repository (Local Folder) of a project.
+// RepoFolder finds the git repository (Local Folder) a project is tied to.
+// It wraps ErrNoRepository when the project has none, with a message that
+// says what the owner does about it.
 type RepoFolder func(ctx context.Context, project string) (string, error)
+
+// ErrNoRepository means the project is tied to no git repository, so a
+// change set for it has nowhere to apply.
+var ErrNoRepository = errors.New("no git repository is tied to this project")
 
 // FileChange is one file of a change set as the card shows it: the text
 // at HEAD when it was proposed (Added when there was none) and the new one.
@@ -44,11 +51,11 @@ type storedChange struct {
 }
 
 const changeSetSchema = `{"type":"object","properties":{
-"project_id":{"type":"string","description":"Project the change belongs to (from list_granted_resources); it applies to that project's git repository."},
-"title":{"type":"string","description":"One line the owner reads under Needs your approval; also the commit message."},
-"files":{"type":"array","items":{"type":"object","properties":{"path":{"type":"string","description":"Relative to the repository root, forward slashes."},"content":{"type":"string","description":"The whole new text of the file."}},"required":["path","content"],"additionalProperties":false},"description":"Whole files to write. Give files or patch, not both."},
-"patch":{"type":"string","description":"A unified diff (git diff format) against the repository's current HEAD."},
-"details":{"type":"string","description":"Why, for the owner."}},
+"project_id":{"type":"string","maxLength":200,"description":"Project the change belongs to (from list_granted_resources); it applies to that project's git repository."},
+"title":{"type":"string","maxLength":200,"description":"One line the owner reads under Needs your approval; also the commit message."},
+"files":{"type":"array","maxItems":200,"items":{"type":"object","properties":{"path":{"type":"string","maxLength":1024,"description":"Relative to the repository root, forward slashes."},"content":{"type":"string","description":"The whole new text of the file."}},"required":["path","content"],"additionalProperties":false},"description":"Whole files to write, at most 200 files and 1 MiB of text in all. Give files or patch, not both."},
+"patch":{"type":"string","description":"A unified diff (git diff format) against the repository's current HEAD, at most 1 MiB. Regular text files only: no symbolic links, submodules or mode changes."},
+"details":{"type":"string","maxLength":8000,"description":"Why, for the owner."}},
 "required":["project_id","title"],"additionalProperties":false}`
 
 func (s *Service) changeSetTool() *entry {
@@ -72,6 +79,9 @@ func (s *Service) proposeChangeSet(ctx context.Context, a *allowed, args json.Ra
 	if strings.TrimSpace(in.Title) == "" {
 		return tools.ErrorResult("title is required"), nil
 	}
+	if why := proposalFieldProblem(in.ProjectID, in.Title, "", in.Details, nil); why != "" {
+		return tools.ErrorResult(why), nil
+	}
 	c, err := changeset.Change{Files: in.Files, Patch: in.Patch}.Validate()
 	if err != nil {
 		return tools.ErrorResult(err.Error()), nil
@@ -87,7 +97,13 @@ func (s *Service) proposeChangeSet(ctx context.Context, a *allowed, args json.Ra
 		return tools.ErrorResult(noFolder), nil
 	}
 	dir, err := s.repos(ctx, in.ProjectID)
-	if err != nil || dir == "" {
+	if errors.Is(err, ErrNoRepository) {
+		return tools.ErrorResult(err.Error()), nil
+	}
+	if err != nil {
+		return tools.Result{}, fmt.Errorf("finding the repository of project %s: %w", in.ProjectID, err)
+	}
+	if dir == "" {
 		return tools.ErrorResult(noFolder), nil
 	}
 	repo, err := changeset.Repository(ctx, dir)
@@ -110,8 +126,14 @@ func (s *Service) proposeChangeSet(ctx context.Context, a *allowed, args json.Ra
 		changes = append(changes, FileChange{Path: f.Path, Before: before, After: f.Content, Added: !ok})
 		paths = append(paths, f.Path)
 	}
+	if why := storedProblem(changes, c.Patch); why != "" {
+		return tools.ErrorResult(why), nil
+	}
 	p, err := s.addProposal(ctx, Proposal{ConnectionID: a.grant.ConnectionID, Kind: kindChangeSet, Project: in.ProjectID,
 		Target: repo, Title: in.Title, Files: paths, Details: in.Details, Changes: changes, Patch: c.Patch})
+	if errors.Is(err, ErrTooManyPending) {
+		return tools.ErrorResult(pendingRefusal), nil
+	}
 	if err != nil {
 		return tools.Result{}, err
 	}
@@ -130,7 +152,7 @@ func (s *Service) applyChangeSet(ctx context.Context, id, user string) (Proposal
 	if err != nil {
 		return Proposal{}, err
 	}
-	if p.Status != "pending" {
+	if p.Status != ProposalPending {
 		return Proposal{}, fmt.Errorf("deciding proposal %q: %w", id, ErrNotPending)
 	}
 	c := changeset.Change{Patch: p.Patch}
@@ -142,15 +164,13 @@ func (s *Service) applyChangeSet(ctx context.Context, id, user string) (Proposal
 		if errors.Is(err, context.Canceled) {
 			return Proposal{}, fmt.Errorf("applying proposal %q: %w", id, err)
 		}
-		o, _ := json.Marshal(Outcome{Problem: err.Error()})
-		if _, err := s.db.ExecContext(ctx, `UPDATE connect_proposals SET outcome = ? WHERE id = ?`, string(o), id); err != nil {
+		if err := s.proposals.SetOutcome(ctx, id, Outcome{Problem: err.Error()}); err != nil {
 			return Proposal{}, fmt.Errorf("recording why proposal %q did not apply: %w", id, err)
 		}
 		return s.Proposal(ctx, id)
 	}
-	o, _ := json.Marshal(Outcome{Branch: res.Branch, Commit: res.Commit, Diff: res.Diff})
-	if _, err := s.db.ExecContext(ctx, `UPDATE connect_proposals SET status = 'approved', decided_at = ?, decided_by = ?, outcome = ?
-		WHERE id = ? AND status = 'pending'`, s.ms(), user, string(o), id); err != nil {
+	o := Outcome{Branch: res.Branch, Commit: res.Commit, Diff: res.Diff}
+	if _, err := s.proposals.DecideIfPending(ctx, id, ProposalApproved, user, time.UnixMilli(s.ms()), &o); err != nil {
 		return Proposal{}, fmt.Errorf("recording proposal %q as applied on %s: %w", id, res.Branch, err)
 	}
 	return s.Proposal(ctx, id)

@@ -2,7 +2,6 @@ package connect
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"slices"
@@ -20,7 +19,7 @@ const (
 	StatusRevoked   = "revoked"
 )
 
-// Panel texts (SPEC §6, exact).
+// Panel texts (docs/reference.md §6, exact).
 const (
 	TextPending   = "Setup pending. This assistant cannot read or change anything yet."
 	TextConnected = "Connected."
@@ -30,18 +29,20 @@ const (
 
 // Connection is one assistant's access, as the Connected panel shows it.
 type Connection struct {
-	ID          string    `json:"id"`
-	DisplayName string    `json:"displayName"`
-	Assistant   string    `json:"assistant"`
-	Status      string    `json:"status"`
-	StatusText  string    `json:"statusText"`
-	Workspace   string    `json:"workspace"`
-	Approver    string    `json:"approver"`
-	Scopes      []string  `json:"scopes"`
-	Projects    []string  `json:"projects"`
-	Channels    []string  `json:"channels"`
-	CreatedAt   time.Time `json:"createdAt"`
-	ConnectedAt time.Time `json:"connectedAt"`
+	ID          string   `json:"id"`
+	DisplayName string   `json:"displayName"`
+	Assistant   string   `json:"assistant"`
+	Status      string   `json:"status"`
+	StatusText  string   `json:"statusText"`
+	Workspace   string   `json:"workspace"`
+	Approver    string   `json:"approver"`
+	Scopes      []string `json:"scopes"`
+	Projects    []string `json:"projects"`
+	Channels    []string `json:"channels"`
+	// ChatLinks are the chats linked to its projects, shown under them.
+	ChatLinks   []ChatLink `json:"chatLinks"`
+	CreatedAt   time.Time  `json:"createdAt" ts_type:"string"`
+	ConnectedAt time.Time  `json:"connectedAt" ts_type:"string"`
 }
 
 func statusText(status string) string {
@@ -66,45 +67,33 @@ func (s *Service) CreateConnection(ctx context.Context, assistant, displayName s
 		return Connection{}, fmt.Errorf("adding assistant: %w: a display name is required", ErrBadInput)
 	}
 	id := newID("conn")
-	if _, err := s.db.ExecContext(ctx, `INSERT INTO connect_connections (id, display_name, assistant, status, created_at)
-		VALUES (?, ?, ?, 'pending', ?)`, id, displayName, assistant, s.ms()); err != nil {
+	if err := s.st.InsertConnection(ctx, ConnectionRow{ID: id, DisplayName: displayName, Assistant: assistant,
+		Status: StatusPending, CreatedAt: time.UnixMilli(s.ms())}); err != nil {
 		return Connection{}, fmt.Errorf("adding assistant: %w", err)
 	}
 	return s.Connection(ctx, id)
 }
 
-const connCols = `id, display_name, assistant, status, workspace, approver, scopes, created_at, connected_at`
-
-func scanConn(sc interface{ Scan(...any) error }) (Connection, error) {
-	var c Connection
-	var scopes string
-	var created, connected int64
-	if err := sc.Scan(&c.ID, &c.DisplayName, &c.Assistant, &c.Status, &c.Workspace, &c.Approver, &scopes, &created, &connected); err != nil {
-		return c, err
-	}
-	c.Scopes = splitScopes(scopes)
-	c.StatusText = statusText(c.Status)
-	c.CreatedAt = time.UnixMilli(created).UTC()
-	if connected > 0 {
-		c.ConnectedAt = time.UnixMilli(connected).UTC()
-	}
-	c.Projects, c.Channels = []string{}, []string{}
-	return c, nil
-}
-
 // Connection returns one connection with its projects and channel invites.
 func (s *Service) Connection(ctx context.Context, id string) (Connection, error) {
-	c, err := scanConn(s.db.QueryRowContext(ctx, `SELECT `+connCols+` FROM connect_connections WHERE id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
+	c, err := s.st.Connection(ctx, id)
+	if errors.Is(err, ErrNotFound) {
 		return c, fmt.Errorf("connection %q: %w (list them with `osfoundry connections list`)", id, ErrNotFound)
 	}
 	if err != nil {
 		return c, fmt.Errorf("reading connection: %w", err)
 	}
-	if c.Projects, err = s.strings(ctx, `SELECT project FROM connect_projects WHERE connection_id = ? ORDER BY added_at, project`, id); err != nil {
-		return c, err
+	c.StatusText = statusText(c.Status)
+	if c.Scopes == nil {
+		c.Scopes = []string{}
 	}
-	if c.Channels, err = s.strings(ctx, `SELECT channel FROM connect_channel_invites WHERE connection_id = ? ORDER BY added_at, channel`, id); err != nil {
+	if c.Projects == nil {
+		c.Projects = []string{}
+	}
+	if c.Channels == nil {
+		c.Channels = []string{}
+	}
+	if err := s.chatLinks(ctx, &c); err != nil {
 		return c, err
 	}
 	return c, nil
@@ -112,9 +101,9 @@ func (s *Service) Connection(ctx context.Context, id string) (Connection, error)
 
 // Connections lists every connection, newest first.
 func (s *Service) Connections(ctx context.Context) ([]Connection, error) {
-	ids, err := s.strings(ctx, `SELECT id FROM connect_connections ORDER BY created_at DESC, id`)
+	ids, err := s.st.ConnectionIDs(ctx)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("listing connections: %w", err)
 	}
 	out := make([]Connection, 0, len(ids))
 	for _, id := range ids {
@@ -127,23 +116,6 @@ func (s *Service) Connections(ctx context.Context) ([]Connection, error) {
 	return out, nil
 }
 
-func (s *Service) strings(ctx context.Context, q string, args ...any) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("querying connect store: %w", err)
-	}
-	defer rows.Close()
-	out := []string{}
-	for rows.Next() {
-		var v string
-		if err := rows.Scan(&v); err != nil {
-			return nil, fmt.Errorf("querying connect store: %w", err)
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
-}
-
 // AddProject opens a project to the connection (Projects → Add to project):
 // its Notes, knowledge bases, Record channels and whatever is added later.
 func (s *Service) AddProject(ctx context.Context, connID, project string) error {
@@ -153,17 +125,13 @@ func (s *Service) AddProject(ctx context.Context, connID, project string) error 
 	if _, err := s.Connection(ctx, connID); err != nil {
 		return err
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO connect_projects (connection_id, project, added_at) VALUES (?, ?, ?)
-		ON CONFLICT (connection_id, project) DO NOTHING`, connID, project, s.ms())
-	if err != nil {
-		return fmt.Errorf("adding project: %w", err)
-	}
-	return nil
+	return s.st.AddProject(ctx, connID, project, time.UnixMilli(s.ms()))
 }
 
 // RemoveProject closes a project to the connection, effective on the next call.
 func (s *Service) RemoveProject(ctx context.Context, connID, project string) error {
-	return s.execOne(ctx, "removing project", `DELETE FROM connect_projects WHERE connection_id = ? AND project = ?`, connID, project)
+	changed, err := s.st.RemoveProject(ctx, connID, project)
+	return found("removing project", changed, err)
 }
 
 // InviteChannel invites the connection to a Message channel outside its
@@ -177,25 +145,21 @@ func (s *Service) InviteChannel(ctx context.Context, connID, channel, by string)
 	if _, err := s.Connection(ctx, connID); err != nil {
 		return err
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO connect_channel_invites (connection_id, channel, invited_by, added_at)
-		VALUES (?, ?, ?, ?) ON CONFLICT (connection_id, channel) DO NOTHING`, connID, channel, by, s.ms())
-	if err != nil {
-		return fmt.Errorf("inviting to channel: %w", err)
-	}
-	return nil
+	return s.st.InviteChannel(ctx, connID, channel, by, time.UnixMilli(s.ms()))
 }
 
 // RemoveChannel withdraws a channel invite.
 func (s *Service) RemoveChannel(ctx context.Context, connID, channel string) error {
-	return s.execOne(ctx, "removing channel invite", `DELETE FROM connect_channel_invites WHERE connection_id = ? AND channel = ?`, connID, channel)
+	changed, err := s.st.RemoveChannel(ctx, connID, channel)
+	return found("removing channel invite", changed, err)
 }
 
-func (s *Service) execOne(ctx context.Context, doing, q string, args ...any) error {
-	res, err := s.db.ExecContext(ctx, q, args...)
+// found turns a Store's (changed, error) into ErrNotFound when nothing was.
+func found(doing string, changed bool, err error) error {
 	if err != nil {
-		return fmt.Errorf("%s: %w", doing, err)
+		return err
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
+	if !changed {
 		return fmt.Errorf("%s: %w", doing, ErrNotFound)
 	}
 	return nil
@@ -204,24 +168,16 @@ func (s *Service) execOne(ctx context.Context, doing, q string, args ...any) err
 // Revoke cuts the connection off: every call, even with an unexpired
 // token, is denied connection_revoked, and its refresh tokens stop working.
 func (s *Service) Revoke(ctx context.Context, connID string) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	ok, err := s.st.Revoke(ctx, connID, time.UnixMilli(s.ms()))
 	if err != nil {
-		return fmt.Errorf("revoking connection: %w", err)
+		return err
 	}
-	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `UPDATE connect_connections SET status = 'revoked', revoked_at = ? WHERE id = ?`, s.ms(), connID)
-	if err != nil {
-		return fmt.Errorf("revoking connection: %w", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
+	if !ok {
 		return fmt.Errorf("revoking connection %q: %w", connID, ErrNotFound)
 	}
 	// Tokens stay verifiable on purpose: every call is then answered
 	// connection_revoked (a tool result the host shows), not a 401 that
 	// would send the host into a fresh sign-in loop. Refresh is refused.
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("revoking connection: %w", err)
-	}
 	return nil
 }
 
@@ -238,7 +194,7 @@ func (s *Service) Tools(ctx context.Context, connID string) ([]ToolSetting, erro
 	if _, err := s.Connection(ctx, connID); err != nil {
 		return nil, err
 	}
-	off, err := s.strings(ctx, `SELECT tool FROM connect_disabled_tools WHERE connection_id = ?`, connID)
+	off, err := s.st.DisabledTools(ctx, connID)
 	if err != nil {
 		return nil, err
 	}
@@ -261,26 +217,13 @@ func (s *Service) SaveTools(ctx context.Context, connID string, enabled []string
 	if _, err := s.Connection(ctx, connID); err != nil {
 		return err
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("saving tools: %w", err)
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `DELETE FROM connect_disabled_tools WHERE connection_id = ?`, connID); err != nil {
-		return fmt.Errorf("saving tools: %w", err)
-	}
+	var off []string
 	for _, name := range s.cat.order {
-		if slices.Contains(enabled, name) {
-			continue
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO connect_disabled_tools (connection_id, tool) VALUES (?, ?)`, connID, name); err != nil {
-			return fmt.Errorf("saving tools: %w", err)
+		if !slices.Contains(enabled, name) {
+			off = append(off, name)
 		}
 	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("saving tools: %w", err)
-	}
-	return nil
+	return s.st.SetDisabledTools(ctx, connID, off)
 }
 
 func splitScopes(s string) []string {

@@ -54,6 +54,7 @@ func (l *capListener) Accept() (net.Conn, error) {
 		if h, _, err := net.SplitHostPort(addr); err == nil {
 			addr = h
 		}
+		addr = limitKey(addr)
 		l.mu.Lock()
 		full := l.open[addr] >= l.max
 		if !full {

@@ -2,6 +2,7 @@ package connect
 
 import (
 	"crypto/subtle"
+	"errors"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -9,7 +10,7 @@ import (
 	"github.com/osfoundry/desktop/backend/tools"
 )
 
-// capabilityText says each scope in plain words (SPEC §6, exact).
+// capabilityText says each scope in plain words (docs/reference.md §6, exact).
 var capabilityText = map[string]string{
 	tools.ScopeRead:   "Read supported resources in projects you add",
 	tools.ScopeWrite:  "Change supported resources where you have edit access",
@@ -99,11 +100,26 @@ func (s *Server) errorPage(w http.ResponseWriter, status int, msg string) {
 	renderPage(w, status, pageView{Title: "Connect an agent", Error: msg, Message: ""}, "")
 }
 
+// unavailable answers a page whose state could not be read or written
+// (PostgreSQL restarting, a file locked too long): 503, try again, and
+// nothing that names the database.
+func (s *Server) unavailable(w http.ResponseWriter) {
+	w.Header().Set("Retry-After", "5")
+	s.errorPage(w, http.StatusServiceUnavailable, "osFoundry cannot reach its records right now. Wait a few seconds and reload this page.")
+}
+
 func (s *Server) messagePage(w http.ResponseWriter, status int, title, msg string) {
 	renderPage(w, status, pageView{Title: title, Message: msg}, "")
 }
 
-func (s *Server) signInPage(w http.ResponseWriter, r *http.Request) {
+// signInPage sends the browser to sign in and come back to continueAt,
+// or, with the owner's sign-in links, says how to get one.
+func (s *Server) signInPage(w http.ResponseWriter, r *http.Request, continueAt string) {
+	if u := s.people.SignInURL(r, continueAt); u != "" {
+		w.Header().Set("Cache-Control", "no-store")
+		http.Redirect(w, r, u, http.StatusSeeOther)
+		return
+	}
 	s.messagePage(w, http.StatusUnauthorized, "Connect an agent",
 		"Sign in to approve this assistant. In the osFoundry app open Connected agents and choose Sign in to approve; "+
 			"on a headless server run `osfoundry connections signin-link` and open the link it prints. This page then continues by itself.")
@@ -112,18 +128,22 @@ func (s *Server) signInPage(w http.ResponseWriter, r *http.Request) {
 func (s *Server) consentPage(w http.ResponseWriter, r *http.Request, a *authRequest, user, errMsg string) {
 	ctx := r.Context()
 	c, err := s.svc.client(ctx, a.ClientID)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		s.unavailable(w)
+		return
+	}
 	if err != nil {
 		s.errorPage(w, http.StatusBadRequest, "Unknown assistant.")
 		return
 	}
 	wss, err := s.svc.workspacesFor(ctx, user)
 	if err != nil {
-		s.errorPage(w, http.StatusInternalServerError, err.Error())
+		s.unavailable(w)
 		return
 	}
-	choices, err := s.svc.choices(ctx, user, c.Name)
+	choices, err := s.svc.choices(ctx, user)
 	if err != nil {
-		s.errorPage(w, http.StatusInternalServerError, err.Error())
+		s.unavailable(w)
 		return
 	}
 	ru, _ := url.Parse(a.RedirectURI)

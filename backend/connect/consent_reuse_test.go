@@ -72,3 +72,92 @@ func TestConsentDefaultsToNewConnection(t *testing.T) {
 		t.Fatalf("no history entry for the reuse: %+v", acts)
 	}
 }
+
+// A client names itself, so its name must not pick a connection: a
+// pending connection the owner prepared for Claude is offered to a client
+// calling itself "Claude Desktop", but not preselected.
+func TestConsentNeverPreselectsByClientName(t *testing.T) {
+	e := newEnv(t)
+	owner := e.browser(true)
+	pending, err := e.svc.CreateConnection(bg, "Claude", "Claude chat")
+	must(t, err)
+	must(t, e.svc.AddProject(bg, pending.ID, "proj-a"))
+	for _, name := range []string{"Claude Desktop", "claude-code (evil)", "Anthropic helper"} {
+		id := e.registerNamed(name, "https://evil.example/cb")
+		_, ch := pkcePair("p")
+		f, err := owner.openConsent(e.authURL(authParams{client: id, redirect: "https://evil.example/cb", challenge: ch}))
+		must(t, err)
+		if _, ok := f.Connections["Use pending: Claude chat"]; !ok {
+			t.Fatalf("%s: the pending connection is not offered: %v", name, f.Connections)
+		}
+		if m := checkedConnRE.FindAllStringSubmatch(f.Page, -1); len(m) != 1 || m[0][1] != "new" {
+			t.Errorf("%s: preselected %v, want only a new connection", name, m)
+		}
+	}
+}
+
+// Taking a connection over ("Keep using") signs out the assistant that
+// held it: its access token is refused at once and its refresh token no
+// longer refreshes; the consent page said so beforehand, and the history
+// records it.
+func TestKeepUsingSignsOutThePreviousAssistant(t *testing.T) {
+	e := newEnv(t)
+	owner := e.browser(true)
+	old := e.login(owner, "", false) // client "Codex", a new connection
+	conn := e.onlyConnection()
+	must(t, e.svc.AddProject(bg, conn.ID, "proj-a"))
+	if _, err := e.db.Exec(`UPDATE connect_connections SET display_name = 'Codex one' WHERE id = ?`, conn.ID); err != nil {
+		t.Fatal(err)
+	}
+	if st, res := e.callTool(old.access, "list_granted_resources", nil); st != 200 || res != "OK" {
+		t.Fatalf("the first assistant before the takeover: %d %s", st, res)
+	}
+	// A second code the first assistant has not redeemed yet.
+	second := e.login(owner, "", true)
+	secondConn := ""
+	cs, _ := e.svc.Connections(bg)
+	for _, c := range cs {
+		if c.ID != conn.ID {
+			secondConn = c.ID
+		}
+	}
+
+	other := e.registerNamed("Claude Desktop", "http://127.0.0.1:9/cb")
+	verifier, ch := pkcePair("k")
+	authURL := e.authURL(authParams{client: other, redirect: "http://127.0.0.1:9/cb", challenge: ch})
+	f, err := owner.openConsent(authURL)
+	must(t, err)
+	if !strings.Contains(f.Page, "Keep using: Codex one") || !strings.Contains(f.Page, "signs out the assistant using it now") {
+		t.Fatalf("the consent page does not say taking over signs the holder out:\n%s", f.Page)
+	}
+	loc, err := owner.approve(authURL, "Keep using: Codex one")
+	must(t, err)
+
+	if _, res := e.callTool(old.access, "list_granted_resources", nil); res == "OK" {
+		t.Error("the previous assistant's access token still works after the takeover")
+	}
+	if st, out := e.tokenReq(url.Values{"grant_type": {"refresh_token"}, "refresh_token": {old.refresh}, "client_id": {old.client}}); st != 400 || !strings.Contains(out["error_description"].(string), "another assistant") {
+		t.Errorf("the previous assistant's refresh: %d %v, want invalid_grant naming the takeover", st, out)
+	}
+	// The new assistant's sign-in works.
+	st, out := e.tokenReq(url.Values{"grant_type": {"authorization_code"}, "code": {loc.Query().Get("code")}, "client_id": {other},
+		"redirect_uri": {"http://127.0.0.1:9/cb"}, "code_verifier": {verifier}})
+	if st != 200 {
+		t.Fatalf("the new assistant's code: %d %v", st, out)
+	}
+	if _, res := e.callTool(out["access_token"].(string), "list_granted_resources", nil); res != "OK" {
+		t.Errorf("the new assistant's token: %s", res)
+	}
+	// A connection not taken over keeps its sign-in.
+	if st, out := e.tokenReq(second.exchange()); st != 200 || secondConn == "" {
+		t.Errorf("another connection's code after the takeover: %d %v", st, out)
+	}
+	acts, _ := e.svc.RecentActivity(bg, conn.ID, 10)
+	found := false
+	for _, a := range acts {
+		found = found || a.Decision == "reused" && strings.Contains(a.Detail, "signed out")
+	}
+	if !found {
+		t.Errorf("the history does not say the previous assistant was signed out: %+v", acts)
+	}
+}

@@ -104,6 +104,17 @@ func TestUnauthenticatedCallChallenge(t *testing.T) {
 	if string(ss) != `[{"scopes":["osfoundry:write"],"type":"oauth2"}]` {
 		t.Fatalf("securitySchemes %s", ss)
 	}
+	// Where the articles show it: a top-level field of each tool.
+	for name, tl := range byName {
+		top, _ := json.Marshal(tl["securitySchemes"])
+		want := `[{"scopes":["osfoundry:read"],"type":"oauth2"}]`
+		if tl["annotations"].(map[string]any)["readOnlyHint"] != true {
+			want = string(ss)
+		}
+		if name == "edit_note" && string(top) != want || name == "read_note" && string(top) != want || tl["securitySchemes"] == nil {
+			t.Errorf("%s: top-level securitySchemes %s, want %s", name, top, want)
+		}
+	}
 	for _, name := range []string{"list_granted_resources", "list_project_resources", "link_current_chat", "propose_change_set"} {
 		if byName[name] == nil {
 			t.Errorf("tools/list lacks %s", name)

@@ -2,6 +2,7 @@ package connect
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"io"
 	"net/http"
@@ -21,6 +22,7 @@ import (
 type env struct {
 	t      *testing.T
 	dbPath string
+	db     *sql.DB
 	svc    *Service
 	srv    *Server
 	notes  *fakeNotes
@@ -49,7 +51,7 @@ func newEnvWith(t *testing.T, cfg ServerConfig) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	e := &env{t: t, dbPath: dbPath, notes: newFakeNotes(), clock: &fakeClock{t: time.Now()}}
+	e := &env{t: t, dbPath: dbPath, db: db, notes: newFakeNotes(), clock: &fakeClock{t: time.Now()}}
 	e.notes.put("note-a1", "ws-acme", "proj-a", "Q3 launch checklist")
 	e.notes.put("note-b1", "ws-acme", "proj-b", "Budget")
 	e.notes.put("note-x1", "ws-other", "proj-x", "Elsewhere")
@@ -79,7 +81,7 @@ type browser struct {
 
 func (e *env) browser(signedIn bool) *browser {
 	jar, _ := cookiejar.New(nil)
-	b := &browser{t: e.t, e: e, origin: e.srv.BaseURL(), c: &http.Client{Jar: jar, Timeout: 10 * time.Second,
+	b := &browser{t: e.t, e: e, origin: e.srv.BaseURL(), c: &http.Client{Jar: jar, Timeout: 10 * time.Second, Transport: &fetchMetadata{sameSite: map[string]http.SameSite{}},
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 	if signedIn {
 		link, err := e.srv.SignInURL(context.Background(), OwnerID, 0)
@@ -157,4 +159,52 @@ func (b *browser) approve(authURL, choice string) (*url.URL, error) {
 		return nil, fmt.Errorf("consent POST: status %d: %s", status, body)
 	}
 	return url.Parse(loc)
+}
+
+// fetchMetadata sends what a browser sends: Sec-Fetch-Site "none" for a
+// visit the person (or an assistant opening the browser) started, and
+// "same-origin" for the consent form's POST, unless the test set one. On a
+// request another site started (cross-site, same-site) it withholds the
+// cookies a browser would by their SameSite (Strict: always; Lax: but on a
+// GET navigation), which the Go cookie jar does not know.
+type fetchMetadata struct {
+	mu       sync.Mutex
+	sameSite map[string]http.SameSite
+}
+
+func (f *fetchMetadata) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	site := r.Header.Get("Sec-Fetch-Site")
+	if site == "" {
+		site = "none"
+		if r.Method == http.MethodPost {
+			site = "same-origin"
+		}
+		r.Header.Set("Sec-Fetch-Site", site)
+	}
+	if site == "cross-site" || site == "same-site" {
+		var keep []string
+		f.mu.Lock()
+		for _, c := range r.Cookies() {
+			switch ss := f.sameSite[c.Name]; {
+			case ss == http.SameSiteStrictMode, ss == http.SameSiteLaxMode && r.Method != http.MethodGet:
+				continue
+			}
+			keep = append(keep, c.Name+"="+c.Value)
+		}
+		f.mu.Unlock()
+		r.Header.Del("Cookie")
+		if len(keep) > 0 {
+			r.Header.Set("Cookie", strings.Join(keep, "; "))
+		}
+	}
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err == nil {
+		f.mu.Lock()
+		for _, c := range resp.Cookies() {
+			f.sameSite[c.Name] = c.SameSite
+		}
+		f.mu.Unlock()
+	}
+	return resp, err
 }

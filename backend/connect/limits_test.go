@@ -17,7 +17,7 @@ var noFollow = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) 
 func (e *env) count(table string) int {
 	e.t.Helper()
 	var n int
-	if err := e.svc.db.QueryRow(`SELECT COUNT(*) FROM ` + table).Scan(&n); err != nil {
+	if err := e.db.QueryRow(`SELECT COUNT(*) FROM ` + table).Scan(&n); err != nil {
 		e.t.Fatal(err)
 	}
 	return n

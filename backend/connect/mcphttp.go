@@ -60,6 +60,10 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 	// The SDK reads the gate's own canonical copy, never the raw bytes.
 	r.Body = io.NopCloser(bytes.NewReader(p.Body))
 	r.ContentLength = int64(len(p.Body))
+	if p.Method == "tools/list" {
+		s.serveToolsList(w, r)
+		return
+	}
 	if p.Method != "tools/call" {
 		s.mcp.ServeHTTP(w, r)
 		return
@@ -77,7 +81,8 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		rpcError(w, http.StatusInternalServerError, p.ID, -32603, "The server could not check the token; try again.")
+		w.Header().Set("Retry-After", "5")
+		rpcError(w, http.StatusServiceUnavailable, p.ID, -32603, "The server cannot check the token right now; try again in a few seconds.")
 		return
 	}
 	if need := s.svc.ScopeFor(p.Tool); need != "" && !slices.Contains(g.Scopes, need) {

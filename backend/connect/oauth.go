@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
-	"database/sql"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -43,6 +42,12 @@ func (e *oauthError) Error() string { return e.Code + ": " + e.Description }
 
 func invalidGrant(desc string) error { return &oauthError{"invalid_grant", desc} }
 
+// errRegistrationsFull: the registrations held together reached their
+// bound (DefaultMaxClients, DefaultMaxClientBytes); answered 503.
+var errRegistrationsFull = &oauthError{"temporarily_unavailable",
+	"this server holds as many client registrations as it keeps; registrations that never connect expire after 7 days, so try again later. " +
+		"If you own this server, a registration flood from some web page or program is the likely cause"}
+
 // client is a registered (public) OAuth client.
 type client struct {
 	ID           string
@@ -53,7 +58,7 @@ type client struct {
 // registerClient stores a public client (RFC 7591). Unknown metadata is
 // ignored; the response echoes the redirect URIs, which the TypeScript SDK
 // client requires.
-func (s *Service) registerClient(ctx context.Context, m oauthex.ClientRegistrationMetadata) (*oauthex.ClientRegistrationResponse, error) {
+func (s *Service) registerClient(ctx context.Context, m oauthex.ClientRegistrationMetadata, bound clientCap) (*oauthex.ClientRegistrationResponse, error) {
 	if len(m.RedirectURIs) == 0 {
 		return nil, &oauthError{"invalid_redirect_uri", "redirect_uris is required"}
 	}
@@ -81,9 +86,19 @@ func (s *Service) registerClient(ctx context.Context, m oauthex.ClientRegistrati
 	uris, _ := json.Marshal(m.RedirectURIs)
 	meta, _ := json.Marshal(m)
 	now := s.now()
-	if _, err := s.db.ExecContext(ctx, `INSERT INTO connect_clients (id, name, redirect_uris, metadata, created_at) VALUES (?, ?, ?, ?, ?)`,
-		id, name, string(uris), string(meta), now.UnixMilli()); err != nil {
-		return nil, fmt.Errorf("registering client: %w", err)
+	if bound.count <= 0 {
+		bound.count = DefaultMaxClients
+	}
+	if bound.bytes <= 0 {
+		bound.bytes = DefaultMaxClientBytes
+	}
+	ok, err := s.st.InsertClientUnder(ctx, ClientRow{ID: id, Name: name, RedirectURIs: string(uris), Metadata: string(meta),
+		CreatedAt: time.UnixMilli(now.UnixMilli())}, bound.count, bound.bytes)
+	if err != nil {
+		return nil, err // the store says what it was doing
+	}
+	if !ok {
+		return nil, errRegistrationsFull
 	}
 	return &oauthex.ClientRegistrationResponse{ClientRegistrationMetadata: m, ClientID: id, ClientIDIssuedAt: now}, nil
 }
@@ -196,19 +211,17 @@ func redirectAllowed(registered []string, given string) bool {
 }
 
 func (s *Service) client(ctx context.Context, id string) (*client, error) {
-	var c client
-	var uris string
-	err := s.db.QueryRowContext(ctx, `SELECT id, name, redirect_uris FROM connect_clients WHERE id = ?`, id).Scan(&c.ID, &c.Name, &uris)
-	if errors.Is(err, sql.ErrNoRows) {
+	r, err := s.st.Client(ctx, id)
+	if errors.Is(err, ErrNotFound) {
 		return nil, ErrNotFound
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading client: %w", err)
 	}
-	if err := json.Unmarshal([]byte(uris), &c.RedirectURIs); err != nil {
+	c := client{ID: r.ID, Name: cleanName(r.Name)} // also rows stored before names were cleaned
+	if err := json.Unmarshal([]byte(r.RedirectURIs), &c.RedirectURIs); err != nil {
 		return nil, fmt.Errorf("reading client redirect URIs: %w", err)
 	}
-	c.Name = cleanName(c.Name) // also rows stored before names were cleaned
 	return &c, nil
 }
 
@@ -244,25 +257,15 @@ type codeGrant struct {
 // ActivityKeep, registrations unused for UnusedClientTTL. It runs on each
 // consent and on the server's timer (Server.janitor).
 func (s *Service) purge(ctx context.Context) {
-	now := s.ms()
-	for _, q := range []struct {
-		sql string
-		arg int64
-	}{
-		{`DELETE FROM connect_codes WHERE expires_at < ?`, now - int64(time.Hour/time.Millisecond)},
-		{`DELETE FROM connect_auth_requests WHERE expires_at < ?`, now},
-		{`DELETE FROM connect_sessions WHERE expires_at < ?`, now},
-		{`DELETE FROM connect_tokens WHERE expires_at < ?`, now - int64(24*time.Hour/time.Millisecond)},
-		{`DELETE FROM connect_activity WHERE at < ?`, now - int64(ActivityKeep/time.Millisecond)},
-		{`DELETE FROM connect_clients WHERE created_at < ?
-			AND NOT EXISTS (SELECT 1 FROM connect_connections c WHERE c.client_id = connect_clients.id)
-			AND NOT EXISTS (SELECT 1 FROM connect_tokens t WHERE t.client_id = connect_clients.id)
-			AND NOT EXISTS (SELECT 1 FROM connect_codes k WHERE k.client_id = connect_clients.id)
-			AND NOT EXISTS (SELECT 1 FROM connect_auth_requests a WHERE a.client_id = connect_clients.id)`, now - int64(UnusedClientTTL/time.Millisecond)},
-	} {
-		s.db.ExecContext(ctx, q.sql, q.arg) // best effort; retried next consent
-	}
+	now := time.UnixMilli(s.ms())
+	// best effort; retried next consent
+	_ = s.st.Purge(ctx, PurgeBefore{Codes: now.Add(-time.Hour), AuthRequests: now, Sessions: now, Tokens: now.Add(-24 * time.Hour),
+		Activity: now.Add(-ActivityKeep), UnusedClients: now.Add(-UnusedClientTTL)})
 }
+
+// Purge drops what can no longer be used (see purge). A team server that
+// mounts Handler instead of calling Start runs it on a timer itself.
+func (s *Service) Purge(ctx context.Context) { s.purge(ctx) }
 
 // ActivityKeep is how long Recent activity lines are kept.
 const ActivityKeep = 90 * 24 * time.Hour
@@ -270,10 +273,9 @@ const ActivityKeep = 90 * 24 * time.Hour
 func (s *Service) issueCode(ctx context.Context, g codeGrant) (string, error) {
 	s.purge(ctx)
 	code := newSecret("osfc_")
-	_, err := s.db.ExecContext(ctx, `INSERT INTO connect_codes (hash, client_id, connection_id, user_id, redirect_uri, code_challenge, scopes, resource, expires_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, hashSecret(code), g.ClientID, g.ConnectionID, g.UserID, g.RedirectURI, g.Challenge,
-		strings.Join(g.Scopes, " "), g.Resource, s.now().Add(CodeTTL).UnixMilli())
-	if err != nil {
+	if err := s.st.InsertCode(ctx, CodeRow{Hash: hashSecret(code), ClientID: g.ClientID, ConnectionID: g.ConnectionID, UserID: g.UserID,
+		RedirectURI: g.RedirectURI, Challenge: g.Challenge, Scopes: strings.Join(g.Scopes, " "), Resource: g.Resource,
+		ExpiresAt: time.UnixMilli(s.ms()).Add(CodeTTL)}); err != nil {
 		return "", fmt.Errorf("issuing code: %w", err)
 	}
 	return code, nil
@@ -283,76 +285,66 @@ func (s *Service) issueCode(ctx context.Context, g codeGrant) (string, error) {
 // issued (RFC 6749 §4.1.2): the code may have been stolen.
 func (s *Service) exchangeCode(ctx context.Context, code, clientID, redirectURI, verifier, resource string) (*TokenResponse, error) {
 	h := hashSecret(code)
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, fmt.Errorf("redeeming code: %w", err)
-	}
-	defer tx.Rollback()
-	var g codeGrant
-	var scopes string
-	var expires int64
-	var used int
-	err = tx.QueryRowContext(ctx, `SELECT client_id, connection_id, user_id, redirect_uri, code_challenge, scopes, resource, expires_at, used
-		FROM connect_codes WHERE hash = ?`, h).Scan(&g.ClientID, &g.ConnectionID, &g.UserID, &g.RedirectURI, &g.Challenge, &scopes, &g.Resource, &expires, &used)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, invalidGrant("unknown authorization code")
-	}
-	if err != nil {
-		return nil, fmt.Errorf("redeeming code: %w", err)
-	}
-	if used != 0 {
-		if _, err := tx.ExecContext(ctx, `UPDATE connect_tokens SET revoked = 1 WHERE family = ?`, h); err != nil {
-			return nil, fmt.Errorf("revoking reused code's tokens: %w", err)
+	var resp *TokenResponse
+	var refusal error // committed with what the store changed, then returned
+	err := s.st.Tokens(ctx, func(tx TokenTx) error {
+		g, err := tx.Code(h)
+		if errors.Is(err, ErrNotFound) {
+			refusal = invalidGrant("unknown authorization code")
+			return nil
 		}
-		if err := tx.Commit(); err != nil {
-			return nil, fmt.Errorf("revoking reused code's tokens: %w", err)
+		if err != nil {
+			return err
 		}
-		return nil, invalidGrant("authorization code was already used; tokens issued from it are revoked")
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE connect_codes SET used = 1 WHERE hash = ?`, h); err != nil {
+		if g.Used {
+			if err := tx.RevokeFamily(h); err != nil {
+				return err
+			}
+			refusal = invalidGrant("authorization code was already used; tokens issued from it are revoked")
+			return nil
+		}
+		// The code is burnt whatever follows: a failed guess must not leave it usable.
+		if err := tx.MarkCodeUsed(h); err != nil {
+			return err
+		}
+		switch {
+		case s.expired(g.ExpiresAt):
+			refusal = invalidGrant("authorization code expired; start the sign-in again")
+		case subtle.ConstantTimeCompare([]byte(clientID), []byte(g.ClientID)) != 1:
+			refusal = invalidGrant("code was issued to another client")
+		case redirectURI != g.RedirectURI:
+			refusal = invalidGrant("redirect_uri does not match the authorization request")
+		case resource != "" && resource != g.Resource:
+			refusal = &oauthError{"invalid_target", "resource does not match the authorization request"}
+		case !pkceOK(verifier, g.Challenge):
+			refusal = invalidGrant("PKCE code_verifier does not match the S256 code_challenge")
+		}
+		if refusal != nil {
+			return nil
+		}
+		resp, err = s.issueTokens(tx, h, g.ClientID, g.ConnectionID, g.UserID, splitScopes(g.Scopes), g.Resource)
+		return err
+	})
+	if err != nil {
 		return nil, fmt.Errorf("redeeming code: %w", err)
 	}
-	switch {
-	case s.now().UnixMilli() > expires:
-		err = invalidGrant("authorization code expired; start the sign-in again")
-	case subtle.ConstantTimeCompare([]byte(clientID), []byte(g.ClientID)) != 1:
-		err = invalidGrant("code was issued to another client")
-	case redirectURI != g.RedirectURI:
-		err = invalidGrant("redirect_uri does not match the authorization request")
-	case resource != "" && resource != g.Resource:
-		err = &oauthError{"invalid_target", "resource does not match the authorization request"}
-	case !pkceOK(verifier, g.Challenge):
-		err = invalidGrant("PKCE code_verifier does not match the S256 code_challenge")
-	}
-	if err != nil {
-		// The code is burnt either way: a failed guess must not leave it usable.
-		if cerr := tx.Commit(); cerr != nil {
-			return nil, fmt.Errorf("redeeming code: %w", cerr)
-		}
-		return nil, err
-	}
-	resp, err := s.issueTokens(ctx, tx, h, g.ClientID, g.ConnectionID, g.UserID, splitScopes(scopes), g.Resource)
-	if err != nil {
-		return nil, err
-	}
-	if err := tx.Commit(); err != nil {
-		return nil, fmt.Errorf("redeeming code: %w", err)
+	if refusal != nil {
+		return nil, refusal
 	}
 	return resp, nil
 }
 
-func (s *Service) issueTokens(ctx context.Context, tx *sql.Tx, family, clientID, connID, userID string, scopes []string, resource string) (*TokenResponse, error) {
+func (s *Service) issueTokens(tx TokenTx, family, clientID, connID, userID string, scopes []string, resource string) (*TokenResponse, error) {
 	at, rt := newSecret("osfa_"), newSecret("osfr_")
-	now := s.now()
+	now := time.UnixMilli(s.ms())
 	sc := strings.Join(scopes, " ")
 	for _, t := range []struct {
 		secret, kind string
 		ttl          time.Duration
 	}{{at, "access", AccessTTL}, {rt, "refresh", RefreshTTL}} {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO connect_tokens (hash, kind, family, client_id, connection_id, user_id, scopes, resource, expires_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, hashSecret(t.secret), t.kind, family, clientID, connID, userID, sc, resource,
-			now.Add(t.ttl).UnixMilli()); err != nil {
-			return nil, fmt.Errorf("issuing tokens: %w", err)
+		if err := tx.InsertToken(TokenRow{Hash: hashSecret(t.secret), Kind: t.kind, Family: family, ClientID: clientID, ConnectionID: connID,
+			UserID: userID, Scopes: sc, Resource: resource, ExpiresAt: now.Add(t.ttl)}); err != nil {
+			return nil, err
 		}
 	}
 	return &TokenResponse{AccessToken: at, TokenType: "Bearer", ExpiresIn: int64(AccessTTL / time.Second), RefreshToken: rt, Scope: sc}, nil
@@ -362,68 +354,68 @@ func (s *Service) issueTokens(ctx context.Context, tx *sql.Tx, family, clientID,
 // revokes its whole family: either the client or a thief holds a copy.
 func (s *Service) refresh(ctx context.Context, token, clientID, resource, scope string) (*TokenResponse, error) {
 	h := hashSecret(token)
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, fmt.Errorf("refreshing: %w", err)
-	}
-	defer tx.Rollback()
-	var kind, family, cid, connID, userID, scopes, res, status string
-	var expires int64
-	var used, revoked int
-	err = tx.QueryRowContext(ctx, `SELECT t.kind, t.family, t.client_id, t.connection_id, t.user_id, t.scopes, t.resource, t.expires_at, t.used, t.revoked,
-		COALESCE(c.status, 'revoked') FROM connect_tokens t LEFT JOIN connect_connections c ON c.id = t.connection_id WHERE t.hash = ?`, h).
-		Scan(&kind, &family, &cid, &connID, &userID, &scopes, &res, &expires, &used, &revoked, &status)
-	if errors.Is(err, sql.ErrNoRows) || err == nil && kind != "refresh" {
-		return nil, invalidGrant("unknown refresh token")
-	}
-	if err != nil {
-		return nil, fmt.Errorf("refreshing: %w", err)
-	}
-	if used != 0 {
-		if _, err := tx.ExecContext(ctx, `UPDATE connect_tokens SET revoked = 1 WHERE family = ?`, family); err != nil {
-			return nil, fmt.Errorf("revoking token family: %w", err)
+	var resp *TokenResponse
+	var refusal error // committed with what the store changed, then returned
+	err := s.st.Tokens(ctx, func(tx TokenTx) error {
+		t, err := tx.Token(h)
+		if errors.Is(err, ErrNotFound) || err == nil && t.Kind != "refresh" {
+			refusal = invalidGrant("unknown refresh token")
+			return nil
 		}
-		if err := tx.Commit(); err != nil {
-			return nil, fmt.Errorf("revoking token family: %w", err)
+		if err != nil {
+			return err
 		}
-		return nil, invalidGrant("refresh token was already used; this sign-in is revoked, sign in again")
-	}
-	switch {
-	case status == StatusRevoked:
-		return nil, invalidGrant("the connection was revoked by its owner; ask them to connect this assistant again")
-	case revoked != 0:
-		return nil, invalidGrant("this sign-in was revoked (a refresh token was used twice, or an authorization code reused); sign in again")
-	case s.now().UnixMilli() > expires:
-		return nil, invalidGrant("refresh token expired; sign in again")
-	case subtle.ConstantTimeCompare([]byte(clientID), []byte(cid)) != 1:
-		return nil, invalidGrant("refresh token was issued to another client")
-	case resource != "" && resource != res:
-		return nil, &oauthError{"invalid_target", "resource does not match the original grant"}
-	}
-	granted := splitScopes(scopes)
-	if scope != "" {
-		want := splitScopes(scope)
-		for _, w := range want {
-			if !slices.Contains(granted, w) {
-				return nil, &oauthError{"invalid_scope", "a refresh cannot add scope " + w}
+		if t.Used {
+			if err := tx.RevokeFamily(t.Family); err != nil {
+				return err
 			}
+			refusal = invalidGrant("refresh token was already used; this sign-in is revoked, sign in again")
+			return nil
 		}
-		granted = want
+		switch {
+		case t.ConnectionStatus == StatusRevoked:
+			refusal = invalidGrant("the connection was revoked by its owner; ask them to connect this assistant again")
+		case t.Revoked:
+			refusal = invalidGrant("this sign-in was revoked (the owner gave its connection to another assistant, a refresh token was used twice, or an authorization code was reused); sign in again")
+		case s.expired(t.ExpiresAt):
+			refusal = invalidGrant("refresh token expired; sign in again")
+		case subtle.ConstantTimeCompare([]byte(clientID), []byte(t.ClientID)) != 1:
+			refusal = invalidGrant("refresh token was issued to another client")
+		case resource != "" && resource != t.Resource:
+			refusal = &oauthError{"invalid_target", "resource does not match the original grant"}
+		}
+		if refusal != nil {
+			return errRolledBack
+		}
+		granted := splitScopes(t.Scopes)
+		if scope != "" {
+			want := splitScopes(scope)
+			for _, w := range want {
+				if !slices.Contains(granted, w) {
+					refusal = &oauthError{"invalid_scope", "a refresh cannot add scope " + w}
+					return errRolledBack
+				}
+			}
+			granted = want
+		}
+		if err := tx.MarkTokenUsed(h); err != nil {
+			return err
+		}
+		resp, err = s.issueTokens(tx, t.Family, t.ClientID, t.ConnectionID, t.UserID, granted, t.Resource)
+		return err
+	})
+	if refusal != nil {
+		return nil, refusal
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE connect_tokens SET used = 1 WHERE hash = ?`, h); err != nil {
-		return nil, fmt.Errorf("refreshing: %w", err)
-	}
-	resp, err := s.issueTokens(ctx, tx, family, cid, connID, userID, granted, res)
 	if err != nil {
-		return nil, err
-	}
-	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("refreshing: %w", err)
 	}
 	return resp, nil
 }
 
-const tokenQuery = `SELECT kind, client_id, connection_id, user_id, scopes, resource, expires_at, revoked FROM connect_tokens WHERE hash = ?`
+// errRolledBack ends a token transaction that changed nothing worth
+// keeping; the refusal beside it is what the caller answers.
+var errRolledBack = errors.New("refused; nothing changed")
 
 // ErrInvalidToken covers unknown, expired, revoked and other-resource tokens.
 var ErrInvalidToken = errors.New("invalid token")
@@ -431,26 +423,24 @@ var ErrInvalidToken = errors.New("invalid token")
 // VerifyToken maps a bearer token to its grant for resource.
 func (s *Service) VerifyToken(ctx context.Context, token, resource string) (Grant, error) {
 	var g Grant
-	var kind, scopes string
-	var expires int64
-	var revoked int
-	err := s.q.token.QueryRowContext(ctx, hashSecret(token)).Scan(&kind, &g.ClientID, &g.ConnectionID, &g.UserID, &scopes, &g.Resource, &expires, &revoked)
-	if errors.Is(err, sql.ErrNoRows) {
+	t, err := s.st.Token(ctx, hashSecret(token))
+	if errors.Is(err, ErrNotFound) {
 		return g, fmt.Errorf("%w: unknown token", ErrInvalidToken)
 	}
 	if err != nil {
 		return g, fmt.Errorf("verifying token: %w", err)
 	}
+	g = Grant{ConnectionID: t.ConnectionID, UserID: t.UserID, ClientID: t.ClientID, Resource: t.Resource}
 	switch {
-	case kind != "access":
+	case t.Kind != "access":
 		return g, fmt.Errorf("%w: not an access token", ErrInvalidToken)
-	case revoked != 0:
+	case t.Revoked:
 		return g, fmt.Errorf("%w: token revoked", ErrInvalidToken)
-	case s.now().UnixMilli() > expires:
+	case s.expired(t.ExpiresAt):
 		return g, fmt.Errorf("%w: token expired", ErrInvalidToken)
 	case g.Resource != resource:
 		return g, fmt.Errorf("%w: token is for another resource", ErrInvalidToken)
 	}
-	g.Scopes = splitScopes(scopes)
+	g.Scopes = splitScopes(t.Scopes)
 	return g, nil
 }

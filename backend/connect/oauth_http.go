@@ -42,7 +42,10 @@ func oauthFail(w http.ResponseWriter, err error) {
 		publicJSON(w, status, oe)
 		return
 	}
-	publicJSON(w, http.StatusInternalServerError, &oauthError{"server_error", "the server could not complete the request; try again"})
+	// Not an answer about the request: the store failed (PostgreSQL
+	// restarting, a file locked too long). The client may retry as is.
+	w.Header().Set("Retry-After", "5")
+	publicJSON(w, http.StatusServiceUnavailable, &oauthError{"server_error", "the server cannot reach its records right now; try again in a few seconds"})
 }
 
 // serveRegister is RFC 7591 dynamic client registration for public
@@ -56,7 +59,13 @@ func (s *Server) serveRegister(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "use POST to register a client", http.StatusMethodNotAllowed)
 		return
 	}
-	if ok, wait := s.regLim.allow(s.clientAddr(r)); !ok {
+	ok, wait, err := s.regLim.allow(r.Context(), s.clientAddr(r))
+	if err != nil {
+		w.Header().Set("Retry-After", "5")
+		publicJSON(w, http.StatusServiceUnavailable, &oauthError{"temporarily_unavailable", "the server cannot count registrations right now; try again in a few seconds"})
+		return
+	}
+	if !ok {
 		tooMany(w, wait, "registrations")
 		return
 	}
@@ -72,7 +81,12 @@ func (s *Server) serveRegister(w http.ResponseWriter, r *http.Request) {
 			"redirect_uris a list of strings, client_name a string"})
 		return
 	}
-	resp, err := s.svc.registerClient(r.Context(), m)
+	resp, err := s.svc.registerClient(r.Context(), m, clientCap{s.cfg.MaxClients, s.cfg.MaxClientBytes})
+	if errors.Is(err, errRegistrationsFull) {
+		w.Header().Set("Retry-After", "3600")
+		publicJSON(w, http.StatusServiceUnavailable, err)
+		return
+	}
 	if err != nil {
 		oauthFail(w, err)
 		return
@@ -109,8 +123,11 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 			clientID = u
 		}
 	}
-	if _, err := s.svc.client(r.Context(), clientID); err != nil {
+	if _, err := s.svc.client(r.Context(), clientID); errors.Is(err, ErrNotFound) {
 		oauthFail(w, &oauthError{"invalid_client", "unknown client_id; register again"})
+		return
+	} else if err != nil {
+		oauthFail(w, err) // the store failed: 503, retry as is
 		return
 	}
 	var resp *TokenResponse

@@ -24,16 +24,17 @@ func NewPanel(ctx context.Context, svc *Service, srv *Server) *Panel {
 	return &Panel{ctx: ctx, svc: svc, srv: srv}
 }
 
-// PanelTexts are the panel's fixed strings (SPEC §6), so the window and the
+// PanelTexts are the panel's fixed strings (docs/reference.md §6), so the window and the
 // backend cannot drift apart.
 type PanelTexts struct {
-	Pending, Connected, Revoked, ToolsOn string
-	Assistants                           []string
+	Pending, Connected, Revoked, ToolsOn, ChatWaits string
+	Assistants                                      []string
 }
 
 // Texts returns the fixed strings.
 func (p *Panel) Texts() PanelTexts {
-	return PanelTexts{Pending: TextPending, Connected: TextConnected, Revoked: TextRevoked, ToolsOn: TextToolsOn, Assistants: Assistants}
+	return PanelTexts{Pending: TextPending, Connected: TextConnected, Revoked: TextRevoked, ToolsOn: TextToolsOn, ChatWaits: TextChatWaits,
+		Assistants: Assistants}
 }
 
 // ServerAddress is the URL users paste into their assistant (Copy button).

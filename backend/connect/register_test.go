@@ -69,7 +69,7 @@ func TestRegistrationRefusesOddRedirectsAndCleansNames(t *testing.T) {
 		t.Fatalf("consent page shows the name unisolated:\n%s", f.Page)
 	}
 	// A name stored before registration cleaned names is cleaned when shown.
-	if _, err := e.svc.db.Exec(`UPDATE connect_clients SET name = ? WHERE id = ?`, "Cl\u202Eaude\x00", id); err != nil {
+	if _, err := e.db.Exec(`UPDATE connect_clients SET name = ? WHERE id = ?`, "Cl\u202Eaude\x00", id); err != nil {
 		t.Fatal(err)
 	}
 	f, err = e.browser(true).openConsent(e.authURL(authParams{client: id, redirect: "http://127.0.0.1:9/cb", challenge: ch}))

@@ -117,7 +117,7 @@ func outcome(t *testing.T, res *mcp.CallToolResult) string {
 	return "OK " + text
 }
 
-// TestScenarioGoSDK is SPEC §6's 9-step scenario over real HTTP with the
+// TestScenarioGoSDK is docs/reference.md §6's 9-step scenario over real HTTP with the
 // Go SDK client doing the whole discovery → DCR → PKCE → token flow.
 func TestScenarioGoSDK(t *testing.T) {
 	e := newEnv(t)

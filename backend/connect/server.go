@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strings"
@@ -29,7 +30,7 @@ const (
 	signInPath    = "/oauth/signin"
 )
 
-// Instructions is sent in initialize (SPEC §6, exact).
+// Instructions is sent in initialize (docs/reference.md §6, exact).
 const Instructions = "Use list_granted_resources first. Every Note edit must use the exact tab ID.\nLocal-only data is unavailable to cloud clients."
 
 // ServerVersion is reported in initialize.
@@ -58,6 +59,18 @@ type ServerConfig struct {
 	// MaxConnsPerAddr caps open connections from one client address
 	// (0: DefaultMaxConnsPerAddr).
 	MaxConnsPerAddr int
+	// MaxClients and MaxClientBytes bound all registrations together
+	// (0: DefaultMaxClients, DefaultMaxClientBytes).
+	MaxClients, MaxClientBytes int
+	// TrustedProxies are the balancers in front of a public server on other
+	// machines (addresses or CIDR prefixes): the rate limits count the
+	// client address they forward in X-Forwarded-For. A proxy on loopback
+	// is always trusted once PublicURL is set.
+	TrustedProxies []string
+	// People says who is signed in to approve a consent (nil: the owner's
+	// sign-in links, OwnerSessions). The team server passes its OpenID
+	// Connect sessions.
+	People People
 }
 
 // PurgeInterval is how often a started server drops what has expired.
@@ -77,13 +90,24 @@ type Server struct {
 	loopHosts []string
 	regLim    *addrLimiter
 	authLim   *addrLimiter
-	stop      chan struct{}
+	people    People
+	proxies   []netip.Prefix
+	stop      context.CancelFunc
 }
 
 // NewServer builds the handler. Start it with Start, or mount Handler.
 func NewServer(svc *Service, cfg ServerConfig) (*Server, error) {
-	s := &Server{svc: svc, cfg: cfg, regLim: newAddrLimiter(cfg.RegisterPerMinute, DefaultRegisterPerMinute),
-		authLim: newAddrLimiter(cfg.AuthorizePerMinute, DefaultAuthorizePerMinute)}
+	s := &Server{svc: svc, cfg: cfg, people: cfg.People,
+		regLim:  newAddrLimiter(svc.st, "registrations", cfg.RegisterPerMinute, DefaultRegisterPerMinute),
+		authLim: newAddrLimiter(svc.st, "authorizations", cfg.AuthorizePerMinute, DefaultAuthorizePerMinute)}
+	if s.people == nil {
+		s.people = NewOwnerSessions(svc)
+	}
+	proxies, err := parseProxies(cfg.TrustedProxies)
+	if err != nil {
+		return nil, err
+	}
+	s.proxies = proxies
 	if cfg.PublicURL != "" {
 		u, err := url.Parse(strings.TrimRight(cfg.PublicURL, "/"))
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.Path != "" || u.RawQuery != "" {
@@ -144,17 +168,20 @@ func (s *Server) Start(addr string) error {
 		ReadTimeout:  orDefault(s.cfg.ReadTimeout, DefaultReadTimeout),
 		WriteTimeout: orDefault(s.cfg.WriteTimeout, DefaultWriteTimeout),
 		IdleTimeout:  orDefault(s.cfg.IdleTimeout, DefaultIdleTimeout)}
-	s.stop = make(chan struct{})
+	ctx, stop := context.WithCancel(context.Background())
+	s.stop = stop
 	s.mu.Unlock()
 	go s.http.Serve(ln)
-	go s.janitor(s.stop)
+	go s.Janitor(ctx)
 	return nil
 }
 
-// janitor drops expired requests, codes, sessions, tokens and unused
-// registrations on a timer, so what unauthenticated callers leave behind
-// goes away even when nobody ever consents.
-func (s *Server) janitor(stop <-chan struct{}) {
+// Janitor drops expired requests, codes, sessions, tokens, unused
+// registrations and idle rate-limit buckets every PurgeEvery until ctx
+// ends, so what unauthenticated callers leave behind goes away even when
+// nobody ever consents. Start runs it; a team server that mounts Handler
+// runs it on each replica (the deletes are idempotent).
+func (s *Server) Janitor(ctx context.Context) {
 	every := s.cfg.PurgeEvery
 	if every <= 0 {
 		every = PurgeInterval
@@ -163,12 +190,11 @@ func (s *Server) janitor(stop <-chan struct{}) {
 	defer t.Stop()
 	for {
 		select {
-		case <-stop:
+		case <-ctx.Done():
 			return
 		case <-t.C:
-			s.svc.purge(context.Background())
-			s.regLim.forget(10 * time.Minute)
-			s.authLim.forget(10 * time.Minute)
+			s.svc.purge(ctx)
+			_ = s.svc.st.ForgetBuckets(ctx, time.Now().Add(-bucketIdle)) // best effort, like purge
 		}
 	}
 }
@@ -210,7 +236,7 @@ func (s *Server) Close(ctx context.Context) error {
 	s.mu.Lock()
 	h := s.http
 	if s.stop != nil {
-		close(s.stop)
+		s.stop()
 		s.stop = nil
 	}
 	s.mu.Unlock()

@@ -23,7 +23,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/osfoundry/desktop/backend/store"
 	"github.com/osfoundry/desktop/backend/tools"
 )
 
@@ -97,41 +96,26 @@ type Options struct {
 	// Repos finds a project's git repository (its Local Folder), where an
 	// approved change set applies; without it propose_change_set says so.
 	Repos RepoFolder
+	// Proposals keeps the proposals. Open defaults it to the SQLite file's
+	// table; New requires it (the team server passes pgproposals).
+	Proposals ProposalRows
 }
 
-// Service owns the connect tables. It is safe for concurrent use.
+// Service owns the endpoint's rules over a Store. It is safe for
+// concurrent use, also by several processes sharing one Store.
 type Service struct {
-	db     *sql.DB
+	st     Store
 	res    Resources
 	runner Runner
 	extra  []ToolSource
 	now    func() time.Time
 	cat    *catalogue
-	q      hotQueries
 
-	repos RepoFolder
+	repos     RepoFolder
+	proposals ProposalRows
 	// applying lets one change set apply at a time, so two clicks on
 	// Approve cannot race for the same branch.
 	applying sync.Mutex
-}
-
-// hotQueries run on every tool call; they are prepared once.
-type hotQueries struct {
-	access, token, activity *sql.Stmt
-}
-
-func (s *Service) prepare(ctx context.Context) error {
-	for _, p := range []struct {
-		dst **sql.Stmt
-		sql string
-	}{{&s.q.access, accessQuery}, {&s.q.token, tokenQuery}, {&s.q.activity, activityInsert}} {
-		st, err := s.db.PrepareContext(ctx, p.sql)
-		if err != nil {
-			return fmt.Errorf("preparing connect queries: %w", err)
-		}
-		*p.dst = st
-	}
-	return nil
 }
 
 // OwnerID is the local owner: the person at this machine, admin of every
@@ -147,15 +131,39 @@ var (
 	ErrNoResources = errors.New("connect needs a Resources store")
 )
 
-// Open migrates the connect tables and returns the Service.
+// Open migrates the connect tables in the desktop's SQLite file and
+// returns the Service over them (proposals too, unless opts says where).
 func Open(ctx context.Context, db *sql.DB, opts Options) (*Service, error) {
 	if opts.Resources == nil {
 		return nil, ErrNoResources
 	}
-	if err := store.Migrate(ctx, db, Component, migrations); err != nil {
-		return nil, fmt.Errorf("opening connect store: %w", err)
+	st, err := OpenSQLite(ctx, db)
+	if err != nil {
+		return nil, err
 	}
-	s := &Service{db: db, res: opts.Resources, runner: opts.Runner, extra: opts.Extra, now: opts.Now, repos: opts.Repos}
+	if opts.Proposals == nil {
+		opts.Proposals = SQLiteProposals(db)
+	}
+	return New(ctx, st, opts)
+}
+
+// ErrNoProposals: New was given no Options.Proposals.
+var ErrNoProposals = errors.New("connect needs a proposals store (Options.Proposals)")
+
+// New returns the Service over st, which holds the endpoint's state: the
+// desktop's SQLite file (OpenSQLite) or the team server's PostgreSQL
+// (pgconnect.Open), where every replica built with New over the same
+// database serves the same connections, codes, tokens and limits. It
+// creates the local owner (OwnerID) when missing.
+func New(ctx context.Context, st Store, opts Options) (*Service, error) {
+	if opts.Resources == nil {
+		return nil, ErrNoResources
+	}
+	if opts.Proposals == nil {
+		return nil, ErrNoProposals
+	}
+	s := &Service{st: st, res: opts.Resources, runner: opts.Runner, extra: opts.Extra, now: opts.Now, repos: opts.Repos,
+		proposals: opts.Proposals}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -164,18 +172,17 @@ func Open(ctx context.Context, db *sql.DB, opts Options) (*Service, error) {
 		return nil, fmt.Errorf("building the tool catalogue: %w", err)
 	}
 	s.cat = cat
-	if err := s.prepare(ctx); err != nil {
-		return nil, err
-	}
-	if _, err := db.ExecContext(ctx, `INSERT INTO connect_users (id, name, admin, created_at)
-		SELECT ?, 'Owner', 1, ? WHERE NOT EXISTS (SELECT 1 FROM connect_users WHERE id = ?)`,
-		OwnerID, s.ms(), OwnerID); err != nil {
+	if _, err := st.InsertUser(ctx, User{ID: OwnerID, Name: "Owner", Admin: true}, s.now()); err != nil {
 		return nil, fmt.Errorf("creating the local owner: %w", err)
 	}
 	return s, nil
 }
 
 func (s *Service) ms() int64 { return s.now().UnixMilli() }
+
+// expired says whether a time a Store kept is past, to the millisecond
+// (what both stores keep).
+func (s *Service) expired(at time.Time) bool { return s.ms() > at.UnixMilli() }
 
 // newID returns a short random id with a readable prefix.
 func newID(prefix string) string {
@@ -217,8 +224,7 @@ func (s *Service) AddUser(ctx context.Context, name string) (User, error) {
 		return User{}, fmt.Errorf("adding user: %w: a name is required", ErrBadInput)
 	}
 	u := User{ID: newID("usr"), Name: name, Roles: []Role{}}
-	if _, err := s.db.ExecContext(ctx, `INSERT INTO connect_users (id, name, admin, created_at) VALUES (?, ?, 0, ?)`,
-		u.ID, name, s.ms()); err != nil {
+	if _, err := s.st.InsertUser(ctx, u, s.now()); err != nil {
 		return User{}, fmt.Errorf("adding user: %w", err)
 	}
 	return u, nil
@@ -228,12 +234,7 @@ func (s *Service) AddUser(ctx context.Context, name string) (User, error) {
 // it; role "" removes the role. Effective on the next tool call.
 func (s *Service) SetRole(ctx context.Context, userID, workspace, project, role string) error {
 	if role == "" {
-		_, err := s.db.ExecContext(ctx, `DELETE FROM connect_roles WHERE user_id = ? AND workspace = ? AND project = ?`,
-			userID, workspace, project)
-		if err != nil {
-			return fmt.Errorf("removing role: %w", err)
-		}
-		return nil
+		return s.st.DeleteRole(ctx, userID, workspace, project)
 	}
 	if roleRank[role] == 0 {
 		return fmt.Errorf("setting role %q: %w", role, ErrBadRole)
@@ -241,18 +242,12 @@ func (s *Service) SetRole(ctx context.Context, userID, workspace, project, role 
 	if err := s.userExists(ctx, userID); err != nil {
 		return err
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO connect_roles (user_id, workspace, project, role) VALUES (?, ?, ?, ?)
-		ON CONFLICT (user_id, workspace, project) DO UPDATE SET role = excluded.role`, userID, workspace, project, role)
-	if err != nil {
-		return fmt.Errorf("setting role: %w", err)
-	}
-	return nil
+	return s.st.SetRole(ctx, userID, Role{Workspace: workspace, Project: project, Role: role})
 }
 
 func (s *Service) userExists(ctx context.Context, id string) error {
-	var one int
-	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM connect_users WHERE id = ?`, id).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
+	_, err := s.st.UserAdmin(ctx, id)
+	if errors.Is(err, ErrNotFound) {
 		return fmt.Errorf("user %q: %w (list users with `osfoundry connections users`)", id, ErrNotFound)
 	}
 	if err != nil {
@@ -262,47 +257,29 @@ func (s *Service) userExists(ctx context.Context, id string) error {
 }
 
 // Users lists people with their roles.
-func (s *Service) Users(ctx context.Context) ([]User, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, name, admin FROM connect_users ORDER BY created_at, id`)
-	if err != nil {
-		return nil, fmt.Errorf("listing users: %w", err)
+func (s *Service) Users(ctx context.Context) ([]User, error) { return s.st.Users(ctx) }
+
+// EnsureUser adds a person (not an admin) under an id another service
+// gave them, unless they are known: the team server calls it for people
+// who sign in with OpenID Connect before giving them roles.
+func (s *Service) EnsureUser(ctx context.Context, id, name string) error {
+	if id == "" {
+		return fmt.Errorf("adding user: %w: an id is required", ErrBadInput)
 	}
-	var out []User
-	idx := map[string]int{}
-	for rows.Next() {
-		var u User
-		if err := rows.Scan(&u.ID, &u.Name, &u.Admin); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("listing users: %w", err)
-		}
-		u.Roles = []Role{}
-		idx[u.ID] = len(out)
-		out = append(out, u)
+	if name == "" {
+		name = id
 	}
-	rows.Close()
-	rows, err = s.db.QueryContext(ctx, `SELECT user_id, workspace, project, role FROM connect_roles ORDER BY workspace, project`)
-	if err != nil {
-		return nil, fmt.Errorf("listing roles: %w", err)
+	if _, err := s.st.InsertUser(ctx, User{ID: id, Name: name, Roles: []Role{}}, s.now()); err != nil {
+		return fmt.Errorf("adding user %q: %w", id, err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var uid string
-		var r Role
-		if err := rows.Scan(&uid, &r.Workspace, &r.Project, &r.Role); err != nil {
-			return nil, fmt.Errorf("listing roles: %w", err)
-		}
-		if i, ok := idx[uid]; ok {
-			out[i].Roles = append(out[i].Roles, r)
-		}
-	}
-	return out, rows.Err()
+	return nil
 }
 
 // workspacesFor lists the workspaces user may connect: every workspace for
 // an admin (when Resources can list them), else those they hold a role in.
 func (s *Service) workspacesFor(ctx context.Context, userID string) ([]Workspace, error) {
-	var admin bool
-	if err := s.db.QueryRowContext(ctx, `SELECT admin FROM connect_users WHERE id = ?`, userID).Scan(&admin); err != nil {
+	admin, err := s.st.UserAdmin(ctx, userID)
+	if err != nil {
 		return nil, fmt.Errorf("looking up user: %w", err)
 	}
 	var all []Workspace
@@ -320,22 +297,17 @@ func (s *Service) workspacesFor(ctx context.Context, userID string) ([]Workspace
 	for _, w := range all {
 		names[w.ID] = w.Name
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT workspace FROM connect_roles WHERE user_id = ? ORDER BY workspace`, userID)
+	ids, err := s.st.RoleWorkspaces(ctx, userID)
 	if err != nil {
 		return nil, fmt.Errorf("listing workspaces: %w", err)
 	}
-	defer rows.Close()
 	var out []Workspace
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("listing workspaces: %w", err)
-		}
+	for _, id := range ids {
 		name := names[id]
 		if name == "" {
 			name = id
 		}
 		out = append(out, Workspace{ID: id, Name: name})
 	}
-	return out, rows.Err()
+	return out, nil
 }

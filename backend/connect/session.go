@@ -2,7 +2,6 @@ package connect
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"net/http"
@@ -30,42 +29,29 @@ func (s *Service) SignInToken(ctx context.Context, userID string, ttl time.Durat
 		return "", err
 	}
 	tok := newSecret("osfs_")
-	if _, err := s.db.ExecContext(ctx, `INSERT INTO connect_sessions (hash, user_id, kind, expires_at) VALUES (?, ?, 'signin', ?)`,
-		hashSecret(tok), userID, s.now().Add(ttl).UnixMilli()); err != nil {
+	if err := s.st.InsertSession(ctx, SessionRow{Hash: hashSecret(tok), UserID: userID, Kind: "signin", ExpiresAt: s.now().Add(ttl)}); err != nil {
 		return "", fmt.Errorf("creating sign-in link: %w", err)
 	}
 	return tok, nil
 }
 
 // redeemSignIn burns a sign-in token and opens a session for its user.
+// The token is taken before anything else, so of two browsers opening
+// one link (on two replicas) at most one is signed in.
 func (s *Service) redeemSignIn(ctx context.Context, tok string) (session string, err error) {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return "", fmt.Errorf("signing in: %w", err)
-	}
-	defer tx.Rollback()
-	var user string
-	var expires int64
-	err = tx.QueryRowContext(ctx, `SELECT user_id, expires_at FROM connect_sessions WHERE hash = ? AND kind = 'signin'`, hashSecret(tok)).Scan(&user, &expires)
-	if errors.Is(err, sql.ErrNoRows) {
+	link, err := s.st.TakeSession(ctx, hashSecret(tok), "signin")
+	if errors.Is(err, ErrNotFound) {
 		return "", errSignIn
 	}
 	if err != nil {
 		return "", fmt.Errorf("signing in: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM connect_sessions WHERE hash = ?`, hashSecret(tok)); err != nil {
-		return "", fmt.Errorf("signing in: %w", err)
-	}
-	if s.now().UnixMilli() > expires {
-		tx.Commit()
+	if s.expired(link.ExpiresAt) {
 		return "", errSignIn
 	}
 	session = newSecret("osfx_")
-	if _, err := tx.ExecContext(ctx, `INSERT INTO connect_sessions (hash, user_id, kind, expires_at) VALUES (?, ?, 'session', ?)`,
-		hashSecret(session), user, s.now().Add(sessionTTL).UnixMilli()); err != nil {
-		return "", fmt.Errorf("signing in: %w", err)
-	}
-	if err := tx.Commit(); err != nil {
+	if err := s.st.InsertSession(ctx, SessionRow{Hash: hashSecret(session), UserID: link.UserID, Kind: "session",
+		ExpiresAt: s.now().Add(sessionTTL)}); err != nil {
 		return "", fmt.Errorf("signing in: %w", err)
 	}
 	return session, nil
@@ -81,10 +67,9 @@ func (s *Service) sessionUser(r *http.Request) (user, hash string) {
 		return "", ""
 	}
 	h := hashSecret(c.Value)
-	var expires int64
-	err = s.db.QueryRowContext(r.Context(), `SELECT user_id, expires_at FROM connect_sessions WHERE hash = ? AND kind = 'session'`, h).Scan(&user, &expires)
-	if err != nil || s.now().UnixMilli() > expires {
+	row, err := s.st.Session(r.Context(), h, "session")
+	if err != nil || s.expired(row.ExpiresAt) {
 		return "", ""
 	}
-	return user, h
+	return row.UserID, h
 }

@@ -9,35 +9,79 @@ import (
 	"time"
 )
 
-// browserCookie marks the browser that started an authorization request
-// before anyone was signed in there. The owner's sign-in link, opened in
-// that same browser, continues exactly that request. SameSite=Lax: a
-// cross-site <img> or fetch cannot plant it (browsers drop Lax cookies set
-// by cross-site subresponses), only a top-level visit, which is what an
-// assistant opening the browser does.
+// The browser mark says which browser started an authorization request
+// before anyone was signed in there, so the owner's sign-in link, opened
+// in that browser, continues exactly that request.
+//
+// Anyone's web page can make the owner's browser visit the authorize
+// address (a top-level navigation), so the mark must be something such a
+// visit cannot plant. It is a SameSite=Strict cookie, which a browser
+// never sends with a navigation another site started, and a request is
+// marked only when
+//   - it carries that cookie and its Sec-Fetch-Site is none, same-origin or
+//     absent (a browser without Fetch Metadata still withholds Strict
+//     cookies cross-site; same-site is refused: on a loopback address
+//     another port's page is same-site), or
+//   - on a loopback-only server, its Sec-Fetch-Site is none: the browser
+//     says the person or a program on this machine opened the address (an
+//     assistant opening the system browser), never a web page. The cookie
+//     is then set if missing.
+//
+// The cookie is also set by the sign-in link, whose token only the app
+// knows. On https it is a __Host- cookie, which no sibling subdomain can
+// set in the owner's browser.
 const browserCookie = "osf_browser"
 
-// markBrowser returns the hash of this browser's mark, setting a new mark
-// when it has none.
-func (s *Server) markBrowser(w http.ResponseWriter, r *http.Request) string {
-	v := ""
-	if c, err := r.Cookie(browserCookie); err == nil && strings.HasPrefix(c.Value, "osfb_") && len(c.Value) <= 100 {
-		v = c.Value
+func (s *Server) browserCookieName(r *http.Request) string {
+	if strings.HasPrefix(s.base(r), "https://") {
+		return "__Host-" + browserCookie
 	}
+	return browserCookie
+}
+
+// browserValue is the request's browser mark cookie, or "".
+func (s *Server) browserValue(r *http.Request) string {
+	c, err := r.Cookie(s.browserCookieName(r))
+	if err != nil || !strings.HasPrefix(c.Value, "osfb_") || len(c.Value) > 100 {
+		return ""
+	}
+	return c.Value
+}
+
+// setBrowserMark (re)sets the browser mark cookie to v, or a new one.
+func (s *Server) setBrowserMark(w http.ResponseWriter, r *http.Request, v string) string {
 	if v == "" {
 		v = newSecret("osfb_")
 	}
-	http.SetCookie(w, &http.Cookie{Name: browserCookie, Value: v, Path: "/oauth", HttpOnly: true,
-		Secure: strings.HasPrefix(s.base(r), "https://"), SameSite: http.SameSiteLaxMode, MaxAge: int(authRequestTTL.Seconds())})
-	return hashSecret(v)
+	c := &http.Cookie{Name: s.browserCookieName(r), Value: v, Path: "/oauth", HttpOnly: true,
+		SameSite: http.SameSiteStrictMode, MaxAge: int(sessionTTL.Seconds())}
+	if strings.HasPrefix(s.base(r), "https://") {
+		c.Secure, c.Path = true, "/" // what __Host- requires
+	}
+	http.SetCookie(w, c)
+	return v
 }
 
-func browserMark(r *http.Request) string {
-	c, err := r.Cookie(browserCookie)
-	if err != nil || c.Value == "" {
-		return ""
+// markBrowser returns the hash of this browser's mark when the request may
+// be marked as started in it (see browserCookie), else "".
+func (s *Server) markBrowser(w http.ResponseWriter, r *http.Request) string {
+	site := r.Header.Get("Sec-Fetch-Site")
+	v := s.browserValue(r)
+	switch {
+	case v != "" && (site == "" || site == "none" || site == "same-origin"):
+		return hashSecret(v)
+	case site == "none" && s.public == nil:
+		return hashSecret(s.setBrowserMark(w, r, ""))
 	}
-	return hashSecret(c.Value)
+	return ""
+}
+
+// browserMark is the hash of the request's mark, for the sign-in page.
+func (s *Server) browserMark(r *http.Request) string {
+	if v := s.browserValue(r); v != "" {
+		return hashSecret(v)
+	}
+	return ""
 }
 
 // pendingRequest is an authorization request nobody has signed in for yet.
@@ -50,31 +94,22 @@ type pendingRequest struct {
 // pendingRequests lists the requests waiting for a sign-in, newest first;
 // Mine marks those started in the browser whose mark hashes to browser.
 func (s *Service) pendingRequests(ctx context.Context, browser string) ([]pendingRequest, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT a.id, c.name, a.redirect_uri, a.browser_hash, a.created_at
-		FROM connect_auth_requests a JOIN connect_clients c ON c.id = a.client_id
-		WHERE a.session_hash = '' AND a.expires_at > ? ORDER BY a.created_at DESC, a.id LIMIT 20`, s.ms())
+	rows, err := s.st.WaitingRequests(ctx, time.UnixMilli(s.ms()), 20)
 	if err != nil {
-		return nil, fmt.Errorf("listing waiting requests: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
 	var out []pendingRequest
-	for rows.Next() {
-		var p pendingRequest
-		var redirect, bh string
-		var created int64
-		if err := rows.Scan(&p.ID, &p.Client, &redirect, &bh, &created); err != nil {
-			return nil, fmt.Errorf("listing waiting requests: %w", err)
-		}
-		if u, err := url.Parse(redirect); err == nil {
+	for _, w := range rows {
+		p := pendingRequest{ID: w.ID, Client: cleanName(w.ClientName)}
+		if u, err := url.Parse(w.RedirectURI); err == nil {
 			p.ReturnsTo = u.Host
 		}
-		p.Client = cleanName(p.Client)
-		p.Mine = browser != "" && bh == browser
-		p.Age = ago(s.now().Sub(time.UnixMilli(created)))
+		p.Mine = browser != "" && w.BrowserHash == browser
+		p.Age = ago(s.now().Sub(w.CreatedAt))
 		p.Href = authorizePath + "?request=" + url.QueryEscape(p.ID)
 		out = append(out, p)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 func ago(d time.Duration) string {
@@ -97,7 +132,12 @@ func (s *Server) serveSignIn(w http.ResponseWriter, r *http.Request) {
 	}
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: sess, Path: "/oauth", HttpOnly: true,
 		Secure: strings.HasPrefix(s.base(r), "https://"), SameSite: http.SameSiteLaxMode, MaxAge: int(sessionTTL.Seconds())})
-	reqs, err := s.svc.pendingRequests(ctx, browserMark(r))
+	// The link carries a token only the app knows: the browser opening it
+	// is the owner's, so it gets a mark (keeping the one it has, which
+	// requests it started carry).
+	mark := s.browserMark(r)
+	s.setBrowserMark(w, r, s.browserValue(r))
+	reqs, err := s.svc.pendingRequests(ctx, mark)
 	if err != nil {
 		s.errorPage(w, http.StatusInternalServerError, "Signed in, but the waiting requests could not be read. Go back to your assistant and connect again.")
 		return

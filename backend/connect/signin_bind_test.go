@@ -69,3 +69,59 @@ func TestSignInGoesToTheRequestThisBrowserStarted(t *testing.T) {
 		t.Fatalf("authorize as an image: %d, cookie %q, requests %d → %d", resp.StatusCode, resp.Header.Get("Set-Cookie"), before, e.count("connect_auth_requests"))
 	}
 }
+
+// A web page can make the owner's browser visit the authorize address
+// (a top-level navigation), but that must not mark the request as started
+// in that browser: the owner's next sign-in would otherwise land on the
+// page's request, its assistant name chosen to look like the owner's.
+func TestAForeignPageCannotPlantTheBrowserMark(t *testing.T) {
+	e := newEnv(t)
+	evil := e.registerNamed("Claude", "https://evil.example/cb")
+	_, ch := pkcePair("f")
+	evilURL := e.authURL(authParams{client: evil, redirect: "https://evil.example/cb", challenge: ch})
+	visit := func(b *browser, site string) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, evilURL, nil)
+		req.Header.Set("Sec-Fetch-Site", site)
+		req.Header.Set("Sec-Fetch-Mode", "navigate")
+		req.Header.Set("Sec-Fetch-Dest", "document")
+		resp, err := b.c.Do(req)
+		must(t, err)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("the navigation: %d", resp.StatusCode)
+		}
+	}
+	signIn := func(b *browser) (int, string, string) {
+		t.Helper()
+		link, _ := e.srv.SignInURL(bg, OwnerID, 0)
+		st, page, h := b.get(link)
+		return st, page, h.Get("Location")
+	}
+	for _, site := range []string{"cross-site", "same-site"} {
+		// A browser that never signed in here, navigated by another page.
+		fresh := e.browser(false)
+		visit(fresh, site)
+		if st, page, next := signIn(fresh); st != 200 || next != "" || !strings.Contains(page, "not started in this browser") {
+			t.Errorf("%s, fresh browser: sign-in went to %q (%d); want the list of waiting requests, none its own:\n%s", site, next, st, page)
+		}
+		// A browser the owner signed in from before (its session since
+		// ended), navigated by another page.
+		known := e.browser(true)
+		if _, err := e.db.Exec(`DELETE FROM connect_sessions WHERE kind = 'session'`); err != nil {
+			t.Fatal(err)
+		}
+		visit(known, site)
+		if st, _, next := signIn(known); st != 200 || next != "" {
+			t.Errorf("%s, known browser: sign-in went to %q (%d); want the list", site, next, st)
+		}
+		e.db.Exec(`DELETE FROM connect_auth_requests`)
+	}
+	// The owner's own visit (the assistant opened the browser) still
+	// continues after sign-in, in a browser old or new.
+	owner := e.browser(false)
+	visit(owner, "none")
+	if st, _, next := signIn(owner); st != 303 || !strings.HasPrefix(next, authorizePath+"?request=") {
+		t.Errorf("the owner's own request: sign-in %d %q, want it continued", st, next)
+	}
+}

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -94,11 +95,40 @@ func (rs *RuleSet) EvaluateText(text string) Decision {
 	for _, r := range rs.Rules {
 		for _, p := range r.Patterns {
 			if p.MatchString(text) {
-				return Decision{State: r.State, Source: FromScreen, Agent: rs.Agent, File: rs.Source, Rule: r.Index, Pattern: p.String()}
+				d := Decision{State: r.State, Source: FromScreen, Agent: rs.Agent, File: rs.Source, Rule: r.Index, Pattern: p.String()}
+				if d.State == Blocked {
+					d.Message = rs.AskText(text)
+				}
+				return d
 			}
 		}
 	}
 	return Decision{State: Idle, Source: FromDefault, Agent: rs.Agent, File: rs.Source}
+}
+
+// AskText words the prompt on screen with the first [[asks]] entry that
+// matches it, or "" when none does.
+func (rs *RuleSet) AskText(text string) string {
+	for _, a := range rs.Asks {
+		if m := a.Pattern.FindStringSubmatchIndex(text); m != nil {
+			return sanitize(string(a.Pattern.ExpandString(nil, a.Message, text, m)), maxMessage)
+		}
+	}
+	return ""
+}
+
+// TitleName is a window title without the state marker the agent puts in
+// front of it ("[ ! ] Action Required | work" → "work", "⠋ work" → "work"):
+// the part that names the pane.
+func (rs *RuleSet) TitleName(title string) string {
+	for _, group := range [][]*regexp.Regexp{rs.TitleBlocked, rs.TitleWorking, rs.TitleIdle} {
+		for _, p := range group {
+			if loc := p.FindStringIndex(title); loc != nil && loc[0] == 0 {
+				return strings.TrimLeft(title[loc[1]:], " |")
+			}
+		}
+	}
+	return title
 }
 
 // MatchesMarkers reports whether the screen shows one of the agent's

@@ -32,8 +32,9 @@ var ErrProbe = errors.New("osc 7501 probe")
 // ParseOSC7501 reads the payload of `ESC ] 7501 ; <payload> BEL|ST`, e.g.
 // "state=blocked:app=codex:kind=permission" or
 // "state=blocked:app=claude-code:kind=permission:msg=<base64>".
-// done (as state or kind) means the turn finished: idle; clear withdraws
-// the report (Claude Code sends it when it exits).
+// done (as state or kind) means the turn finished: idle; error means the
+// turn failed and the agent waits: idle too; clear withdraws the report
+// (Claude Code sends it when it exits).
 // Unknown fields are ignored so newer agents keep working.
 func ParseOSC7501(payload string) (Signal, error) {
 	if payload == "?" {
@@ -68,6 +69,13 @@ func ParseOSC7501(payload string) (Signal, error) {
 		return s, nil
 	case rawState == "clear" || s.Kind == "clear":
 		s.Clear, s.Kind = true, "clear"
+		return s, nil
+	case rawState == "error":
+		// Codex 0.169 sends "state=error" when a turn fails (its provider's
+		// key unset, the provider unreachable) and then waits for the next
+		// prompt. Refusing the report left its "working" standing until the
+		// pane closed (codex-0.169.0.idle.failed-start).
+		s.State, s.Kind = Idle, "error"
 		return s, nil
 	}
 	st, ok := parseState(rawState)

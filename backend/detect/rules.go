@@ -53,6 +53,13 @@ type Rule struct {
 	Patterns []*regexp.Regexp
 }
 
+// Ask is one compiled [[asks]] entry: when Pattern matches a blocked
+// screen, Message with $1… filled from its groups says what is asked.
+type Ask struct {
+	Pattern *regexp.Regexp
+	Message string
+}
+
 // RuleSet is one agent's compiled rules file.
 type RuleSet struct {
 	Agent         string
@@ -65,6 +72,9 @@ type RuleSet struct {
 	TitleWorking  []*regexp.Regexp
 	TitleIdle     []*regexp.Regexp
 	Rules         []Rule
+	// Asks word a prompt on screen for its card and notification when the
+	// agent's own report names nothing (Codex reports a bare "permission").
+	Asks []Ask
 	// ACP: what the Agent Client Protocol stream of this agent's adapter
 	// means, when the pane runs it under the app's ACP client.
 	ACP ACPRules
@@ -95,6 +105,10 @@ type fileFormat struct {
 		State string   `toml:"state"`
 		Any   []string `toml:"any"`
 	} `toml:"rules"`
+	Asks []struct {
+		Pattern string `toml:"pattern"`
+		Message string `toml:"message"`
+	} `toml:"asks"`
 	ACP struct {
 		Adapter []string `toml:"adapter"`
 		Blocked []string `toml:"blocked"`
@@ -171,6 +185,17 @@ func ParseRules(agent, source string, data []byte) (*RuleSet, error) {
 		}
 		rs.Rules = append(rs.Rules, Rule{Index: i + 1, State: st, Patterns: pats})
 	}
+	for i, a := range f.Asks {
+		where := fmt.Sprintf("[[asks]] %d", i+1)
+		if a.Message == "" {
+			return nil, fmt.Errorf("%s: empty message; say what the prompt asks, e.g. message = \"wants to run $1\"", where)
+		}
+		pats, err := compileAll(where, []string{a.Pattern})
+		if err != nil {
+			return nil, err
+		}
+		rs.Asks = append(rs.Asks, Ask{Pattern: pats[0], Message: a.Message})
+	}
 	return rs, nil
 }
 
@@ -233,7 +258,7 @@ func describeTOMLError(err error) error {
 		if program {
 			return fmt.Errorf("key %s refused: a rules file can only hold patterns, never a program or command to run", strings.Join(keys, ", "))
 		}
-		return fmt.Errorf("unknown key %s; allowed: [agent] name, display, process_names, argv, screen_markers, redraws_on_resume; [title] blocked, working, idle; [[rules]] state, any; [acp] adapter, blocked, working", strings.Join(keys, ", "))
+		return fmt.Errorf("unknown key %s; allowed: [agent] name, display, process_names, argv, screen_markers, redraws_on_resume; [title] blocked, working, idle; [[rules]] state, any; [[asks]] pattern, message; [acp] adapter, blocked, working", strings.Join(keys, ", "))
 	}
 	var de *toml.DecodeError
 	if errors.As(err, &de) {

@@ -20,7 +20,7 @@ func bundled(t *testing.T) *Registry {
 	return reg
 }
 
-// Claude Code's rules start from SPEC.md §1: its patterns come first, in
+// Claude Code's rules start from docs/reference.md §1: its patterns come first, in
 // order and unchanged; patterns added from real captures may follow them.
 func TestClaudeRulesStartFromTheSpecRules(t *testing.T) {
 	rs := bundled(t).Get("claude")
@@ -38,7 +38,7 @@ func TestClaudeRulesStartFromTheSpecRules(t *testing.T) {
 	for i, w := range want {
 		r := rs.Rules[i]
 		if r.State != w.state || len(r.Patterns) < len(w.any) {
-			t.Fatalf("rule %d = %s with %d patterns, want %s starting with SPEC's %d", i+1, r.State, len(r.Patterns), w.state, len(w.any))
+			t.Fatalf("rule %d = %s with %d patterns, want %s starting with the article's %d", i+1, r.State, len(r.Patterns), w.state, len(w.any))
 		}
 		for j, p := range w.any {
 			if r.Patterns[j].String() != p {
@@ -162,5 +162,39 @@ func TestRedrawsOnResumeIsRuleData(t *testing.T) {
 	rs, err := ParseRules("x", "test", []byte("[agent]\nredraws_on_resume = true\n[[rules]]\nstate = \"idle\"\nany = ['x']\n"))
 	if err != nil || !rs.RedrawsOnResume {
 		t.Fatalf("ParseRules = %+v, %v", rs, err)
+	}
+}
+
+// A card is named by the title after the agent's state marker: Codex's
+// "[ ! ] Action Required | " and the spinners say only what the column says.
+func TestTitleNameDropsTheStateMarker(t *testing.T) {
+	reg := bundled(t)
+	for _, c := range []struct{ agent, title, want string }{
+		{"codex", "[ ! ] Action Required | Fake session | work", "Fake session | work"},
+		{"codex", "⠋ Fake session | work", "Fake session | work"},
+		{"codex", "work", "work"},
+		{"claude", "✳ Fix the login form", "Fix the login form"},
+	} {
+		if got := reg.Get(c.agent).TitleName(c.title); got != c.want {
+			t.Errorf("%s %q: got %q, want %q", c.agent, c.title, got, c.want)
+		}
+	}
+}
+
+// [[asks]] entries need a message, and their patterns are checked like rules.
+func TestAsksAreChecked(t *testing.T) {
+	base := "[[rules]]\nstate = \"blocked\"\nany = ['x']\n"
+	if _, err := ParseRules("a", "a.toml", []byte(base+"[[asks]]\npattern = 'x (\\S+)'\n")); err == nil || !strings.Contains(err.Error(), "empty message") {
+		t.Errorf("ask without message: %v", err)
+	}
+	if _, err := ParseRules("a", "a.toml", []byte(base+"[[asks]]\npattern = '('\nmessage = 'm'\n")); err == nil || !strings.Contains(err.Error(), "bad regex") {
+		t.Errorf("ask with a bad pattern: %v", err)
+	}
+	rs, err := ParseRules("a", "a.toml", []byte(base+"[[asks]]\npattern = 'run (\\S+)'\nmessage = 'wants to run $1'\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := rs.EvaluateText("x: run make"); d.Message != "wants to run make" {
+		t.Errorf("message %q", d.Message)
 	}
 }

@@ -29,8 +29,12 @@ func Combine(in Inputs) Decision {
 	if in.Screen.State == Blocked {
 		d := in.Screen
 		if in.Report != nil && in.Report.State == Blocked && !in.Report.Clear {
-			// Keep the agent's own summary of the prompt for the card.
-			d.Kind, d.Message = in.Report.Kind, in.Report.Message
+			// Keep the agent's own summary of the prompt for the card; a
+			// report without one keeps what the rules read on screen.
+			d.Kind = in.Report.Kind
+			if in.Report.Message != "" {
+				d.Message = in.Report.Message
+			}
 		}
 		return d
 	}

@@ -71,6 +71,7 @@ func TestParseOSC7501(t *testing.T) {
 		{payload: "state=idle:app=codex:kind=clear", kind: "clear", app: "codex", clear: true},
 		{payload: "state=done:app=claude-code", state: Idle, kind: "done", app: "claude-code"},
 		{payload: "state=clear", kind: "clear", clear: true},
+		{payload: "state=error:app=codex", state: Idle, kind: "error", app: "codex"},
 		{payload: "state=blocked:app=claude-code:kind=question:msg=" + base64.StdEncoding.EncodeToString([]byte("Which format?")), state: Blocked, kind: "question", app: "claude-code", message: "Which format?"},
 		{payload: "state=blocked:app=claude-code:kind=permission:msg=" + msg, state: Blocked, kind: "permission", app: "claude-code", message: "Claude needs your permission to use Bash[31m"},
 		{payload: "state=blocked:app=claude-code:msg=!!notbase64", state: Blocked, app: "claude-code"},

@@ -11,6 +11,13 @@ import (
 // burst, so a 10 Hz spinner costs 10 evaluations a second, not one per byte.
 const DefaultDelay = 20 * time.Millisecond
 
+// HookWorkingGrace is how long a hook's "working" report stands while the
+// screen shows the agent's idle prompt. A turn draws its working footer
+// within a frame or two of the hook, so this only has to cover the time
+// between a hook and the next redraw; the safety sweep (DefaultSweep)
+// re-reads a still screen after it.
+const HookWorkingGrace = 2 * time.Second
+
 // TrackerConfig wires one pane into detection.
 type TrackerConfig struct {
 	ID       string
@@ -277,6 +284,21 @@ func (t *Tracker) Evaluate() Decision {
 		t.lastScreen.Source == FromScreen && t.lastScreen.State != screen.State && now.After(t.reportAt) {
 		t.report = nil
 		note = "hook report superseded by screen"
+	}
+	// A hook's "working" with nothing to end it: Claude Code runs some
+	// work outside a turn — the away recap it writes when the person comes
+	// back to an idle session — as a subagent whose tool calls fire
+	// PreToolUse ("working") but which ends with SubagentStop, never Stop
+	// (claude-2.1.328.idle.recap-tool). During a real turn the footer says
+	// "esc to interrupt" (a working screen), so a screen that has read as
+	// the idle prompt for HookWorkingGrace after the report is newer
+	// evidence than the report. OSC 7501 reports are left alone: the agent
+	// sends "done" itself, and reports working while only background work
+	// runs behind the idle prompt.
+	if t.report != nil && t.report.Source == FromHook && t.report.State == Working &&
+		screen.Source == FromScreen && screen.State == Idle && now.Sub(t.reportAt) >= HookWorkingGrace {
+		t.report = nil
+		note = "hook report working outlived by the idle prompt on screen"
 	}
 	t.lastScreen = screen
 	in := Inputs{Screen: screen, Report: t.report, ShellForeground: ended}

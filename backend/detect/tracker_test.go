@@ -328,3 +328,44 @@ func TestNotificationNamesTheAgent(t *testing.T) {
 		t.Fatalf("sent = %+v", sent)
 	}
 }
+
+// A hook's "working" that nothing ends — Claude Code's away recap runs as a
+// subagent whose PreToolUse reports working and which never fires Stop —
+// gives way to the idle prompt once it has stood there for
+// HookWorkingGrace; a turn's own working footer, a still-young report and
+// an OSC 7501 report keep their say.
+func TestTrackerHookWorkingUnderIdlePrompt(t *testing.T) {
+	working := Signal{Source: FromHook, State: Working, Kind: "working", App: "claude-code"}
+	cases := []struct {
+		name   string
+		report Signal
+		screen []string
+		after  time.Duration
+		want   State
+	}{
+		{"idle prompt past the grace", working, claudeIdle, HookWorkingGrace, Idle},
+		{"idle prompt within the grace", working, claudeIdle, HookWorkingGrace - DefaultDelay, Working},
+		{"working footer", working, claudeWorking, time.Minute, Working},
+		{"osc7501 working under the idle prompt", Signal{Source: FromOSC, State: Working, App: "claude-code"}, claudeIdle, time.Minute, Working},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tr, p, clock := newTestTracker(t, "claude")
+			p.set(c.screen...)
+			tr.Evaluate()
+			tr.Report(c.report)
+			clock.Advance(DefaultDelay)
+			if d := tr.Current(); d.State != Working {
+				t.Fatalf("right after the report: %s, want working", d)
+			}
+			clock.Advance(c.after - DefaultDelay)
+			d := tr.Evaluate() // what the safety sweep does on a still screen
+			if d.State != c.want {
+				t.Fatalf("%s after the report: %s, want %s", c.after, d, c.want)
+			}
+			if c.want == Idle && d.Note != "hook report working outlived by the idle prompt on screen" {
+				t.Errorf("note %q does not say why the report was dropped", d.Note)
+			}
+		})
+	}
+}

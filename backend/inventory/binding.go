@@ -145,3 +145,28 @@ func explainPlanError(err error) error {
 	}
 	return fmt.Errorf("planning the relaunch: %w", err)
 }
+
+// EventTextIndex carries the conversation index's TextStatus while it is
+// built (mirrored in frontend/src/lib/events.ts).
+const EventTextIndex = "inventory:textindex"
+
+// TextSearch says whether "search in conversations" is on and how far its
+// index is.
+func (b *Binding) TextSearch() TextStatus { return b.svc.TextStatus() }
+
+// SetTextSearch turns "search in conversations" on (its index is built in
+// the background, progress in EventTextIndex) or off (the index is
+// dropped).
+func (b *Binding) SetTextSearch(on bool) (TextStatus, error) {
+	ctx, cancel := callCtx()
+	defer cancel()
+	return b.svc.SetTextSearch(ctx, on)
+}
+
+// SearchText returns the sessions whose conversation contains query, with
+// the words around the match.
+func (b *Binding) SearchText(query string) ([]TextHit, error) {
+	ctx, cancel := callCtx()
+	defer cancel()
+	return b.svc.SearchText(ctx, query)
+}

@@ -58,7 +58,7 @@ func (claudeCode) Read(ctx context.Context, env Env, u Unit) ([]Session, error) 
 	}
 	s.App = ClaudeCode
 	s.ID = strings.TrimSuffix(filepath.Base(u.Path), ".jsonl")
-	s.UpdatedMs = u.MtimeNs / 1e6
+	setTime(&s, s.UpdatedMs, u.MtimeNs)
 	s.Bytes = u.Size
 	return []Session{s}, nil
 }
@@ -71,6 +71,7 @@ var errNoConversation = errors.New("no conversation records")
 // claudeMeta is what the index wants from one Claude Code record.
 type claudeMeta struct {
 	typ, cwd, branch, title, mode, model, effort, version, summary string
+	entry                                                          string // "cli", "sdk-cli" (-p), …
 	// sidechain: a sub-agent's record (older versions wrote them into the
 	// parent's file); meta: a harness message shown to the model only
 	// ("Caveat: The messages below were generated…"); compact: the summary
@@ -104,6 +105,8 @@ func parseClaudeRecord(line []byte) (m claudeMeta, ok bool) {
 			m.effort = str(v)
 		case "version":
 			m.version = str(v)
+		case "entrypoint":
+			m.entry = str(v)
 		case "message":
 			m.message = v
 		}
@@ -113,7 +116,9 @@ func parseClaudeRecord(line []byte) (m claudeMeta, ok bool) {
 }
 
 // readClaudeTranscript fills folder, branch, title, model, effort and mode
-// from the head (first 80 lines) and the tail (last 512 KiB) of a transcript.
+// from the head (first 80 lines) and the tail (last 512 KiB) of a
+// transcript, the time of its newest record (UpdatedMs, 0 if none has one)
+// and whether it is one of osFoundry's own runs.
 func readClaudeTranscript(path string) (Session, error) {
 	var s Session
 	f, st, err := openRegular(path)
@@ -122,7 +127,7 @@ func readClaudeTranscript(path string) (Session, error) {
 	}
 	defer f.Close()
 	s.Path = path
-	var headTitle, firstUser, summary string
+	var headTitle, firstUser, firstPrompt, entry, summary string
 	conv := false
 	err = readHead(f, HeadLines, func(line []byte) bool {
 		m, ok := parseClaudeRecord(line)
@@ -150,6 +155,7 @@ func readClaudeTranscript(path string) (Session, error) {
 		if firstUser == "" && m.typ == "user" && !m.sidechain && !m.meta && !m.compact && m.message != nil {
 			if t := strings.TrimSpace(firstText(field(m.message, "content"))); isPrompt(t) {
 				firstUser = cleanText(t, 80)
+				firstPrompt, entry = t, m.entry
 			}
 		}
 		// Stop early once the head has given everything it can; the title
@@ -160,12 +166,14 @@ func readClaudeTranscript(path string) (Session, error) {
 		return s, err
 	}
 	var tailTitle, tailBranch string
+	var lastMs int64
 	haveModel, haveMode, haveEffort := false, false, false
 	err = readTailBackward(f, st.Size(), func(line []byte) bool {
 		m, ok := parseClaudeRecord(line)
 		if !ok {
 			return true
 		}
+		recordTime(&lastMs, line)
 		if m.typ == "user" || m.typ == "assistant" {
 			conv = true
 		}
@@ -193,7 +201,7 @@ func readClaudeTranscript(path string) (Session, error) {
 				s.Effort, haveEffort = m.effort, true
 			}
 		}
-		return tailTitle == "" || tailBranch == "" || !haveModel || !haveMode || !haveEffort || s.Folder == ""
+		return tailTitle == "" || tailBranch == "" || !haveModel || !haveMode || !haveEffort || s.Folder == "" || lastMs == 0
 	})
 	if err != nil {
 		return s, err
@@ -213,6 +221,14 @@ func readClaudeTranscript(path string) (Session, error) {
 	}
 	if tailBranch != "" {
 		s.Branch = tailBranch
+	}
+	s.UpdatedMs = lastMs
+	if s.Title == firstUser {
+		markPromptRun(&s, entry == claudeHeadlessEntry, firstPrompt, false)
+	} else {
+		title := s.Title
+		markPromptRun(&s, entry == claudeHeadlessEntry, firstPrompt, false)
+		s.Title = title // a title record names it better than the prompt
 	}
 	return s, nil
 }

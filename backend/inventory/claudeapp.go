@@ -43,7 +43,7 @@ func (claudeApp) Read(ctx context.Context, env Env, u Unit) ([]Session, error) {
 	if b == nil {
 		return nil, fmt.Errorf("reading %s: unreadable", u.Path)
 	}
-	s := Session{App: ClaudeApp, UpdatedMs: u.MtimeNs / 1e6, Bytes: u.Size, priority: 2}
+	s := Session{App: ClaudeApp, Bytes: u.Size, priority: 2}
 	s.ID = strField(b, "sessionId")
 	fill(&s.ID, strings.TrimSuffix(strings.TrimPrefix(filepath.Base(u.Path), "local_"), ".json"))
 	s.ResumeID = strField(b, "cliSessionId")
@@ -55,12 +55,14 @@ func (claudeApp) Read(ctx context.Context, env Env, u Unit) ([]Session, error) {
 	s.Model = strField(b, "model")
 	s.Mode = strField(b, "permissionMode")
 	s.Archived = isTrue(field(b, "isArchived")) || isTrue(field(b, "archived"))
+	var recorded int64
 	for _, k := range []string{"lastActivityAt", "updatedAt"} {
 		if ms := timeMs(field(b, k)); ms > 0 {
-			s.UpdatedMs = ms
+			recorded = ms
 			break
 		}
 	}
+	setTime(&s, recorded, u.MtimeNs)
 	if s.ResumeID != "" {
 		s.Path = findClaudeTranscript(env, s.ResumeID)
 		if s.Path != "" {

@@ -87,7 +87,7 @@ func (c codexStore) Read(ctx context.Context, env Env, u Unit) ([]Session, error
 	if err != nil || !ok {
 		return nil, err
 	}
-	s.UpdatedMs = u.MtimeNs / 1e6
+	setTime(&s, s.UpdatedMs, u.MtimeNs)
 	s.Bytes = u.Size
 	s.Archived = strings.Contains(filepath.ToSlash(u.Path), "/archived_sessions/")
 	return []Session{s}, nil
@@ -112,6 +112,7 @@ func readCodexDB(ctx context.Context, path string) ([]Session, error) {
 		{"id"}, {"rollout_path"}, {"cwd"}, {"git_branch"}, {"title"}, {"model"},
 		{"reasoning_effort"}, {"approval_mode", "approval_policy"}, {"sandbox_policy", "sandbox_mode"},
 		{"source"}, {"archived"}, {"updated_at_ms"}, {"updated_at"}, {"originator"}, {"cli_version"},
+		{"first_user_message"},
 	}
 	sel := make([]string, len(want))
 	for i, names := range want {
@@ -148,10 +149,13 @@ func readCodexDB(ctx context.Context, path string) ([]Session, error) {
 			originator: v[13].String + " " + src, Version: v[14].String, priority: 2,
 		}
 		if ms, _ := strconv.ParseInt(v[11].String, 10, 64); ms > 0 {
-			s.UpdatedMs = ms
+			s.UpdatedMs, s.TimeFrom = ms, TimeRecorded
 		} else if sec, _ := strconv.ParseInt(v[12].String, 10, 64); sec > 0 {
-			s.UpdatedMs = sec * 1000
+			s.UpdatedMs, s.TimeFrom = sec*1000, TimeRecorded
 		}
+		first := v[15].String
+		fill(&first, v[4].String)
+		markPromptRun(&s, v[13].String == codexExecOriginator || src == "exec", codexPrompt(first), true)
 		if s.ID != "" {
 			out = append(out, s)
 		}
@@ -199,6 +203,12 @@ var classicSandbox = map[string]bool{"read-only": true, "workspace-write": true,
 
 var desktopOriginator = lazyRE(`(?i)desktop|codex_work|chatgpt|codex_app|codex_mac|vscode`)
 
+// cliOriginator names the command line's own clients. Codex 0.169's TUI
+// runs its conversations in the app-server daemon, whose threads say
+// source "vscode" like the editor's and the app's; the originator
+// ("codex-tui", "codex_cli_rs", "codex_exec") still says the CLI made it.
+var cliOriginator = lazyRE(`(?i)^(codex[-_]tui|codex_cli_rs|codex[-_]exec)(\s|$)`)
+
 // Merge joins the database row and the rollout of each thread, then says
 // which app started it.
 func (codexStore) Merge(in []Session) []Session {
@@ -240,15 +250,19 @@ func (codexStore) Merge(in []Session) []Session {
 		if hi.Bytes == 0 {
 			hi.Bytes = lo.Bytes
 		}
-		if lo.UpdatedMs > hi.UpdatedMs {
-			hi.UpdatedMs = lo.UpdatedMs
+		// A recorded time beats a file's mtime; of two recorded, the newer.
+		if (lo.TimeFrom == hi.TimeFrom && lo.UpdatedMs > hi.UpdatedMs) || (lo.TimeFrom == TimeRecorded && hi.TimeFrom != TimeRecorded) {
+			hi.UpdatedMs, hi.TimeFrom = lo.UpdatedMs, lo.TimeFrom
+		}
+		if lo.OwnRun && !hi.OwnRun {
+			hi.OwnRun, hi.RunWhy, hi.Title = true, lo.RunWhy, lo.Title
 		}
 		hi.Archived = hi.Archived || lo.Archived
 		out[i] = hi
 	}
 	for i := range out {
 		out[i].App = CodexCLI
-		if desktopOriginator().MatchString(out[i].originator) {
+		if o := strings.TrimSpace(out[i].originator); !cliOriginator().MatchString(o) && desktopOriginator().MatchString(o) {
 			out[i].App = CodexApp
 		}
 	}

@@ -30,6 +30,8 @@ func readRollout(path string) (Session, bool, error) {
 	sub := false
 	first := true
 	items := false
+	headless := false
+	var prompt string
 	err = readHead(f, HeadLines, func(line []byte) bool {
 		if len(bytes.TrimSpace(line)) == 0 {
 			return true
@@ -53,6 +55,7 @@ func readRollout(path string) (Session, bool, error) {
 			srcv := field(p, "source")
 			sub = len(srcv) > 0 && srcv[0] == '{'
 			s.originator = strField(p, "originator") + " " + str(srcv)
+			headless = strField(p, "originator") == codexExecOriginator || str(srcv) == "exec"
 		case "":
 			if isFirst && strField(line, "record_type") == "" && strField(line, "id") != "" {
 				meta = true // the bare meta line of the older layout
@@ -62,7 +65,7 @@ func readRollout(path string) (Session, bool, error) {
 		case "event_msg":
 			if s.Title == "" && strField(p, "type") == "user_message" {
 				if t := codexPrompt(strField(p, "message")); t != "" {
-					s.Title = cleanText(t, 80)
+					s.Title, prompt = cleanText(t, 80), t
 				}
 			}
 		case "response_item":
@@ -75,7 +78,7 @@ func readRollout(path string) (Session, bool, error) {
 						envContext(&s, t)
 					}
 					if t = codexPrompt(t); t != "" {
-						s.Title = cleanText(t, 80)
+						s.Title, prompt = cleanText(t, 80), t
 						return false
 					}
 					return true
@@ -97,12 +100,15 @@ func readRollout(path string) (Session, bool, error) {
 	if err != nil || !meta || sub || s.ID == "" {
 		return s, false, err
 	}
+	markPromptRun(&s, headless, prompt, true)
+	ctx := false
 	err = readTailBackward(f, st.Size(), func(line []byte) bool {
-		if strField(line, "type") == "turn_context" {
+		recordTime(&s.UpdatedMs, line)
+		if !ctx && strField(line, "type") == "turn_context" {
 			codexContext(&s, field(line, "payload"))
-			return false
+			ctx = true
 		}
-		return true
+		return !ctx || s.UpdatedMs == 0
 	})
 	return s, true, err
 }

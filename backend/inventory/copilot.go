@@ -76,7 +76,8 @@ func (copilotCLI) Read(ctx context.Context, env Env, u Unit) ([]Session, error) 
 	if isJSON(u.Path) {
 		return readCopilotLegacy(u)
 	}
-	s := Session{App: CopilotCLI, Path: u.Path, UpdatedMs: u.MtimeNs / 1e6, Bytes: u.Size, priority: 1}
+	s := Session{App: CopilotCLI, Path: u.Path, Bytes: u.Size, priority: 1}
+	var recorded int64
 	if filepath.Base(u.Path) == "events.jsonl" {
 		s.ID = filepath.Base(filepath.Dir(u.Path))
 		y := yamlScalars(readSmall(filepath.Join(filepath.Dir(u.Path), "workspace.yaml"), 64<<10))
@@ -110,6 +111,7 @@ func (copilotCLI) Read(ctx context.Context, env Env, u Unit) ([]Session, error) 
 		return nil, err
 	}
 	_ = readTailBackward(f, st.Size(), func(line []byte) bool {
+		recordTime(&recorded, line)
 		d := field(line, "data")
 		switch strField(line, "type") {
 		case "session.model_change":
@@ -117,8 +119,9 @@ func (copilotCLI) Read(ctx context.Context, env Env, u Unit) ([]Session, error) 
 		case "assistant.usage", "tool.execution_complete":
 			fill(&s.Model, strField(d, "model"))
 		}
-		return s.Model == ""
+		return s.Model == "" || recorded == 0
 	})
+	setTime(&s, recorded, u.MtimeNs)
 	fill(&s.Title, first)
 	return []Session{s}, nil
 }

@@ -203,7 +203,10 @@ func TestRealClaudeCodeStores(t *testing.T) {
 }
 
 func TestRealCodexStores(t *testing.T) {
-	for _, name := range []string{"codex-0.169.0", "codex-inline-0.169.0", "codex-headless-0.169.0.text", "codex-headless-0.169.0.tools", "codex-headless-0.169.0.mcp"} {
+	// codex-daemon: the CLI as a person runs it, its conversation kept by
+	// the app-server daemon (session_meta source "vscode", originator
+	// "codex-tui"); still the Codex CLI, not the Codex app.
+	for _, name := range []string{"codex-0.169.0", "codex-inline-0.169.0", "codex-daemon-0.169.0", "codex-headless-0.169.0.text", "codex-headless-0.169.0.tools", "codex-headless-0.169.0.mcp"} {
 		t.Run(name, func(t *testing.T) {
 			home, svc, s, unchanged := indexRealStore(t, name)
 
@@ -235,8 +238,8 @@ func TestRealCodexStores(t *testing.T) {
 			if s.Title == "" || strings.HasPrefix(s.Title, "<") {
 				t.Fatalf("title %q: want the user's first prompt", s.Title)
 			}
-			if !strings.HasPrefix(string(s.App), "codex-") || s.Model == "" {
-				t.Fatalf("session = %+v: want a Codex app and the recorded model", s)
+			if s.App != CodexCLI || s.Model == "" {
+				t.Fatalf("session = %+v: want Codex CLI and the recorded model", s)
 			}
 			kinds := allRows(t, svc, s.Key)
 			if kinds[RowToolCall] != calls || kinds[RowToolResult] != outputs {

@@ -119,7 +119,8 @@ func readSmall(p string, max int64) []byte {
 const geminiLegacyCap = 64 << 20
 
 func readGeminiChat(u Unit, base, home string) (Session, bool, error) {
-	s := Session{Path: u.Path, UpdatedMs: u.MtimeNs / 1e6, Bytes: u.Size, priority: 1}
+	s := Session{Path: u.Path, Bytes: u.Size, priority: 1}
+	var recorded int64
 	projectDir := filepath.Dir(filepath.Dir(u.Path))
 	s.Folder = geminiFolder(projectDir, base)
 	var summary, first string
@@ -156,6 +157,7 @@ func readGeminiChat(u Unit, base, home string) (Session, bool, error) {
 			return s, false, err
 		}
 		onMeta(b)
+		recorded = timeMs(field(b, "lastUpdated"))
 		eachElem(field(b, "messages"), func(m []byte) bool { onMsg(m); return true })
 		seen = b
 	} else {
@@ -182,13 +184,19 @@ func readGeminiChat(u Unit, base, home string) (Session, bool, error) {
 			return s, false, err
 		}
 		_ = readTailBackward(f, st.Size(), func(line []byte) bool {
-			if set := field(line, "$set"); set != nil && summary == "" {
-				summary = strField(set, "summary")
+			if set := field(line, "$set"); set != nil {
+				if summary == "" {
+					summary = strField(set, "summary")
+				}
+				if recorded == 0 {
+					recorded = timeMs(field(set, "lastUpdated"))
+				}
 			}
+			recordTime(&recorded, line)
 			if s.Model == "" && strField(line, "type") == "gemini" {
 				s.Model = strField(line, "model")
 			}
-			return summary == "" || s.Model == ""
+			return summary == "" || s.Model == "" || recorded == 0
 		})
 	}
 	if s.ID == "" || kind == "subagent" {
@@ -197,6 +205,7 @@ func readGeminiChat(u Unit, base, home string) (Session, bool, error) {
 	if s.Folder == "" {
 		s.Folder = hashedFolder(filepath.Base(projectDir), seen, home)
 	}
+	setTime(&s, recorded, u.MtimeNs)
 	s.Title = summary
 	if s.Title == "" {
 		s.Title = first

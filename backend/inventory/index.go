@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"runtime"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/osfoundry/desktop/backend/store"
 )
@@ -27,7 +29,10 @@ CREATE TABLE inventory_units (
 CREATE TABLE inventory_apps (
 	app     TEXT PRIMARY KEY,
 	enabled INTEGER NOT NULL
-);`}}
+);`}, {Version: 2, SQL: `
+-- Sessions cached before they carried their recorded times and the marks
+-- of osFoundry's own runs: read them again.
+DELETE FROM inventory_units;`}, {Version: 3, SQL: textMigration}}
 
 // Migrate creates the index cache and the Apps setting tables.
 func Migrate(ctx context.Context, db *sql.DB) error {
@@ -63,6 +68,9 @@ type Index struct {
 	sessions []Session
 	byKey    map[string]int
 	counts   map[AppID]int
+	ownRuns  map[AppID]int
+
+	runs knownRuns
 }
 
 func adapterName(a Adapter) string { return string(a.Apps()[0]) }
@@ -70,7 +78,7 @@ func adapterName(a Adapter) string { return string(a.Apps()[0]) }
 // NewIndex loads the cache and the Apps setting from db (which may be nil).
 func NewIndex(ctx context.Context, db *sql.DB, env Env) (*Index, error) {
 	ix := &Index{db: db, env: env, adapters: adapters(), units: map[string]*cachedUnit{},
-		enabled: map[AppID]bool{}, byKey: map[string]int{}, counts: map[AppID]int{}}
+		enabled: map[AppID]bool{}, byKey: map[string]int{}, counts: map[AppID]int{}, ownRuns: map[AppID]int{}}
 	for _, a := range AllApps {
 		ix.enabled[a] = true
 	}
@@ -161,7 +169,7 @@ func (ix *Index) refresh(ctx context.Context, dirs []string) (bool, error) {
 	seen := make(map[string]bool, len(ix.units)+64)
 	ix.mu.RUnlock()
 	scopes := map[string]scope{}
-	var errs []error
+	var jobs []readJob
 	for _, a := range ix.adapters {
 		on := false
 		for _, app := range a.Apps() {
@@ -190,21 +198,20 @@ func (ix *Index) refresh(ctx context.Context, dirs []string) (bool, error) {
 		}
 		ix.mu.RUnlock()
 		for _, u := range stale {
-			if err := ctx.Err(); err != nil {
-				return false, err
-			}
-			ss, err := a.Read(ctx, ix.env, u)
-			if errors.Is(err, fs.ErrNotExist) {
-				continue // vanished between listing and reading
-			}
-			if err != nil {
-				// Remember the failure under this identity so an unreadable
-				// file costs one read, not one per refresh.
-				errs = append(errs, err)
-				ss = nil
-			}
-			changed[u.Path] = &cachedUnit{Unit: u, adapter: name, sessions: ss}
+			jobs = append(jobs, readJob{a: a, name: name, u: u})
 		}
+	}
+	if err := ix.readAll(ctx, jobs); err != nil {
+		return false, err
+	}
+	for _, j := range jobs {
+		if errors.Is(j.err, fs.ErrNotExist) {
+			continue // vanished between listing and reading
+		}
+		// A per-file read error (a torn file, a locked database) is kept as
+		// an empty unit under this identity, so an unreadable file costs one
+		// read, not one per refresh; the rest still lists.
+		changed[j.u.Path] = &cachedUnit{Unit: j.u, adapter: j.name, sessions: j.sessions}
 	}
 	ix.mu.Lock()
 	for p, c := range ix.units {
@@ -228,8 +235,44 @@ func (ix *Index) refresh(ctx context.Context, dirs []string) (bool, error) {
 	if err := ix.persist(ctx, changed); err != nil {
 		return true, err
 	}
-	_ = errs // per-file read errors are expected (torn files, locked DBs); the rest still lists
 	return true, nil
+}
+
+// readJob is one stale file of one adapter, and what reading it gave.
+type readJob struct {
+	a        Adapter
+	name     string
+	u        Unit
+	sessions []Session
+	err      error
+}
+
+// readAll reads the jobs' files, on as many goroutines as there are CPUs
+// (at most 4): a cold index reads dozens to thousands of files, and each
+// read is independent, so a second core halves the wait for the list.
+func (ix *Index) readAll(ctx context.Context, jobs []readJob) error {
+	workers := min(runtime.GOMAXPROCS(0), 4, len(jobs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(jobs) || ctx.Err() != nil {
+					return
+				}
+				j := &jobs[i]
+				j.sessions, j.err = j.a.Read(ctx, ix.env, j.u)
+				if j.err != nil {
+					j.sessions = nil
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return ctx.Err()
 }
 
 // persist writes changed units to the database in one transaction.
@@ -293,6 +336,7 @@ func (ix *Index) rebuild() {
 			if !ix.enabled[s.App] || s.ID == "" {
 				continue
 			}
+			ix.runs.apply(&s)
 			s.finish()
 			if s.App == ClaudeApp {
 				claimed[s.ResumeID] = true
@@ -316,10 +360,21 @@ func (ix *Index) rebuild() {
 	ix.sessions = out
 	ix.byKey = make(map[string]int, len(out))
 	ix.counts = map[AppID]int{}
+	ix.ownRuns = map[AppID]int{}
 	for i, s := range out {
 		ix.byKey[s.Key] = i
 		ix.counts[s.App]++
+		if s.OwnRun {
+			ix.ownRuns[s.App]++
+		}
 	}
+}
+
+// snapshot copies the list as it is (no re-read of anything).
+func (ix *Index) snapshot() []Session {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return append([]Session(nil), ix.sessions...)
 }
 
 // SetEnabled turns an app on or off and persists it. Turning an app off

@@ -84,7 +84,8 @@ func (qwenCode) Read(ctx context.Context, env Env, u Unit) ([]Session, error) {
 		return nil, err
 	}
 	defer f.Close()
-	s := Session{App: QwenCode, Path: u.Path, UpdatedMs: u.MtimeNs / 1e6, Bytes: u.Size, priority: 2}
+	s := Session{App: QwenCode, Path: u.Path, Bytes: u.Size, priority: 2}
+	var recorded int64
 	s.ID = strings.TrimSuffix(filepath.Base(u.Path), ".jsonl")
 	var first, title string
 	err = readHead(f, HeadLines, func(line []byte) bool {
@@ -101,6 +102,7 @@ func (qwenCode) Read(ctx context.Context, env Env, u Unit) ([]Session, error) {
 	}
 	branch := ""
 	_ = readTailBackward(f, st.Size(), func(line []byte) bool {
+		recordTime(&recorded, line)
 		if title == "" && strField(line, "subtype") == "custom_title" {
 			title = str(jpath(line, "systemPayload", "customTitle"))
 		}
@@ -108,8 +110,9 @@ func (qwenCode) Read(ctx context.Context, env Env, u Unit) ([]Session, error) {
 		if s.Model == "" && strField(line, "type") == "assistant" {
 			s.Model = strField(line, "model")
 		}
-		return title == "" || branch == "" || s.Model == ""
+		return title == "" || branch == "" || s.Model == "" || recorded == 0
 	})
+	setTime(&s, recorded, u.MtimeNs)
 	fill(&title, first)
 	s.Title = title
 	if branch != "" {

@@ -23,7 +23,7 @@ func indexedScaleCorpus(b *testing.B) (Corpus, *Service) {
 }
 
 // BenchmarkWarmRefresh1k is the warm refresh of the 1,000-session scale
-// corpus with nothing changed (target ≤ 3 ms; `osfoundry bench sessions`
+// corpus with nothing changed (target ≤ 3 ms; `osfoundry-bench sessions`
 // reports it beside the other measures).
 func BenchmarkWarmRefresh1k(b *testing.B) {
 	_, svc := indexedScaleCorpus(b)

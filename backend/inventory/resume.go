@@ -13,7 +13,8 @@ import (
 var ErrFolderMissing = errors.New("the session's folder no longer exists")
 
 // ErrNotResumable means the app has no command line that resumes a session
-// by id (Cursor, Antigravity, Kiro): open it in the app itself.
+// by id (Cursor, Antigravity, Kiro): open it in the app itself (for Cursor
+// the message names what stays there, see StaysInApp).
 var ErrNotResumable = errors.New("this app cannot resume a session from a terminal")
 
 // PlanOptions are the user's ticks for this one launch.
@@ -124,6 +125,9 @@ func (p *planner) plan(ctx context.Context, s Session, opts PlanOptions) (Plan, 
 	case Devin:
 		pl.Argv = []string{"devin", "--resume", id}
 	default:
+		if why := StaysInApp(s.App); why != "" {
+			return pl, fmt.Errorf("%w: %s", ErrNotResumable, why)
+		}
 		return pl, fmt.Errorf("%w: open it in %s", ErrNotResumable, s.App.Name())
 	}
 	p.branch(ctx, &pl, s)

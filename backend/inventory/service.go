@@ -19,6 +19,9 @@ type Options struct {
 	Env    Env
 	Runner Runner
 	Poll   time.Duration
+	// Runs lists the session ids the app recorded for its own runs (nil:
+	// none; SetRunSource sets it later).
+	Runs RunSource
 }
 
 // Service is what the External agents screen binds: the list, the Apps
@@ -29,6 +32,8 @@ type Service struct {
 	env     Env
 	planner *planner
 	poll    time.Duration
+
+	text *textIndex // "search in conversations"
 
 	mu        sync.Mutex
 	listeners map[int]func()
@@ -65,13 +70,18 @@ func New(ctx context.Context, db *sql.DB, opts Options) (*Service, error) {
 	if poll <= 0 {
 		poll = 5 * time.Second
 	}
-	return &Service{ix: ix, env: env, planner: &planner{run: r, help: &helpCache{}}, poll: poll, listeners: map[int]func(){}}, nil
+	ix.runs.setSource(opts.Runs)
+	s := &Service{ix: ix, env: env, planner: &planner{run: r, help: &helpCache{}}, poll: poll, listeners: map[int]func(){}}
+	s.text = newTextIndex(ctx, db, s)
+	return s, nil
 }
 
 // Refresh re-reads what changed and tells the OnChange listeners when the
 // list changed.
 func (s *Service) Refresh(ctx context.Context) (bool, error) {
+	runs := s.syncRuns()
 	changed, err := s.ix.Refresh(ctx)
+	changed = changed || runs
 	if changed {
 		s.emit()
 	}
@@ -82,17 +92,56 @@ func (s *Service) Refresh(ctx context.Context) (bool, error) {
 // watcher's narrowed refresh) and tells the OnChange listeners when the
 // list changed.
 func (s *Service) RefreshDirs(ctx context.Context, dirs []string) (bool, error) {
+	runs := s.syncRuns()
 	changed, err := s.ix.RefreshDirs(ctx, dirs)
+	changed = changed || runs
 	if changed {
 		s.emit()
 	}
 	return changed, err
 }
 
+// SetRunSource gives the index the app's run table, whose recorded session
+// ids mark the app's own runs (the app builds its runs after this service).
+func (s *Service) SetRunSource(src RunSource) {
+	s.ix.runs.setSource(src)
+	if s.syncRuns() {
+		s.emit()
+	}
+}
+
+// syncRuns applies newly recorded run ids to the list; it reports whether
+// the list changed. A read put off (one a second at most: the list is
+// asked for on every change of every session file) runs a moment later
+// and tells the listeners if it changed the list, so a run's id recorded
+// just after its last file write still marks it.
+func (s *Service) syncRuns() bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	changed, later := s.ix.runs.sync(ctx)
+	if later {
+		time.AfterFunc(runsEvery, func() {
+			s.ix.runs.due()
+			if s.syncRuns() {
+				s.emit()
+			}
+		})
+	}
+	if !changed {
+		return false
+	}
+	s.ix.mu.Lock()
+	s.ix.rebuild()
+	s.ix.mu.Unlock()
+	return true
+}
+
 // List returns sessions newest first, filtered by app (empty: all) and by a
 // case-insensitive substring of title, folder, branch, app name or id.
-// Message bodies are not searched.
+// Message bodies are not searched. osFoundry's own runs are in it, marked
+// OwnRun: the screen decides whether to show them.
 func (s *Service) List(query string, app AppID) []Session {
+	s.syncRuns()
 	q := strings.ToLower(strings.TrimSpace(query))
 	s.ix.mu.RLock()
 	defer s.ix.mu.RUnlock()
@@ -131,7 +180,7 @@ func (s *Service) Apps() []AppInfo {
 	defer s.ix.mu.RUnlock()
 	out := make([]AppInfo, len(AllApps))
 	for i, a := range AllApps {
-		out[i] = AppInfo{App: a, Name: a.Name(), Enabled: s.ix.enabled[a], Count: s.ix.counts[a]}
+		out[i] = AppInfo{App: a, Name: a.Name(), Enabled: s.ix.enabled[a], Count: s.ix.counts[a], OwnRuns: s.ix.ownRuns[a]}
 	}
 	return out
 }
@@ -187,7 +236,7 @@ func (s *Service) Detail(ref string) (Detail, error) {
 	if err != nil {
 		return Detail{}, err
 	}
-	d := Detail{Session: ss}
+	d := Detail{Session: ss, StaysInApp: StaysInApp(ss.App)}
 	add := func(label, v string) {
 		if v != "" {
 			d.Fields = append(d.Fields, Field{Label: label, Value: cleanText(v, 300)})
@@ -205,8 +254,14 @@ func (s *Service) Detail(ref string) (Detail, error) {
 	add("Approval mode", ss.Mode)
 	add("Sandbox", ss.Sandbox)
 	add("Version", ss.Version)
+	if ss.OwnRun {
+		add("osFoundry run", ss.RunWhy)
+	}
 	if ss.UpdatedMs > 0 {
 		add("Last used", time.UnixMilli(ss.UpdatedMs).Format(time.RFC3339))
+		if ss.TimeFrom == TimeFile {
+			add("Time from", "the file's time: the session records none")
+		}
 	}
 	add("Read from", ss.Path)
 	if ss.Archived {
@@ -288,6 +343,33 @@ func (s *Service) emit() {
 	for _, fn := range fns {
 		fn()
 	}
+	s.text.changed()
+}
+
+// TextStatus says whether "search in conversations" is on and how far its
+// index is.
+func (s *Service) TextStatus() TextStatus { return s.text.status() }
+
+// SetTextSearch turns "search in conversations" on (the index is built in
+// the background) or off (the index is dropped). Errors wrap ErrNoTextIndex
+// when there is no database.
+func (s *Service) SetTextSearch(ctx context.Context, on bool) (TextStatus, error) {
+	return s.text.set(ctx, on)
+}
+
+// SearchText returns the sessions whose indexed conversation contains
+// query (case-insensitive, at least MinTextQuery characters; none while
+// the search is off).
+func (s *Service) SearchText(ctx context.Context, query string) ([]TextHit, error) {
+	return s.text.search(ctx, query, 500)
+}
+
+// OnTextProgress registers the one function told of the index's progress
+// (the app emits it to the window).
+func (s *Service) OnTextProgress(fn func(TextStatus)) {
+	s.text.mu.Lock()
+	s.text.emit = fn
+	s.text.mu.Unlock()
 }
 
 // Ago formats how long ago t was, the way list rows show it ("6d ago").

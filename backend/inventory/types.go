@@ -67,13 +67,25 @@ type Session struct {
 	Mode       string `json:"mode,omitempty"`    // Claude permission mode or Codex approval policy
 	Sandbox    string `json:"sandbox,omitempty"` // Codex sandbox mode
 	Version    string `json:"version,omitempty"` // the app's version that wrote it
-	UpdatedMs  int64  `json:"updatedMs"`         // last used (file mtime where there is a file)
-	Path       string `json:"path"`              // transcript file, or "<db>#<id>"
-	Bytes      int64  `json:"bytes"`
-	Archived   bool   `json:"archived,omitempty"`
+	// UpdatedMs is when the session was last used: the newest time the
+	// session records (its last message, the store's own updated time);
+	// the file's mtime only when it records none (TimeFrom says which).
+	UpdatedMs int64  `json:"updatedMs"`
+	TimeFrom  string `json:"timeFrom,omitempty"` // TimeRecorded or TimeFile
+	Path      string `json:"path"`               // transcript file, or "<db>#<id>"
+	Bytes     int64  `json:"bytes"`
+	Archived  bool   `json:"archived,omitempty"`
 	// ResumeID is what the app's CLI takes to resume; it differs from ID for
 	// the Claude app, whose records point at a Claude Code session.
 	ResumeID string `json:"resumeId,omitempty"`
+	// OwnRun marks one of osFoundry's own runs (a Chat, Pipeline or
+	// Verify worker ran the CLI headless, and the CLI kept the session in
+	// its store like any other). RunWhy says how it was recognised;
+	// RunTitle is the title the app knows the run by, when it does.
+	OwnRun   bool   `json:"ownRun,omitempty"`
+	RunWhy   string `json:"runWhy,omitempty"`
+	RunTitle string `json:"runTitle,omitempty"`
+	ChatID   string `json:"chatId,omitempty"` // the app's chat the run belongs to
 
 	originator string // Codex: who started it (CLI or desktop app)
 	priority   int    // when two readers report the same session, higher wins
@@ -132,12 +144,17 @@ type AppInfo struct {
 	Name    string `json:"name"`
 	Enabled bool   `json:"enabled"`
 	Count   int    `json:"count"`
+	OwnRuns int    `json:"ownRuns"` // how many of Count are osFoundry's own runs
 }
 
 // Detail is what the detail pane shows above the conversation.
 type Detail struct {
 	Session Session `json:"session"`
 	Fields  []Field `json:"fields"` // recorded metadata, in display order
+	// StaysInApp names what stays in the app's own window (the Codex app's
+	// browser panel, the Claude app's artifacts, Cursor's editor); "" for
+	// the CLIs.
+	StaysInApp string `json:"staysInApp,omitempty"`
 }
 
 // Field is one recorded value ("Model", "claude-opus-4").

@@ -33,6 +33,7 @@ func (s *Service) Start(ctx context.Context) error {
 	if _, err := s.Refresh(ctx); err != nil && ctx.Err() != nil {
 		return err
 	}
+	s.text.start() // when the person turned it on before
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.watch != nil {
@@ -55,6 +56,7 @@ func (s *Service) Close() {
 		w.cancel()
 		<-w.done
 	}
+	s.text.stop()
 	clearSnapshots()
 }
 

@@ -97,9 +97,8 @@ func (b *Binding) due(channel string) bool {
 
 func (b *Binding) view(c Channel) (ChannelView, error) {
 	v := ChannelView{Channel: c}
-	err := b.s.db.QueryRowContext(b.ctx, `SELECT COALESCE((SELECT name FROM workspaces WHERE id = ?), ?),
-		COALESCE((SELECT name FROM projects WHERE id = ?), '')`, c.Workspace, c.Workspace, c.Project).
-		Scan(&v.WorkspaceName, &v.ProjectName)
+	var err error
+	v.WorkspaceName, v.ProjectName, err = b.s.b.Pool().Places().Names(b.ctx, c.Workspace, c.Project)
 	return v, err
 }
 
@@ -109,20 +108,10 @@ func (b *Binding) Channels() ([]ChannelView, error) {
 	if err := b.s.EnsureDiscussions(b.ctx); err != nil {
 		return nil, err
 	}
-	rows, err := b.s.db.QueryContext(b.ctx, `SELECT DISTINCT workspace_id FROM message_channels ORDER BY workspace_id`)
+	wss, err := b.s.channelWorkspaces(b.ctx)
 	if err != nil {
-		return nil, fmt.Errorf("listing workspaces: %w", err)
+		return nil, err
 	}
-	var wss []string
-	for rows.Next() {
-		var w string
-		if err := rows.Scan(&w); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("listing workspaces: %w", err)
-		}
-		wss = append(wss, w)
-	}
-	rows.Close()
 	out := []ChannelView{}
 	for _, w := range wss {
 		cs, err := b.s.ListChannels(b.ctx, w, "")
@@ -175,19 +164,9 @@ type Place struct {
 // Places lists the workspaces and their projects, by name, for the New
 // channel form.
 func (b *Binding) Places() ([]Place, error) {
-	rows, err := b.s.db.QueryContext(b.ctx, `SELECT id, name, '' FROM workspaces
-		UNION ALL SELECT id, name, workspace_id FROM projects ORDER BY 3, 2, 1`)
+	ps, err := b.s.b.Pool().Places().Places(b.ctx)
 	if err != nil {
 		return nil, fmt.Errorf("listing workspaces and projects: %w", err)
 	}
-	defer rows.Close()
-	out := []Place{}
-	for rows.Next() {
-		var p Place
-		if err := rows.Scan(&p.ID, &p.Name, &p.Workspace); err != nil {
-			return nil, fmt.Errorf("listing workspaces and projects: %w", err)
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return ps, nil
 }

@@ -3,19 +3,10 @@ package messages
 import (
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
 )
-
-const messageCols = `seq, id, channel_id, author_kind, author, author_name, text, reply_to, created_at`
-
-func scanMessage(r interface{ Scan(...any) error }) (Message, error) {
-	var m Message
-	err := r.Scan(&m.Seq, &m.ID, &m.Channel, &m.AuthorKind, &m.Author, &m.AuthorName, &m.Text, &m.ReplyTo, &m.CreatedAt)
-	return m, err
-}
 
 // Post is one post to write.
 type Post struct {
@@ -34,70 +25,76 @@ type Post struct {
 var ErrKeyReused = errors.New("idempotency key already used for a different post")
 
 // PostMessage writes a post and reports whether it replayed an earlier
-// post with the same key.
+// post with the same key. The key lookup, the post and its key commit in
+// one Backend.Write: a retry racing the first attempt waits for it and
+// replays it.
 func (s *Store) PostMessage(ctx context.Context, p Post) (Message, bool, error) {
 	if err := CheckText(p.Text); err != nil {
 		return Message{}, false, err
+	}
+	for _, f := range []struct{ name, v string }{{"idempotency_key", p.Key}, {"reply_to", p.ReplyTo}, {"author", p.Author}, {"author name", p.AuthorName}} {
+		if !Storable(f.v) {
+			return Message{}, false, fmt.Errorf("%w: %s must be UTF-8 text without NUL characters", ErrInvalid, f.name)
+		}
 	}
 	c, err := s.Channel(ctx, p.Channel)
 	if err != nil {
 		return Message{}, false, err
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return Message{}, false, fmt.Errorf("posting: %w", err)
-	}
-	defer tx.Rollback()
 	hash := postHash(p)
-	if p.Key != "" {
-		var prevHash, prevID string
-		err := tx.QueryRowContext(ctx, `SELECT args_hash, message_id FROM message_keys WHERE workspace_id = ? AND key = ?`,
-			c.Workspace, p.Key).Scan(&prevHash, &prevID)
-		switch {
-		case err == nil:
-			if prevHash != hash {
-				return Message{}, false, fmt.Errorf("posting: %w (key %q)", ErrKeyReused, p.Key)
-			}
-			m, err := scanMessage(tx.QueryRowContext(ctx, `SELECT `+messageCols+` FROM messages WHERE id = ?`, prevID))
-			if err != nil {
-				return Message{}, false, fmt.Errorf("reading replayed post: %w", err)
-			}
-			return m, true, nil
-		case !errors.Is(err, sql.ErrNoRows):
-			return Message{}, false, fmt.Errorf("posting: looking up idempotency key: %w", err)
-		}
-	}
-	if p.ReplyTo != "" {
-		var one int
-		if err := tx.QueryRowContext(ctx, `SELECT 1 FROM messages WHERE id = ? AND channel_id = ?`, p.ReplyTo, c.ID).Scan(&one); err != nil {
-			return Message{}, false, fmt.Errorf("%w: reply_to %s is not a message of channel %s; use list_channel_messages to find message ids",
-				ErrInvalid, p.ReplyTo, c.ID)
-		}
-	}
 	if p.AuthorName == "" {
 		p.AuthorName = p.Author
 	}
-	m := Message{ID: newID("msg_"), Channel: c.ID, AuthorKind: p.AuthorKind, Author: p.Author, AuthorName: p.AuthorName,
-		Text: p.Text, ReplyTo: p.ReplyTo, CreatedAt: s.stamp()}
-	res, err := tx.ExecContext(ctx, `INSERT INTO messages (id, channel_id, author_kind, author, author_name, text, reply_to, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, m.ID, m.Channel, m.AuthorKind, m.Author, m.AuthorName, m.Text, m.ReplyTo, m.CreatedAt)
-	if err != nil {
-		return Message{}, false, fmt.Errorf("posting: %w", err)
-	}
-	if m.Seq, err = res.LastInsertId(); err != nil {
-		return Message{}, false, fmt.Errorf("posting: %w", err)
-	}
-	if p.Key != "" {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO message_keys (workspace_id, key, args_hash, message_id) VALUES (?, ?, ?, ?)`,
-			c.Workspace, p.Key, hash, m.ID); err != nil {
-			return Message{}, false, fmt.Errorf("posting: storing idempotency key: %w", err)
+	var m Message
+	replayed := false
+	err = s.b.Write(ctx, func(tx Tx) error {
+		rows := tx.Posts()
+		if p.Key != "" {
+			k, err := rows.Key(ctx, c.Workspace, p.Key)
+			switch {
+			case err == nil:
+				if k.ArgsHash != hash {
+					return fmt.Errorf("posting: %w (key %q)", ErrKeyReused, p.Key)
+				}
+				if m, err = rows.Message(ctx, k.MessageID); err != nil {
+					return fmt.Errorf("reading replayed post: %w", err)
+				}
+				replayed = true
+				return nil
+			case !errors.Is(err, ErrNotFound):
+				return fmt.Errorf("posting: looking up idempotency key: %w", err)
+			}
 		}
+		if p.ReplyTo != "" {
+			ok, err := rows.InChannel(ctx, p.ReplyTo, c.ID)
+			if err != nil {
+				return fmt.Errorf("posting: reading reply_to: %w", err)
+			}
+			if !ok {
+				return fmt.Errorf("%w: reply_to %s is not a message of channel %s; use list_channel_messages to find message ids",
+					ErrInvalid, p.ReplyTo, c.ID)
+			}
+		}
+		m = Message{ID: newID("msg_"), Channel: c.ID, AuthorKind: p.AuthorKind, Author: p.Author, AuthorName: p.AuthorName,
+			Text: p.Text, ReplyTo: p.ReplyTo, CreatedAt: s.stamp()}
+		var err error
+		if m.Seq, err = rows.InsertMessage(ctx, m); err != nil {
+			return fmt.Errorf("posting: %w", err)
+		}
+		if p.Key != "" {
+			if err := rows.InsertKey(ctx, c.Workspace, p.Key, StoredKey{ArgsHash: hash, MessageID: m.ID}); err != nil {
+				return fmt.Errorf("posting: storing idempotency key: %w", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return Message{}, false, err
 	}
-	if err := tx.Commit(); err != nil {
-		return Message{}, false, fmt.Errorf("posting: committing: %w", err)
+	if !replayed {
+		s.announce(c, m)
 	}
-	s.announce(c, m)
-	return m, false, nil
+	return m, replayed, nil
 }
 
 func postHash(p Post) string {
@@ -119,19 +116,9 @@ func (s *Store) ListMessages(ctx context.Context, channel string, since int64, l
 	if limit > MaxListLimit {
 		limit = MaxListLimit
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT * FROM (SELECT `+messageCols+` FROM messages
-		WHERE channel_id = ? AND seq > ? ORDER BY seq DESC LIMIT ?) ORDER BY seq`, channel, since, limit)
+	ms, err := s.b.Pool().Posts().Messages(ctx, channel, since, limit)
 	if err != nil {
 		return nil, fmt.Errorf("reading messages: %w", err)
 	}
-	defer rows.Close()
-	out := []Message{}
-	for rows.Next() {
-		m, err := scanMessage(rows)
-		if err != nil {
-			return nil, fmt.Errorf("reading messages: %w", err)
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+	return ms, nil
 }

@@ -25,7 +25,7 @@ var runListSchema = json.RawMessage(`{"type":"object","additionalProperties":fal
 var runPostSchema = json.RawMessage(`{"type":"object","additionalProperties":false,"required":["text","idempotency_key"],"properties":{
 "channel_id":{"type":"string","description":"Omit: a run posts in its project's discussion channel (the only channel open to it)."},
 "text":{"type":"string","maxLength":4000,"description":"The message, Markdown, at most 4000 characters."},
-"reply_to":{"type":"string","description":"The ID of the message you answer (optional)."},
+"reply_to":{"type":"string","maxLength":100,"description":"The ID of the message you answer (optional)."},
 "idempotency_key":{"type":"string","minLength":1,"maxLength":200,"description":"A new unique key for every new post; a retry with the same key returns the first post instead of posting twice."}}}`)
 
 // RunTools are list_channel_messages and post_channel_message for a run's

@@ -3,6 +3,21 @@
 // together with the two agent tools that read and post
 // (list_channel_messages, post_channel_message).
 //
+// Store keeps the rules — names and text limits, a project's one
+// discussion channel, idempotent posts (the key lookup, the post and its
+// key commit in one Backend.Write), replies only within their channel,
+// at most PostsPerMinute posts per connection or run — and reaches its
+// rows only through Backend (rows.go). The desktop's Backend is its SQLite
+// file (sqlite_*.go), which also gives each project its discussion channel
+// in the transaction that creates the project; messagestest.RunStoreSuite
+// is the suite any Backend must pass. The rate-limit window is kept in
+// this process, or by the Backend when it is a PostLimiter (PostgreSQL,
+// so that every replica of the team server sees it).
+//
+// Agents added to a channel (agents.go, desktop only) answer the posts
+// that mention them through an AgentRunner, the app's run engine; their
+// answers are posts signed with the run (agentrun.go).
+//
 // It decides nothing about who may call a tool: the Connected endpoint
 // checks membership on every call from the Target this store reports
 // (CallTarget). It never imports the Wails runtime; the app is told about
@@ -23,9 +38,6 @@ import (
 
 	"github.com/osfoundry/desktop/backend/store"
 )
-
-// Component is this package's name in schema_migrations.
-const Component = "messages"
 
 // Limits. A post is chat, not a document: 4,000 characters is what the
 // common chat tools accept in one message.
@@ -49,44 +61,6 @@ var (
 	// ErrInvalid: bad input; the message says what to change.
 	ErrInvalid = errors.New("invalid input")
 )
-
-var migrations = []store.Migration{
-	{Version: 1, SQL: `
-CREATE TABLE message_channels (
-	id           TEXT PRIMARY KEY,
-	workspace_id TEXT NOT NULL,
-	project_id   TEXT NOT NULL DEFAULT '',
-	name         TEXT NOT NULL,
-	discussion   INTEGER NOT NULL DEFAULT 0,
-	private      INTEGER NOT NULL DEFAULT 0,
-	owner        TEXT NOT NULL DEFAULT '',
-	created_at   TEXT NOT NULL
-);
-CREATE INDEX message_channels_workspace ON message_channels(workspace_id, project_id);
-CREATE UNIQUE INDEX message_channels_discussion ON message_channels(project_id) WHERE discussion = 1;
-
-CREATE TABLE messages (
-	seq         INTEGER PRIMARY KEY AUTOINCREMENT,
-	id          TEXT NOT NULL UNIQUE,
-	channel_id  TEXT NOT NULL REFERENCES message_channels(id) ON DELETE CASCADE,
-	author_kind TEXT NOT NULL,
-	author      TEXT NOT NULL,
-	author_name TEXT NOT NULL,
-	text        TEXT NOT NULL,
-	reply_to    TEXT NOT NULL DEFAULT '',
-	created_at  TEXT NOT NULL
-);
-CREATE INDEX messages_channel ON messages(channel_id, seq);
-
-CREATE TABLE message_keys (
-	workspace_id TEXT NOT NULL,
-	key          TEXT NOT NULL,
-	args_hash    TEXT NOT NULL,
-	message_id   TEXT NOT NULL,
-	PRIMARY KEY (workspace_id, key)
-);
-`},
-}
 
 // Channel is one Message channel. Project is "" for a channel outside
 // every project; Owner is set for a private channel.
@@ -122,15 +96,20 @@ type Options struct {
 	// NameOf names a tool caller ("connect:<id>") for the posts it writes;
 	// nil or "" falls back to the caller string.
 	NameOf func(ctx context.Context, source string) string
+	// PostsPerMinute bounds post_channel_message per caller (a connection
+	// or a run); 0 is DefaultPostsPerMinute.
+	PostsPerMinute int
 }
 
-// Store is the message store. Safe for concurrent use.
+// Store is the message store: the rules, over a Backend. Safe for
+// concurrent use.
 type Store struct {
-	db   *sql.DB
+	b    Backend
 	opts Options
 
 	mu    sync.Mutex // guards opts.NameOf
 	posts store.Subscribers[post]
+	rate  PostLimiter
 }
 
 type post struct {
@@ -138,47 +117,34 @@ type post struct {
 	m Message
 }
 
-// Open migrates the message tables on db.
+// Open migrates the message tables on the desktop's SQLite db and returns
+// the store over them.
 func Open(db *sql.DB, opts Options) (*Store, error) {
-	if err := store.Migrate(context.Background(), db, Component, migrations); err != nil {
-		return nil, fmt.Errorf("opening message store: %w", err)
+	ctx := context.Background()
+	b, err := OpenSQLite(ctx, db)
+	if err != nil {
+		return nil, err
 	}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
-	s := &Store{db: db, opts: opts}
-	if err := s.discussWithProjects(context.Background()); err != nil {
+	s := New(b, opts)
+	if err := s.EnsureDiscussions(ctx); err != nil {
 		return nil, fmt.Errorf("opening message store: %w", err)
 	}
 	return s, nil
 }
 
-// discussionTrigger gives a project its discussion channel in the same
-// transaction that creates the project, whichever process creates it (the
-// window, an owner command): the channel exists "with the project", never
-// only after someone first asks for it.
-const discussionTrigger = `CREATE TRIGGER IF NOT EXISTS projects_discussion_channel AFTER INSERT ON projects
-BEGIN
-	INSERT OR IGNORE INTO message_channels (` + channelCols + `)
-	VALUES ('ch_' || lower(hex(randomblob(8))), NEW.workspace_id, NEW.id, 'discussion', 1, 0, '',
-		strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));
-END`
-
-// discussWithProjects installs discussionTrigger when the projects table
-// exists (the Notes store owns it) and gives every project made before
-// that its discussion channel.
-func (s *Store) discussWithProjects(ctx context.Context) error {
-	var n int
-	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'projects'`).Scan(&n); err != nil {
-		return fmt.Errorf("looking for the projects table: %w", err)
+// New returns the store over b (tests, another engine).
+func New(b Backend, opts Options) *Store {
+	if opts.Now == nil {
+		opts.Now = time.Now
 	}
-	if n == 0 {
-		return nil
+	if opts.PostsPerMinute <= 0 {
+		opts.PostsPerMinute = DefaultPostsPerMinute
 	}
-	if _, err := s.db.ExecContext(ctx, discussionTrigger); err != nil {
-		return fmt.Errorf("creating discussion channels with projects: %w", err)
+	s := &Store{b: b, opts: opts, rate: &postWindow{}}
+	if l, ok := b.(PostLimiter); ok {
+		s.rate = l
 	}
-	return s.EnsureDiscussions(ctx)
+	return s
 }
 
 // SetNameOf sets how tool callers are named (the app wires it once the
@@ -210,14 +176,27 @@ func checkName(name string) (string, error) {
 	if name == "" || utf8.RuneCountInString(name) > MaxNameChars {
 		return "", fmt.Errorf("%w: a channel name must be 1–%d characters", ErrInvalid, MaxNameChars)
 	}
+	if !Storable(name) {
+		return "", fmt.Errorf("%w: a channel name must be UTF-8 text without NUL characters", ErrInvalid)
+	}
 	return name, nil
 }
 
-// CheckText refuses an empty or oversized post with a message that says
-// the limit.
+// Storable reports whether s is text both engines keep as it is: SQLite
+// would store a NUL character or invalid UTF-8, PostgreSQL refuses them,
+// so the store refuses them on both.
+func Storable(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsRune(s, 0)
+}
+
+// CheckText refuses an empty, oversized or unstorable post with a message
+// that says the limit.
 func CheckText(text string) error {
 	if strings.TrimSpace(text) == "" {
 		return fmt.Errorf("%w: the message is empty; write some text", ErrInvalid)
+	}
+	if !Storable(text) {
+		return fmt.Errorf("%w: the message must be UTF-8 text without NUL characters; remove them and post again", ErrInvalid)
 	}
 	if n := utf8.RuneCountInString(text); n > MaxTextChars {
 		return fmt.Errorf("%w: the message is %d characters; the limit is %d. Shorten it or split it into several posts",

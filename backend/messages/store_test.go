@@ -51,6 +51,7 @@ func TestCreateChannelRefusesBadInput(t *testing.T) {
 		"long name":           {Workspace: "ws", Name: strings.Repeat("n", MaxNameChars+1)},
 		"private, no owner":   {Workspace: "ws", Name: "x", Private: true},
 		"no workspace at all": {Name: "x"},
+		"a NUL in the name":   {Workspace: "ws", Name: "a\x00b"},
 	} {
 		if _, err := s.CreateChannel(bg, n); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%s: err %v, want ErrInvalid", name, err)
@@ -82,6 +83,12 @@ func TestPostIdempotencyAndReading(t *testing.T) {
 	}
 	if _, _, err := post(strings.Repeat("é", MaxTextChars+1), "k2"); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "limit is 4000") {
 		t.Fatalf("oversized post: err %v, want the limit named", err)
+	}
+	// PostgreSQL cannot keep these, so neither engine takes them.
+	for name, p := range map[string][2]string{"NUL in the text": {"a\x00b", "k3"}, "invalid UTF-8": {"a\xffb", "k4"}, "NUL in the key": {"fine", "k\x005"}} {
+		if _, _, err := post(p[0], p[1]); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "without NUL characters") {
+			t.Errorf("%s: err %v, want ErrInvalid saying what to remove", name, err)
+		}
 	}
 	if _, _, err := s.PostMessage(bg, Post{Channel: c.ID, AuthorKind: AuthorPerson, Author: "owner", Text: "re", ReplyTo: "msg_missing"}); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("reply to a missing message: err %v, want ErrInvalid", err)

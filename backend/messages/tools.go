@@ -39,7 +39,7 @@ var listSchema = json.RawMessage(`{"type":"object","additionalProperties":false,
 var postSchema = json.RawMessage(`{"type":"object","additionalProperties":false,"required":["channel_id","text","idempotency_key"],"properties":{
 "channel_id":{"type":"string","description":"The Message channel's ID."},
 "text":{"type":"string","maxLength":4000,"description":"The message, Markdown, at most 4000 characters."},
-"reply_to":{"type":"string","description":"The ID of the message you answer (optional)."},
+"reply_to":{"type":"string","maxLength":100,"description":"The ID of the message you answer (optional)."},
 "idempotency_key":{"type":"string","minLength":1,"maxLength":200,"description":"A new unique key for every new post; a retry with the same key returns the first post instead of posting twice."}}}`)
 
 // Tools returns list_channel_messages and post_channel_message.
@@ -50,7 +50,7 @@ func (s *Store) Tools() []tools.Tool {
 			Handler: s.listTool},
 		{Meta: tools.Meta{Name: ToolPostChannelMessage, Scope: tools.ScopeWrite, Unattended: true, InputSchema: postSchema,
 			Description: "Post a message to a Message channel, shown to the people there with your connection's name. " +
-				"A repeated idempotency_key returns the first post."},
+				"A repeated idempotency_key returns the first post. At most " + fmt.Sprint(s.opts.PostsPerMinute) + " posts a minute per connection."},
 			Handler: s.postTool},
 	}
 }
@@ -124,6 +124,9 @@ func (s *Store) postTool(ctx context.Context, c tools.Call) (tools.Result, error
 	if strings.TrimSpace(a.Key) == "" || len(a.Key) > 200 {
 		return tools.ErrorResult("idempotency_key is required: a new unique string (at most 200 characters) for every new post"), nil
 	}
+	if len(a.ReplyTo) > maxReplyTo {
+		return tools.ErrorResult(fmt.Sprintf("reply_to is a message id (at most %d characters); use list_channel_messages to find it", maxReplyTo)), nil
+	}
 	ch, refusal, err := s.channelIn(ctx, c.Workspace, a.Channel)
 	if refusal != nil || err != nil {
 		return deref(refusal), err
@@ -131,6 +134,13 @@ func (s *Store) postTool(ctx context.Context, c tools.Call) (tools.Result, error
 	author := c.Source
 	if author == "" {
 		author = "assistant"
+	}
+	ok, wait, err := s.rate.TakePost(ctx, author, s.opts.Now(), s.opts.PostsPerMinute)
+	if err != nil {
+		return tools.Result{}, fmt.Errorf("counting the posts of %s: %w", author, err)
+	}
+	if !ok {
+		return tools.ErrorResult(rateRefusal(s.opts.PostsPerMinute, wait)), nil
 	}
 	name := author
 	if n := runName(author); n != "" {

@@ -55,6 +55,11 @@ func (sp spec) decode(raw json.RawMessage, dst any) error {
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return argErr("arguments must be a JSON object: %v", err)
 	}
+	if hasNUL(raw) {
+		// The team server's PostgreSQL cannot store one, and no text needs
+		// it: refuse it on every engine alike.
+		return argErr("an argument holds a NUL character (\\u0000), which cannot be stored; remove it and send the call again")
+	}
 	known := make(map[string]*field, len(sp))
 	for i := range sp {
 		known[sp[i].name] = &sp[i]
@@ -91,6 +96,21 @@ func (sp spec) decode(raw json.RawMessage, dst any) error {
 		return argErr("invalid arguments: %v", err)
 	}
 	return nil
+}
+
+// hasNUL reports whether the JSON text v holds an escaped NUL character
+// (\u0000); an escaped backslash followed by "u0000" is not one.
+func hasNUL(v []byte) bool {
+	for i := 0; i+1 < len(v); i++ {
+		if v[i] != '\\' {
+			continue
+		}
+		if v[i+1] == 'u' && i+5 < len(v) && string(v[i+2:i+6]) == "0000" {
+			return true
+		}
+		i++ // the escaped character
+	}
+	return false
 }
 
 func (sp spec) names() string {

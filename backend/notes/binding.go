@@ -2,6 +2,7 @@ package notes
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"sync"
@@ -38,11 +39,13 @@ const DefaultWorkspace = "default"
 const watchEvery = 700 * time.Millisecond
 
 // Watcher announces every Note change as EventChanged: in-process commits
-// at once (Store.OnChange), other processes' commits within watchEvery.
+// at once (Notes.OnChange), other processes' commits within watchEvery.
 // It is not bound to the window; the app starts and stops it.
 type Watcher struct {
-	s    *Store
-	emit Emitter
+	db     *sql.DB // polled for other processes' commits (SQLite's data_version)
+	notes  *Notes
+	places *Places
+	emit   Emitter
 
 	mu    sync.Mutex
 	seen  map[string]int64 // note id → last version announced
@@ -56,7 +59,7 @@ func NewWatcher(s *Store, emit Emitter) *Watcher {
 	if emit == nil {
 		emit = noEmitter{}
 	}
-	return &Watcher{s: s, emit: emit, seen: map[string]int64{}}
+	return &Watcher{db: s.db, notes: s.Notes, places: s.Places, emit: emit, seen: map[string]int64{}}
 }
 
 // Start makes sure the default workspace exists, announces in-process
@@ -70,7 +73,7 @@ func (b *Watcher) Start() error {
 	b.mu.Lock()
 	b.stop, b.done = cancel, make(chan struct{})
 	b.mu.Unlock()
-	b.unsub = b.s.OnChange(b.announce)
+	b.unsub = b.notes.OnChange(b.announce)
 	go b.watch(ctx, b.done)
 	return nil
 }
@@ -90,14 +93,14 @@ func (b *Watcher) Stop() {
 }
 
 func (b *Watcher) ensureDefaultWorkspace(ctx context.Context) error {
-	ws, err := b.s.ListWorkspaces(ctx)
+	ws, err := b.places.ListWorkspaces(ctx)
 	if err != nil {
 		return fmt.Errorf("starting notes: %w", err)
 	}
 	if len(ws) > 0 {
 		return nil
 	}
-	if _, err := b.s.CreateWorkspace(ctx, DefaultWorkspace, "Personal"); err != nil {
+	if _, err := b.places.CreateWorkspace(ctx, DefaultWorkspace, "Personal"); err != nil {
 		return fmt.Errorf("starting notes: %w", err)
 	}
 	return nil
@@ -121,7 +124,7 @@ func (b *Watcher) announce(noteID string, version int64) {
 // per tick. On a change it reads the Notes touched since the last look.
 func (b *Watcher) watch(ctx context.Context, done chan struct{}) {
 	defer close(done)
-	conn, err := b.s.db.Conn(ctx)
+	conn, err := b.db.Conn(ctx)
 	if err != nil {
 		return
 	}
@@ -188,9 +191,11 @@ func (b *Watcher) scan(ctx context.Context, q querier, since string, first bool)
 }
 
 // Binding is the Notes screen's bound service: ctx-free methods returning
-// concrete types, over the app's one Store.
+// concrete types, over the Notes, Places and Drafts services.
 type Binding struct {
-	s       *Store
+	places  *Places
+	notes   *Notes
+	drafts  *Drafts
 	w       *Watcher
 	timeout time.Duration
 }
@@ -201,7 +206,7 @@ func NewBinding(s *Store, w *Watcher) *Binding {
 	if w == nil {
 		w = NewWatcher(s, nil)
 	}
-	return &Binding{s: s, w: w, timeout: 30 * time.Second}
+	return &Binding{places: s.Places, notes: s.Notes, drafts: s.Drafts, w: w, timeout: 30 * time.Second}
 }
 
 func (b *Binding) ctx() (context.Context, context.CancelFunc) {
@@ -220,17 +225,17 @@ type Overview struct {
 func (b *Binding) Overview() (Overview, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	ws, err := b.s.ListWorkspaces(ctx)
+	ws, err := b.places.ListWorkspaces(ctx)
 	if err != nil {
 		return Overview{}, err
 	}
 	o := Overview{Workspaces: ws, Projects: []Project{}, Notes: []NoteInfo{}}
 	for _, w := range ws {
-		ps, err := b.s.ListProjects(ctx, w.ID)
+		ps, err := b.places.ListProjects(ctx, w.ID)
 		if err != nil {
 			return Overview{}, err
 		}
-		ns, err := b.s.ListNotes(ctx, w.ID, "")
+		ns, err := b.notes.ListNotes(ctx, w.ID, "")
 		if err != nil {
 			return Overview{}, err
 		}
@@ -244,7 +249,7 @@ func (b *Binding) Overview() (Overview, error) {
 func (b *Binding) GetNote(noteID string) (Note, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	return b.s.GetNote(ctx, noteID)
+	return b.notes.GetNote(ctx, noteID)
 }
 
 // CreateNote creates a Note with one empty text tab; project "" leaves it
@@ -252,7 +257,7 @@ func (b *Binding) GetNote(noteID string) (Note, error) {
 func (b *Binding) CreateNote(workspace, project, title string) (Note, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	n, err := b.s.CreateNote(ctx, NewNote{Workspace: workspace, Project: project, Title: title})
+	n, err := b.notes.CreateNote(ctx, NewNote{Workspace: workspace, Project: project, Title: title})
 	if err != nil {
 		return Note{}, err
 	}
@@ -264,7 +269,7 @@ func (b *Binding) CreateNote(workspace, project, title string) (Note, error) {
 func (b *Binding) CreateProject(workspace, name string) (Project, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	return b.s.CreateProject(ctx, workspace, "", name)
+	return b.places.CreateProject(ctx, workspace, "", name)
 }
 
 // SaveText saves a text tab if the Note is still at expectedVersion; on a
@@ -272,7 +277,7 @@ func (b *Binding) CreateProject(workspace, name string) (Project, error) {
 func (b *Binding) SaveText(noteID, tabID string, expectedVersion int64, text string) (SaveResult, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	return b.s.SaveTabAsPerson(ctx, noteID, tabID, expectedVersion, text)
+	return b.notes.SaveTabAsPerson(ctx, noteID, tabID, expectedVersion, text)
 }
 
 // SaveSheet saves a whole Sheet tab (the grid's save) under the same rule.
@@ -283,7 +288,7 @@ func (b *Binding) SaveSheet(noteID, tabID string, expectedVersion int64, sheet S
 	if err != nil {
 		return SaveResult{}, fmt.Errorf("encoding sheet: %w", err)
 	}
-	return b.s.SaveTabAsPerson(ctx, noteID, tabID, expectedVersion, string(data))
+	return b.notes.SaveTabAsPerson(ctx, noteID, tabID, expectedVersion, string(data))
 }
 
 // AddTabResult is AddTab's outcome: Tab is set when Result.Saved.
@@ -297,7 +302,7 @@ type AddTabResult struct {
 func (b *Binding) AddTab(noteID string, expectedVersion int64, kind, title string) (AddTabResult, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	r, t, err := b.s.AddTabAsPerson(ctx, noteID, expectedVersion, kind, title)
+	r, t, err := b.notes.AddTabAsPerson(ctx, noteID, expectedVersion, kind, title)
 	if err != nil {
 		return AddTabResult{}, err
 	}

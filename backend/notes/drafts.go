@@ -2,7 +2,6 @@ package notes
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -65,76 +64,45 @@ func checkDraft(owner, item, data string) error {
 	return nil
 }
 
+// Drafts is the person's unsaved editor drafts.
+type Drafts struct{ *core }
+
 // PutDraft keeps data as the draft of (owner, item), replacing the one
 // before, in one committed transaction.
-func (s *Store) PutDraft(ctx context.Context, owner, item, data string) error {
+func (d *Drafts) PutDraft(ctx context.Context, owner, item, data string) error {
 	if err := checkDraft(owner, item, data); err != nil {
 		return err
 	}
-	tx, err := s.beginWrite(ctx)
-	if err != nil {
-		return fmt.Errorf("keeping the draft: %w", err)
-	}
-	defer tx.Rollback()
-	now := s.opts.Now().UTC().Format(time.RFC3339Nano)
-	if _, err := tx.ExecContext(ctx, `INSERT INTO drafts (owner_id, item_id, data, saved_at) VALUES (?, ?, ?, ?)
-ON CONFLICT (owner_id, item_id) DO UPDATE SET data = excluded.data, saved_at = excluded.saved_at`, owner, item, data, now); err != nil {
-		return fmt.Errorf("keeping the draft: %w", lockErr(err))
-	}
-	if err := tx.Commit(); err != nil {
+	dr := Draft{OwnerID: owner, ItemID: item, Data: data, SavedAt: d.opts.Now().UTC().Format(time.RFC3339Nano)}
+	if err := d.b.Write(ctx, func(tx Tx) error { return tx.Drafts().PutDraft(ctx, dr) }); err != nil {
 		return fmt.Errorf("keeping the draft: %w", lockErr(err))
 	}
 	return nil
 }
 
 // DeleteDraft drops the draft of (owner, item); none is not an error.
-func (s *Store) DeleteDraft(ctx context.Context, owner, item string) error {
-	tx, err := s.beginWrite(ctx)
-	if err != nil {
-		return fmt.Errorf("dropping the draft: %w", err)
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `DELETE FROM drafts WHERE owner_id = ? AND item_id = ?`, owner, item); err != nil {
-		return fmt.Errorf("dropping the draft: %w", lockErr(err))
-	}
-	if err := tx.Commit(); err != nil {
+func (d *Drafts) DeleteDraft(ctx context.Context, owner, item string) error {
+	if err := d.b.Write(ctx, func(tx Tx) error { return tx.Drafts().DeleteDraft(ctx, owner, item) }); err != nil {
 		return fmt.Errorf("dropping the draft: %w", lockErr(err))
 	}
 	return nil
 }
 
 // GetDraft returns the draft of (owner, item), or ErrNotFound.
-func (s *Store) GetDraft(ctx context.Context, owner, item string) (Draft, error) {
-	d := Draft{OwnerID: owner, ItemID: item}
-	err := s.db.QueryRowContext(ctx, `SELECT data, saved_at FROM drafts WHERE owner_id = ? AND item_id = ?`, owner, item).Scan(&d.Data, &d.SavedAt)
-	if err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return Draft{}, fmt.Errorf("draft of %s/%s: %w", owner, item, ErrNotFound)
-		}
-		return Draft{}, fmt.Errorf("reading the draft: %w", lockErr(err))
+func (d *Drafts) GetDraft(ctx context.Context, owner, item string) (Draft, error) {
+	dr, err := d.b.Pool().Drafts().Draft(ctx, owner, item)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return Draft{}, fmt.Errorf("reading the draft: %w", err)
 	}
-	return d, nil
+	if err != nil {
+		return Draft{}, err
+	}
+	return dr, nil
 }
 
 // ListDrafts returns every kept draft, oldest first.
-func (s *Store) ListDrafts(ctx context.Context) ([]Draft, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT owner_id, item_id, data, saved_at FROM drafts ORDER BY saved_at`)
-	if err != nil {
-		return nil, fmt.Errorf("listing drafts: %w", lockErr(err))
-	}
-	defer rows.Close()
-	out := []Draft{}
-	for rows.Next() {
-		var d Draft
-		if err := rows.Scan(&d.OwnerID, &d.ItemID, &d.Data, &d.SavedAt); err != nil {
-			return nil, fmt.Errorf("listing drafts: %w", err)
-		}
-		out = append(out, d)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("listing drafts: %w", lockErr(err))
-	}
-	return out, nil
+func (d *Drafts) ListDrafts(ctx context.Context) ([]Draft, error) {
+	return d.b.Pool().Drafts().Drafts(ctx)
 }
 
 // SaveDraft keeps the editor's draft of a Note tab (or knowledge article,
@@ -143,19 +111,19 @@ func (s *Store) ListDrafts(ctx context.Context) ([]Draft, error) {
 func (b *Binding) SaveDraft(owner, item, data string) error {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	return b.s.PutDraft(ctx, owner, item, data)
+	return b.drafts.PutDraft(ctx, owner, item, data)
 }
 
 // DiscardDraft drops a draft once it is saved or the person discards it.
 func (b *Binding) DiscardDraft(owner, item string) error {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	return b.s.DeleteDraft(ctx, owner, item)
+	return b.drafts.DeleteDraft(ctx, owner, item)
 }
 
 // Drafts lists every kept draft (the editor reads them all once at start).
 func (b *Binding) Drafts() ([]Draft, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	return b.s.ListDrafts(ctx)
+	return b.drafts.ListDrafts(ctx)
 }

@@ -2,17 +2,15 @@ package notes
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
 )
 
 // The person's editor saves conditionally too: a stale editor tab must not
-// overwrite an agent any more than an agent may overwrite the person (seed:
-// "protect the human editor as well"). On a conflict nothing is written and
-// the editor gets the tab as it is now, keeps the person's text as a local
-// draft and offers compare / re-apply.
+// overwrite an agent any more than an agent may overwrite the person. On a
+// conflict nothing is written and the editor gets the tab as it is now,
+// keeps the person's text as a local draft and offers compare / re-apply.
 
 // SaveResult is the outcome of a conditional save by the person.
 type SaveResult struct {
@@ -30,7 +28,7 @@ type SaveResult struct {
 // text tab, or the JSON of SheetData / SlidesData for a Sheet or Slides tab.
 // Errors: ErrNotFound (no such Note/tab), ErrInvalid (content too large or
 // malformed, attachment tab), ErrLocked.
-func (s *Store) SaveTabAsPerson(ctx context.Context, noteID, tabID string, expectedVersion int64, content string) (SaveResult, error) {
+func (s *Notes) SaveTabAsPerson(ctx context.Context, noteID, tabID string, expectedVersion int64, content string) (SaveResult, error) {
 	return s.personWrite(ctx, noteID, tabID, expectedVersion, func(kind, _ string) (string, error) {
 		switch kind {
 		case KindText:
@@ -63,7 +61,7 @@ func (s *Store) SaveTabAsPerson(ctx context.Context, noteID, tabID string, expec
 
 // SaveCellsAsPerson writes a block of cells (at most 100×100) into a Sheet
 // tab if the Note is still at expectedVersion (the Sheet grid's save).
-func (s *Store) SaveCellsAsPerson(ctx context.Context, noteID, tabID string, expectedVersion int64, sheetID string, row, col int, values [][]any) (SaveResult, error) {
+func (s *Notes) SaveCellsAsPerson(ctx context.Context, noteID, tabID string, expectedVersion int64, sheetID string, row, col int, values [][]any) (SaveResult, error) {
 	if row < 0 || col < 0 {
 		return SaveResult{}, fmt.Errorf("%w: row and col must be 0 or more", ErrInvalid)
 	}
@@ -88,57 +86,76 @@ func (s *Store) SaveCellsAsPerson(ctx context.Context, noteID, tabID string, exp
 
 // personWrite is the person's guarded write: no idempotency key (the editor
 // is in-process, a save is never resent blindly), same version rule.
-func (s *Store) personWrite(ctx context.Context, noteID, tabID string, expected int64, build func(kind, data string) (string, error)) (SaveResult, error) {
-	tx, err := s.beginWrite(ctx)
-	if err != nil {
-		return SaveResult{}, fmt.Errorf("saving tab %s: %w", tabID, err)
-	}
-	defer tx.Rollback()
-	var owner, kind, data string
-	var noteV, tabV int64
-	err = tx.QueryRowContext(ctx, `SELECT n.version, t.note_id, t.kind, t.version, t.data
-		FROM note_tabs t JOIN notes n ON n.id = t.note_id WHERE t.id = ?`, tabID).Scan(&noteV, &owner, &kind, &tabV, &data)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && owner != noteID) {
-		return SaveResult{}, fmt.Errorf("saving: tab %s of note %s: %w", tabID, noteID, ErrNotFound)
-	}
-	if err != nil {
-		return SaveResult{}, fmt.Errorf("saving tab %s: %w", tabID, lockErr(err))
-	}
-	current := noteV
-	if s.opts.Scope == ScopeTab {
-		current = tabV
-	}
-	if s.opts.Scope != ScopeNone && current != expected {
-		tx.Rollback()
-		t := Tab{TabInfo: TabInfo{ID: tabID, Kind: kind, Version: tabV}}
-		if err := t.setContent(data); err != nil {
-			return SaveResult{}, fmt.Errorf("decoding tab %s: %w", tabID, err)
+func (s *Notes) personWrite(ctx context.Context, noteID, tabID string, expected int64, build func(kind, data string) (string, error)) (SaveResult, error) {
+	var out SaveResult
+	err := s.b.Write(ctx, func(tx Tx) error {
+		tr, err := tx.Notes().TabRow(ctx, tabID, true)
+		if errors.Is(err, ErrNotFound) || (err == nil && tr.NoteID != noteID) {
+			return fmt.Errorf("saving: tab %s of note %s: %w", tabID, noteID, ErrNotFound)
 		}
-		return SaveResult{Version: noteV, TabVersion: tabV, Current: &t}, nil
-	}
-	newData, err := build(kind, data)
+		if err != nil {
+			return err
+		}
+		current := tr.NoteVersion
+		if s.opts.Scope == ScopeTab {
+			current = tr.Tab.Version
+		}
+		if s.opts.Scope != ScopeNone && current != expected {
+			t := Tab{TabInfo: TabInfo{ID: tabID, Kind: tr.Tab.Kind, Version: tr.Tab.Version}}
+			if err := t.setContent(tr.Data); err != nil {
+				return fmt.Errorf("decoding tab %s: %w", tabID, err)
+			}
+			out = SaveResult{Version: tr.NoteVersion, TabVersion: tr.Tab.Version, Current: &t}
+			return nil
+		}
+		newData, err := build(tr.Tab.Kind, tr.Data)
+		if err != nil {
+			return errKeep{err}
+		}
+		now := s.now()
+		nextTab := s.nextVersion(tr.Tab.Version)
+		if err := tx.Notes().UpdateTab(ctx, tabID, newData, nextTab, now); err != nil {
+			return err
+		}
+		v, err := s.bumpNote(ctx, tx, noteID, tr.NoteVersion, now)
+		if err != nil {
+			return errKeep{err}
+		}
+		out = SaveResult{Saved: true, Version: v, TabVersion: nextTab}
+		return nil
+	})
 	if err != nil {
-		return SaveResult{}, err
+		return SaveResult{}, keepOr(err, "saving tab %s: %w", tabID)
 	}
-	now := formatTime(s.now())
-	nextTab := s.nextVersion(tabV)
-	if _, err := tx.ExecContext(ctx, `UPDATE note_tabs SET data = ?, version = ?, updated_at = ? WHERE id = ?`, newData, nextTab, now, tabID); err != nil {
-		return SaveResult{}, fmt.Errorf("saving tab %s: %w", tabID, lockErr(err))
+	if out.Saved {
+		s.notify(noteID, out.Version)
 	}
-	v, err := s.bumpNote(ctx, tx, noteID, noteV, now)
-	if err != nil {
-		return SaveResult{}, err
+	return out, nil
+}
+
+// errKeep carries an error a Write callback returns to its caller as it
+// is, without the caller's context (a refusal the person reads verbatim).
+type errKeep struct{ err error }
+
+func (e errKeep) Error() string { return e.err.Error() }
+func (e errKeep) Unwrap() error { return e.err }
+
+// keepOr returns the error inside an errKeep, an ErrNotFound as it is,
+// and otherwise wraps err with format (which ends in %w).
+func keepOr(err error, format string, args ...any) error {
+	var k errKeep
+	if errors.As(err, &k) {
+		return k.err
 	}
-	if err := tx.Commit(); err != nil {
-		return SaveResult{}, fmt.Errorf("saving tab %s: %w", tabID, lockErr(err))
+	if errors.Is(err, ErrNotFound) {
+		return err
 	}
-	s.notify(noteID, v)
-	return SaveResult{Saved: true, Version: v, TabVersion: nextTab}, nil
+	return fmt.Errorf(format, append(args, lockErr(err))...)
 }
 
 // AddTabAsPerson adds an empty tab of kind (text, sheet, slides) if the
 // Note is still at expectedVersion.
-func (s *Store) AddTabAsPerson(ctx context.Context, noteID string, expectedVersion int64, kind, title string) (SaveResult, TabInfo, error) {
+func (s *Notes) AddTabAsPerson(ctx context.Context, noteID string, expectedVersion int64, kind, title string) (SaveResult, TabInfo, error) {
 	if err := checkTitle("tab title", title); err != nil {
 		return SaveResult{}, TabInfo{}, err
 	}
@@ -157,7 +174,7 @@ func (s *Store) AddTabAsPerson(ctx context.Context, noteID string, expectedVersi
 
 // AttachFile adds a File attachment tab (the person dropped a file on the
 // Note). text is the file's extracted text, at most 1 MiB.
-func (s *Store) AttachFile(ctx context.Context, noteID string, at Attachment) (TabInfo, error) {
+func (s *Notes) AttachFile(ctx context.Context, noteID string, at Attachment) (TabInfo, error) {
 	if err := checkTitle("file name", at.Name); err != nil {
 		return TabInfo{}, err
 	}
@@ -168,38 +185,43 @@ func (s *Store) AttachFile(ctx context.Context, noteID string, at Attachment) (T
 	return t, err
 }
 
-func (s *Store) insertTabAsOwner(ctx context.Context, noteID string, expected *int64, kind, title, data string) (SaveResult, TabInfo, error) {
-	tx, err := s.beginWrite(ctx)
+func (s *Notes) insertTabAsOwner(ctx context.Context, noteID string, expected *int64, kind, title, data string) (SaveResult, TabInfo, error) {
+	var out SaveResult
+	var t TabInfo
+	err := s.b.Write(ctx, func(tx Tx) error {
+		n, err := tx.Notes().Note(ctx, noteID)
+		if errors.Is(err, ErrNotFound) {
+			return fmt.Errorf("adding tab: note %s: %w", noteID, ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		_, last, err := tx.Notes().TabStats(ctx, noteID)
+		if err != nil {
+			return err
+		}
+		if expected != nil && s.opts.Scope != ScopeNone && n.Version != *expected {
+			out = SaveResult{Version: n.Version}
+			return nil
+		}
+		now := s.now()
+		t = TabInfo{ID: newID("tab"), Kind: kind, Title: title, Position: last + 1, Version: s.nextVersion(0), UpdatedAt: now}
+		if err := tx.Notes().InsertTab(ctx, noteID, t, data, now); err != nil {
+			return err
+		}
+		v, err := s.bumpNote(ctx, tx, noteID, n.Version, now)
+		if err != nil {
+			return errKeep{err}
+		}
+		out = SaveResult{Saved: true, Version: v, TabVersion: t.Version}
+		return nil
+	})
 	if err != nil {
-		return SaveResult{}, TabInfo{}, fmt.Errorf("adding tab: %w", err)
+		return SaveResult{}, TabInfo{}, keepOr(err, "adding tab: %w")
 	}
-	defer tx.Rollback()
-	var cur int64
-	var maxPos int
-	err = tx.QueryRowContext(ctx, `SELECT n.version, COALESCE(MAX(t.position), -1) FROM notes n
-		LEFT JOIN note_tabs t ON t.note_id = n.id WHERE n.id = ? GROUP BY n.id`, noteID).Scan(&cur, &maxPos)
-	if errors.Is(err, sql.ErrNoRows) {
-		return SaveResult{}, TabInfo{}, fmt.Errorf("adding tab: note %s: %w", noteID, ErrNotFound)
+	if !out.Saved {
+		return out, TabInfo{}, nil
 	}
-	if err != nil {
-		return SaveResult{}, TabInfo{}, fmt.Errorf("adding tab: %w", lockErr(err))
-	}
-	if expected != nil && s.opts.Scope != ScopeNone && cur != *expected {
-		return SaveResult{Version: cur}, TabInfo{}, nil
-	}
-	now := s.now()
-	t := TabInfo{ID: newID("tab"), Kind: kind, Title: title, Position: maxPos + 1, Version: s.nextVersion(0), UpdatedAt: now}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO note_tabs (id, note_id, position, kind, title, data, version, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, noteID, t.Position, kind, title, data, t.Version, formatTime(now), formatTime(now)); err != nil {
-		return SaveResult{}, TabInfo{}, fmt.Errorf("adding tab: %w", lockErr(err))
-	}
-	v, err := s.bumpNote(ctx, tx, noteID, cur, formatTime(now))
-	if err != nil {
-		return SaveResult{}, TabInfo{}, err
-	}
-	if err := tx.Commit(); err != nil {
-		return SaveResult{}, TabInfo{}, fmt.Errorf("adding tab: %w", lockErr(err))
-	}
-	s.notify(noteID, v)
-	return SaveResult{Saved: true, Version: v, TabVersion: t.Version}, t, nil
+	s.notify(noteID, out.Version)
+	return out, t, nil
 }

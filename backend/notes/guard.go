@@ -3,11 +3,11 @@ package notes
 import (
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/osfoundry/desktop/backend/tools"
 )
@@ -29,10 +29,10 @@ type writeOp struct {
 	what      string
 	// check reads the current version inside the transaction. A non-nil
 	// Result is a tool-level refusal (missing item, wrong kind).
-	check func(tx *wtx) (current int64, refusal *tools.Result, err error)
+	check func(tx Tx) (current int64, refusal *tools.Result, err error)
 	// apply makes the change and bumps the version; it returns the result
 	// body and, for Note writes, the Note id and new version to announce.
-	apply func(tx *wtx) (body map[string]any, noteID string, version int64, err error)
+	apply func(tx Tx) (body map[string]any, noteID string, version int64, err error)
 	// conflict builds the version_conflict result for current.
 	conflict func(current int64) tools.Result
 }
@@ -53,64 +53,79 @@ func intentHash(tool string, intent any) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-func (s *Store) guarded(ctx context.Context, op writeOp) (tools.Result, error) {
+// errRefused rolls a guarded write back when apply refuses its arguments:
+// the refusal is the tool's result, and nothing of the attempt is kept.
+var errRefused = errors.New("write refused")
+
+func (s *core) guarded(ctx context.Context, op writeOp) (tools.Result, error) {
 	hash, err := intentHash(op.tool, op.intent)
 	if err != nil {
 		return tools.Result{}, err
 	}
-	tx, err := s.beginWrite(ctx)
-	if err != nil {
-		return tools.Result{}, fmt.Errorf("%s: %w", op.what, err)
-	}
-	defer tx.Rollback()
+	var (
+		res     tools.Result
+		body    map[string]any
+		noteID  string
+		version int64
+	)
+	err = s.b.Write(ctx, func(tx Tx) error {
+		// A backend may run this more than once (PostgreSQL re-runs a write
+		// it aborted as a deadlock): start from nothing each time.
+		res, body, noteID, version = tools.Result{}, nil, "", 0
+		prev, err := tx.Keys().Key(ctx, op.workspace, op.key)
+		switch {
+		case err == nil:
+			if prev.Tool != op.tool || prev.ArgsHash != hash {
+				res = tools.ErrorResult(fmt.Sprintf(
+					"idempotency_key %q was already used for a different write (%s with other arguments), so nothing was done. "+
+						"Use a new unique idempotency_key for every new intended write.", op.key, prev.Tool))
+				return nil
+			}
+			res, err = replay(prev.Result)
+			return err
+		case !errors.Is(err, ErrNotFound):
+			return fmt.Errorf("looking up idempotency key: %w", err)
+		}
 
-	var prevTool, prevHash, prev string
-	row, err := s.txQueryRow(ctx, tx, `SELECT tool, args_hash, result FROM idempotency WHERE workspace_id = ? AND key = ?`,
-		op.workspace, op.key)
-	if err == nil {
-		err = row.Scan(&prevTool, &prevHash, &prev)
-	}
+		current, refusal, err := op.check(tx)
+		if err != nil {
+			return err
+		}
+		if refusal != nil {
+			res = *refusal
+			return nil
+		}
+		if s.opts.Scope != ScopeNone && current != op.expected {
+			res = op.conflict(current)
+			return nil
+		}
+
+		b, id, v, err := op.apply(tx)
+		if err != nil {
+			var ae *argError
+			if errors.As(err, &ae) {
+				res = tools.ErrorResult(ae.msg)
+				return errRefused
+			}
+			return err
+		}
+		stored, err := json.Marshal(b)
+		if err != nil {
+			return fmt.Errorf("encoding result: %w", err)
+		}
+		if err := tx.Keys().InsertKey(ctx, op.workspace, op.key, StoredKey{Tool: op.tool, ArgsHash: hash, Result: string(stored)}, s.now()); err != nil {
+			return fmt.Errorf("storing idempotency key: %w", err)
+		}
+		body, noteID, version = b, id, v
+		return nil
+	})
 	switch {
-	case err == nil:
-		if prevTool != op.tool || prevHash != hash {
-			return tools.ErrorResult(fmt.Sprintf(
-				"idempotency_key %q was already used for a different write (%s with other arguments), so nothing was done. "+
-					"Use a new unique idempotency_key for every new intended write.", op.key, prevTool)), nil
-		}
-		return replay(prev)
-	case !errors.Is(err, sql.ErrNoRows):
-		return tools.Result{}, fmt.Errorf("%s: looking up idempotency key: %w", op.what, lockErr(err))
-	}
-
-	current, refusal, err := op.check(tx)
-	if err != nil {
+	case errors.Is(err, errRefused):
+		return res, nil
+	case err != nil:
 		return tools.Result{}, fmt.Errorf("%s: %w", op.what, lockErr(err))
-	}
-	if refusal != nil {
-		return *refusal, nil
-	}
-	if s.opts.Scope != ScopeNone && current != op.expected {
-		return op.conflict(current), nil
-	}
-
-	body, noteID, version, err := op.apply(tx)
-	if err != nil {
-		var ae *argError
-		if errors.As(err, &ae) {
-			return tools.ErrorResult(ae.msg), nil
-		}
-		return tools.Result{}, fmt.Errorf("%s: %w", op.what, lockErr(err))
-	}
-	stored, err := json.Marshal(body)
-	if err != nil {
-		return tools.Result{}, fmt.Errorf("%s: encoding result: %w", op.what, err)
-	}
-	if _, err := s.txExec(ctx, tx, `INSERT INTO idempotency (workspace_id, key, tool, args_hash, result, created_at)
-		VALUES (?, ?, ?, ?, ?, ?)`, op.workspace, op.key, op.tool, hash, string(stored), formatTime(s.now())); err != nil {
-		return tools.Result{}, fmt.Errorf("%s: storing idempotency key: %w", op.what, lockErr(err))
-	}
-	if err := tx.Commit(); err != nil {
-		return tools.Result{}, fmt.Errorf("%s: committing: %w", op.what, lockErr(err))
+	case body == nil:
+		return res, nil
 	}
 	if noteID != "" {
 		s.notify(noteID, version)
@@ -132,13 +147,13 @@ func replay(stored string) (tools.Result, error) {
 // bumpNote moves a Note from version cur to its next version. The WHERE on
 // the old version is a second guard: inside BEGIN IMMEDIATE nobody else can
 // have changed it, and if that ever broke the write fails loudly.
-func (s *Store) bumpNote(ctx context.Context, tx *wtx, noteID string, cur int64, now string) (int64, error) {
+func (s *core) bumpNote(ctx context.Context, tx Tx, noteID string, cur int64, now time.Time) (int64, error) {
 	next := s.nextVersion(cur)
-	res, err := s.txExec(ctx, tx, `UPDATE notes SET version = ?, updated_at = ? WHERE id = ? AND version = ?`, next, now, noteID, cur)
+	ok, err := tx.Notes().SetNoteVersionIf(ctx, noteID, cur, next, now)
 	if err != nil {
 		return 0, fmt.Errorf("bumping note version: %w", err)
 	}
-	if n, _ := res.RowsAffected(); n != 1 {
+	if !ok {
 		return 0, fmt.Errorf("bumping note version: note %s changed inside the write transaction", noteID)
 	}
 	return next, nil

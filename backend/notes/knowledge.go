@@ -3,10 +3,10 @@ package notes
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 
 	"github.com/osfoundry/desktop/backend/store"
+	"github.com/osfoundry/desktop/backend/tools"
 )
 
 // The person's side of knowledge bases: list, read, create, save (under
@@ -56,179 +56,169 @@ func checkBody(body string) error {
 	return nil
 }
 
-// ListKnowledgeBases lists a workspace's knowledge bases by name.
-func (s *Store) ListKnowledgeBases(ctx context.Context, workspace string) ([]KnowledgeBase, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, workspace_id, COALESCE(project_id, ''), name FROM knowledge_bases
-		WHERE workspace_id = ? ORDER BY name, id`, workspace)
-	if err != nil {
-		return nil, fmt.Errorf("listing knowledge bases: %w", err)
-	}
-	defer rows.Close()
-	out := []KnowledgeBase{}
-	for rows.Next() {
-		var kb KnowledgeBase
-		if err := rows.Scan(&kb.ID, &kb.Workspace, &kb.Project, &kb.Name); err != nil {
-			return nil, fmt.Errorf("listing knowledge bases: %w", err)
-		}
-		out = append(out, kb)
-	}
-	return out, rows.Err()
-}
+// Knowledge is the knowledge bases and their articles: the Knowledge bases
+// screen, `osfoundry knowledge` and the search_knowledge_base /
+// read_knowledge_article tools all go through it.
+type Knowledge struct{ *core }
 
-// KnowledgeBase returns one knowledge base.
-func (s *Store) KnowledgeBase(ctx context.Context, id string) (KnowledgeBase, error) {
-	var kb KnowledgeBase
-	err := s.db.QueryRowContext(ctx, `SELECT id, workspace_id, COALESCE(project_id, ''), name FROM knowledge_bases WHERE id = ?`, id).
-		Scan(&kb.ID, &kb.Workspace, &kb.Project, &kb.Name)
-	if errors.Is(err, sql.ErrNoRows) {
-		return KnowledgeBase{}, fmt.Errorf("knowledge base %s: %w", id, ErrNotFound)
+// CreateKnowledgeBase creates a knowledge base; id "" picks a fresh one.
+func (k *Knowledge) CreateKnowledgeBase(ctx context.Context, workspace, project, id, name string) (KnowledgeBase, error) {
+	if err := checkTitle("knowledge base name", name); err != nil {
+		return KnowledgeBase{}, err
 	}
-	if err != nil {
-		return KnowledgeBase{}, fmt.Errorf("reading knowledge base %s: %w", id, err)
+	if err := k.checkPlacement(ctx, k.b.Pool().Places(), workspace, project); err != nil {
+		return KnowledgeBase{}, fmt.Errorf("creating knowledge base %q: %w", name, err)
+	}
+	kb := KnowledgeBase{ID: orNewID(id, "kb"), Workspace: workspace, Project: project, Name: name}
+	if err := k.b.Pool().Knowledge().InsertBase(ctx, kb, k.now()); err != nil {
+		return KnowledgeBase{}, fmt.Errorf("creating knowledge base %q: %w", name, err)
 	}
 	return kb, nil
 }
 
-const articleDocCols = `id, knowledge_base_id, title, body, version, updated_at, updated_by`
+// MoveKnowledgeBase puts a knowledge base in another project.
+func (k *Knowledge) MoveKnowledgeBase(ctx context.Context, kbID, projectID string) error {
+	return k.move(ctx, ResourceKnowledgeBase, kbID, projectID)
+}
 
-func scanArticleDoc(sc interface{ Scan(...any) error }, withBody bool) (ArticleDoc, error) {
-	var a ArticleDoc
-	var upd, body string
-	if err := sc.Scan(&a.ID, &a.KnowledgeBase, &a.Title, &body, &a.Version, &upd, &a.UpdatedBy); err != nil {
-		return ArticleDoc{}, err
-	}
-	if withBody {
-		a.Body = body
-	}
-	a.UpdatedAt = parseTime(upd)
-	return a, nil
+// ListKnowledgeBases lists a workspace's knowledge bases by name.
+func (k *Knowledge) ListKnowledgeBases(ctx context.Context, workspace string) ([]KnowledgeBase, error) {
+	return k.b.Pool().Knowledge().Bases(ctx, workspace)
+}
+
+// KnowledgeBase returns one knowledge base.
+func (k *Knowledge) KnowledgeBase(ctx context.Context, id string) (KnowledgeBase, error) {
+	return k.b.Pool().Knowledge().Base(ctx, id)
 }
 
 // ListArticles lists a knowledge base's articles (without bodies), most
 // recently changed first.
-func (s *Store) ListArticles(ctx context.Context, kbID string) ([]ArticleDoc, error) {
-	if _, err := s.KnowledgeBase(ctx, kbID); err != nil {
+func (k *Knowledge) ListArticles(ctx context.Context, kbID string) ([]ArticleDoc, error) {
+	if _, err := k.KnowledgeBase(ctx, kbID); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, knowledge_base_id, title, '', version, updated_at, updated_by
-		FROM knowledge_articles WHERE knowledge_base_id = ? ORDER BY updated_at DESC, id`, kbID)
-	if err != nil {
-		return nil, fmt.Errorf("listing articles: %w", err)
-	}
-	defer rows.Close()
-	out := []ArticleDoc{}
-	for rows.Next() {
-		a, err := scanArticleDoc(rows, false)
-		if err != nil {
-			return nil, fmt.Errorf("listing articles: %w", err)
-		}
-		out = append(out, a)
-	}
-	return out, rows.Err()
+	return k.b.Pool().Knowledge().Articles(ctx, kbID)
 }
 
 // GetArticle returns one article with its body and author.
-func (s *Store) GetArticle(ctx context.Context, kbID, id string) (ArticleDoc, error) {
-	a, err := scanArticleDoc(s.db.QueryRowContext(ctx, `SELECT `+articleDocCols+` FROM knowledge_articles
-		WHERE id = ? AND knowledge_base_id = ?`, id, kbID), true)
-	if errors.Is(err, sql.ErrNoRows) {
-		return ArticleDoc{}, fmt.Errorf("article %s of knowledge base %s: %w", id, kbID, ErrNotFound)
+func (k *Knowledge) GetArticle(ctx context.Context, kbID, id string) (ArticleDoc, error) {
+	return k.b.Pool().Knowledge().Article(ctx, kbID, id)
+}
+
+// PutArticle creates an article (id "" picks a fresh one) or, when id
+// exists in the knowledge base, replaces its title and body and bumps its
+// version.
+func (k *Knowledge) PutArticle(ctx context.Context, kbID, id, title, body string) (Article, error) {
+	if err := checkTitle("article title", title); err != nil {
+		return Article{}, err
 	}
-	if err != nil {
-		return ArticleDoc{}, fmt.Errorf("reading article %s: %w", id, err)
+	if len(body) > MaxTextBytes {
+		return Article{}, fmt.Errorf("%w: article body is larger than %d bytes", ErrInvalid, MaxTextBytes)
 	}
-	return a, nil
+	rows := k.b.Pool().Knowledge()
+	if _, err := rows.Base(ctx, kbID); err != nil {
+		return Article{}, fmt.Errorf("saving article %q: %w", title, err)
+	}
+	id = orNewID(id, "art")
+	if err := rows.PutArticle(ctx, kbID, id, title, body, k.now()); err != nil {
+		return Article{}, fmt.Errorf("saving article %q: %w", title, err)
+	}
+	a, err := rows.Article(ctx, kbID, id)
+	return a.Article, err
 }
 
 // PutArticleAs is PutArticle that records who wrote it (the owner's
 // unconditional write: a new article, or a replacement of id).
-func (s *Store) PutArticleAs(ctx context.Context, kbID, id, title, body, author string) (ArticleDoc, error) {
+func (k *Knowledge) PutArticleAs(ctx context.Context, kbID, id, title, body, author string) (ArticleDoc, error) {
 	if err := checkBody(body); err != nil {
 		return ArticleDoc{}, err
 	}
 	if id != "" {
-		if _, err := s.GetArticle(ctx, kbID, id); err != nil {
+		if _, err := k.GetArticle(ctx, kbID, id); err != nil {
 			return ArticleDoc{}, err
 		}
 	}
-	a, err := s.PutArticle(ctx, kbID, id, title, body)
+	a, err := k.PutArticle(ctx, kbID, id, title, body)
 	if err != nil {
 		return ArticleDoc{}, err
 	}
-	if _, err := s.db.ExecContext(ctx, `UPDATE knowledge_articles SET updated_by = ? WHERE id = ?`, author, a.ID); err != nil {
-		return ArticleDoc{}, fmt.Errorf("saving article %q: %w", title, lockErr(err))
+	if err := k.b.Pool().Knowledge().SetAuthor(ctx, a.ID, author); err != nil {
+		return ArticleDoc{}, fmt.Errorf("saving article %q: %w", title, err)
 	}
-	return s.GetArticle(ctx, kbID, a.ID)
+	return k.GetArticle(ctx, kbID, a.ID)
 }
 
 // SaveArticleAsPerson replaces an article's title and body if it is still
 // at expectedVersion; otherwise nothing is written and the result carries
 // the article as it is now (the editor keeps a draft, offers compare).
-func (s *Store) SaveArticleAsPerson(ctx context.Context, kbID, id string, expectedVersion int64, title, body string) (ArticleSave, error) {
+func (k *Knowledge) SaveArticleAsPerson(ctx context.Context, kbID, id string, expectedVersion int64, title, body string) (ArticleSave, error) {
 	if err := checkTitle("article title", title); err != nil {
 		return ArticleSave{}, err
 	}
 	if err := checkBody(body); err != nil {
 		return ArticleSave{}, err
 	}
-	res, err := s.db.ExecContext(ctx, `UPDATE knowledge_articles SET title = ?, body = ?, version = version + 1, updated_at = ?, updated_by = ?
-		WHERE id = ? AND knowledge_base_id = ? AND version = ?`, title, body, formatTime(s.now()), AuthorPerson, id, kbID, expectedVersion)
+	rows := k.b.Pool().Knowledge()
+	a := ArticleDoc{Article: Article{ID: id, KnowledgeBase: kbID, Title: title, Body: body, Version: expectedVersion + 1}, UpdatedBy: AuthorPerson}
+	saved, err := rows.UpdateArticleIfVersion(ctx, a, expectedVersion, k.now())
 	if err != nil {
-		return ArticleSave{}, fmt.Errorf("saving article %q: %w", title, lockErr(err))
+		return ArticleSave{}, fmt.Errorf("saving article %q: %w", title, err)
 	}
-	n, _ := res.RowsAffected()
-	cur, err := s.GetArticle(ctx, kbID, id)
+	cur, err := rows.Article(ctx, kbID, id)
 	if err != nil {
 		return ArticleSave{}, err
 	}
-	if n == 0 {
+	if !saved {
 		return ArticleSave{Version: cur.Version, Current: &cur}, nil
 	}
 	return ArticleSave{Saved: true, Version: cur.Version}, nil
 }
 
 // DeleteArticle removes an article.
-func (s *Store) DeleteArticle(ctx context.Context, kbID, id string) error {
-	res, err := s.db.ExecContext(ctx, `DELETE FROM knowledge_articles WHERE id = ? AND knowledge_base_id = ?`, id, kbID)
+func (k *Knowledge) DeleteArticle(ctx context.Context, kbID, id string) error {
+	found, err := k.b.Pool().Knowledge().DeleteArticle(ctx, kbID, id)
 	if err != nil {
-		return fmt.Errorf("deleting article %s: %w", id, lockErr(err))
+		return fmt.Errorf("deleting article %s: %w", id, err)
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
+	if !found {
 		return fmt.Errorf("deleting article %s of knowledge base %s: %w", id, kbID, ErrNotFound)
 	}
 	return nil
 }
 
 // SearchArticles runs the same full-text search search_knowledge_base runs.
-func (s *Store) SearchArticles(ctx context.Context, kbID, query string, limit int) ([]KBHit, error) {
-	if _, err := s.KnowledgeBase(ctx, kbID); err != nil {
-		return nil, err
-	}
-	if err := s.Reindex(ctx); err != nil {
+func (k *Knowledge) SearchArticles(ctx context.Context, kbID, query string, limit int) ([]KBHit, error) {
+	if _, err := k.KnowledgeBase(ctx, kbID); err != nil {
 		return nil, err
 	}
 	if limit <= 0 || limit > MaxListLimit {
 		limit = defaultSearchHits
 	}
-	hits, err := s.search(ctx, `kind = 'knowledge_article' AND container = ?`, []any{kbID}, query, limit)
+	hits, err := k.find(ctx, SearchScope{KnowledgeBase: kbID}, query, limit)
 	if err != nil {
 		return nil, err
 	}
+	return kbHits(hits), nil
+}
+
+func kbHits(hits []tools.MemoryHit) []KBHit {
 	out := make([]KBHit, len(hits))
 	for i, h := range hits {
-		out[i] = KBHit{ArticleID: h.ID, Title: h.Title, Snippet: h.Snippet, UpdatedAt: s.updatedAt(ctx, h)}
+		out[i] = KBHit{ArticleID: h.ID, Title: h.Title, Snippet: h.Snippet, UpdatedAt: h.UpdatedAt}
 	}
-	return out, nil
+	return out
 }
 
 // KnowledgeStamp changes whenever an article of kbID is added, changed or
 // deleted, by any process: the screen compares it to follow live.
-func (s *Store) KnowledgeStamp(ctx context.Context, kbID string) (string, error) {
-	var n, sum int64
-	var newest string
-	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(version), 0), COALESCE(MAX(updated_at), '')
-		FROM knowledge_articles WHERE knowledge_base_id = ?`, kbID).Scan(&n, &sum, &newest); err != nil {
-		return "", fmt.Errorf("reading knowledge base %s: %w", kbID, err)
+func (k *Knowledge) KnowledgeStamp(ctx context.Context, kbID string) (string, error) {
+	n, sum, newest, err := k.b.Pool().Knowledge().ArticleStats(ctx, kbID)
+	if err != nil {
+		return "", err
 	}
-	return fmt.Sprintf("%d/%d/%s", n, sum, newest), nil
+	last := ""
+	if !newest.IsZero() {
+		last = formatTime(newest)
+	}
+	return fmt.Sprintf("%d/%d/%s", n, sum, last), nil
 }

@@ -6,15 +6,17 @@ import (
 )
 
 // KnowledgeBinding is the Knowledge bases screen's bound service:
-// ctx-free methods returning concrete types, over the app's one Store.
+// ctx-free methods returning concrete types, over the Places and Knowledge
+// services.
 type KnowledgeBinding struct {
-	s       *Store
+	places  *Places
+	kb      *Knowledge
 	timeout time.Duration
 }
 
 // NewKnowledgeBinding returns the Knowledge bases screen's service over s.
 func NewKnowledgeBinding(s *Store) *KnowledgeBinding {
-	return &KnowledgeBinding{s: s, timeout: 30 * time.Second}
+	return &KnowledgeBinding{places: s.Places, kb: s.Knowledge, timeout: 30 * time.Second}
 }
 
 func (b *KnowledgeBinding) ctx() (context.Context, context.CancelFunc) {
@@ -32,17 +34,17 @@ type KnowledgeOverview struct {
 func (b *KnowledgeBinding) Overview() (KnowledgeOverview, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	ws, err := b.s.ListWorkspaces(ctx)
+	ws, err := b.places.ListWorkspaces(ctx)
 	if err != nil {
 		return KnowledgeOverview{}, err
 	}
 	o := KnowledgeOverview{Workspaces: ws, Projects: []Project{}, KnowledgeBases: []KnowledgeBase{}}
 	for _, w := range ws {
-		ps, err := b.s.ListProjects(ctx, w.ID)
+		ps, err := b.places.ListProjects(ctx, w.ID)
 		if err != nil {
 			return KnowledgeOverview{}, err
 		}
-		kbs, err := b.s.ListKnowledgeBases(ctx, w.ID)
+		kbs, err := b.kb.ListKnowledgeBases(ctx, w.ID)
 		if err != nil {
 			return KnowledgeOverview{}, err
 		}
@@ -57,28 +59,28 @@ func (b *KnowledgeBinding) Overview() (KnowledgeOverview, error) {
 func (b *KnowledgeBinding) CreateKnowledgeBase(workspace, project, name string) (KnowledgeBase, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	return b.s.CreateKnowledgeBase(ctx, workspace, project, "", name)
+	return b.kb.CreateKnowledgeBase(ctx, workspace, project, "", name)
 }
 
 // Articles lists a knowledge base's articles without their bodies.
 func (b *KnowledgeBinding) Articles(kbID string) ([]ArticleDoc, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	return b.s.ListArticles(ctx, kbID)
+	return b.kb.ListArticles(ctx, kbID)
 }
 
 // GetArticle returns one article in full.
 func (b *KnowledgeBinding) GetArticle(kbID, articleID string) (ArticleDoc, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	return b.s.GetArticle(ctx, kbID, articleID)
+	return b.kb.GetArticle(ctx, kbID, articleID)
 }
 
 // CreateArticle adds an article written by the person.
 func (b *KnowledgeBinding) CreateArticle(kbID, title, body string) (ArticleDoc, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	return b.s.PutArticleAs(ctx, kbID, "", title, body, AuthorPerson)
+	return b.kb.PutArticleAs(ctx, kbID, "", title, body, AuthorPerson)
 }
 
 // SaveArticle saves a new title and body if the article is still at
@@ -86,21 +88,21 @@ func (b *KnowledgeBinding) CreateArticle(kbID, title, body string) (ArticleDoc, 
 func (b *KnowledgeBinding) SaveArticle(kbID, articleID string, expectedVersion int64, title, body string) (ArticleSave, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	return b.s.SaveArticleAsPerson(ctx, kbID, articleID, expectedVersion, title, body)
+	return b.kb.SaveArticleAsPerson(ctx, kbID, articleID, expectedVersion, title, body)
 }
 
 // DeleteArticle removes an article.
 func (b *KnowledgeBinding) DeleteArticle(kbID, articleID string) error {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	return b.s.DeleteArticle(ctx, kbID, articleID)
+	return b.kb.DeleteArticle(ctx, kbID, articleID)
 }
 
 // Search runs search_knowledge_base's full-text search.
 func (b *KnowledgeBinding) Search(kbID, query string) ([]KBHit, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	return b.s.SearchArticles(ctx, kbID, query, MaxListLimit)
+	return b.kb.SearchArticles(ctx, kbID, query, MaxListLimit)
 }
 
 // Stamp changes whenever any process adds, changes or deletes an article
@@ -108,5 +110,5 @@ func (b *KnowledgeBinding) Search(kbID, query string) ([]KBHit, error) {
 func (b *KnowledgeBinding) Stamp(kbID string) (string, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	return b.s.KnowledgeStamp(ctx, kbID)
+	return b.kb.KnowledgeStamp(ctx, kbID)
 }

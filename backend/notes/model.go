@@ -54,7 +54,7 @@ type NoteInfo struct {
 	Project   string    `json:"project_id"`
 	Title     string    `json:"title"`
 	Version   int64     `json:"version"`
-	UpdatedAt time.Time `json:"updated_at"`
+	UpdatedAt time.Time `json:"updated_at" ts_type:"string"`
 }
 
 // TabInfo is a tab without its content.
@@ -64,7 +64,7 @@ type TabInfo struct {
 	Title     string    `json:"title"`
 	Position  int       `json:"position"`
 	Version   int64     `json:"tab_version"`
-	UpdatedAt time.Time `json:"updated_at"`
+	UpdatedAt time.Time `json:"updated_at" ts_type:"string"`
 }
 
 // Tab is a tab with its content; exactly one of the content fields is set,
@@ -133,7 +133,7 @@ type Article struct {
 	Title         string    `json:"title"`
 	Body          string    `json:"body,omitempty"`
 	Version       int64     `json:"version"`
-	UpdatedAt     time.Time `json:"updated_at"`
+	UpdatedAt     time.Time `json:"updated_at" ts_type:"string"`
 }
 
 // RecordChannel is a list of Record items (issues, tasks, leads …).
@@ -152,5 +152,5 @@ type RecordItem struct {
 	Status    string         `json:"status"`
 	Fields    map[string]any `json:"fields"`
 	Version   int64          `json:"version"`
-	UpdatedAt time.Time      `json:"updated_at"`
+	UpdatedAt time.Time      `json:"updated_at" ts_type:"string"`
 }

@@ -2,8 +2,6 @@ package notes
 
 import (
 	"context"
-	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -63,35 +61,69 @@ func ParseStatuses(list string) ([]string, error) {
 	return out, nil
 }
 
+// Records is the Record channels — each with its own list of statuses —
+// and their items: the Records screen, `osfoundry records` and the
+// list/read/edit_record_item tools all go through it.
+type Records struct{ *core }
+
+// CreateRecordChannel creates a Record channel that accepts any status;
+// id "" picks a fresh one.
+func (r *Records) CreateRecordChannel(ctx context.Context, workspace, project, id, name string) (RecordChannel, error) {
+	b, err := r.createChannel(ctx, workspace, project, id, name, nil)
+	return b.RecordChannel, err
+}
+
 // CreateRecordBoard creates a Record channel with its statuses (none: any
 // status is accepted).
-func (s *Store) CreateRecordBoard(ctx context.Context, workspace, project, name string, statuses []string) (RecordBoard, error) {
+func (r *Records) CreateRecordBoard(ctx context.Context, workspace, project, name string, statuses []string) (RecordBoard, error) {
 	clean, err := ParseStatuses(strings.Join(statuses, ","))
 	if err != nil {
 		return RecordBoard{}, fmt.Errorf("creating record channel %q: %w", name, err)
 	}
-	c, err := s.CreateRecordChannel(ctx, workspace, project, "", name)
-	if err != nil {
+	return r.createChannel(ctx, workspace, project, "", name, clean)
+}
+
+func (r *Records) createChannel(ctx context.Context, workspace, project, id, name string, statuses []string) (RecordBoard, error) {
+	if err := checkTitle("record channel name", name); err != nil {
 		return RecordBoard{}, err
 	}
-	if len(clean) > 0 {
-		sj, _ := json.Marshal(clean)
-		if _, err := s.db.ExecContext(ctx, `INSERT INTO record_channel_statuses (channel_id, statuses) VALUES (?, ?)`, c.ID, string(sj)); err != nil {
-			return RecordBoard{}, fmt.Errorf("saving statuses of %q: %w", name, lockErr(err))
-		}
+	if err := r.checkPlacement(ctx, r.b.Pool().Places(), workspace, project); err != nil {
+		return RecordBoard{}, fmt.Errorf("creating record channel %q: %w", name, err)
 	}
-	return RecordBoard{RecordChannel: c, Statuses: clean}, nil
+	c := RecordChannel{ID: orNewID(id, "rc"), Workspace: workspace, Project: project, Name: name}
+	err := r.b.Write(ctx, func(tx Tx) error { return tx.Records().InsertChannel(ctx, c, statuses, r.now()) })
+	if err != nil {
+		return RecordBoard{}, fmt.Errorf("creating record channel %q: %w", name, lockErr(err))
+	}
+	if statuses == nil {
+		statuses = []string{}
+	}
+	return RecordBoard{RecordChannel: c, Statuses: statuses}, nil
+}
+
+// MoveRecordChannel puts a Record channel in another project.
+func (r *Records) MoveRecordChannel(ctx context.Context, channelID, projectID string) error {
+	return r.move(ctx, ResourceRecordChannel, channelID, projectID)
+}
+
+// ListRecordChannels returns a workspace's Record channels by name, with
+// their project ("" for a channel outside every project). The Connected
+// panel offers the ones outside a connection's projects for an explicit
+// invite.
+func (r *Records) ListRecordChannels(ctx context.Context, workspace string) ([]RecordChannel, error) {
+	return r.b.Pool().Records().Channels(ctx, workspace)
 }
 
 // RecordBoards lists a workspace's Record channels with their statuses.
-func (s *Store) RecordBoards(ctx context.Context, workspace string) ([]RecordBoard, error) {
-	cs, err := s.ListRecordChannels(ctx, workspace)
+func (r *Records) RecordBoards(ctx context.Context, workspace string) ([]RecordBoard, error) {
+	rows := r.b.Pool().Records()
+	cs, err := rows.Channels(ctx, workspace)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]RecordBoard, 0, len(cs))
 	for _, c := range cs {
-		st, err := s.recordStatuses(ctx, s.db, c.ID)
+		st, err := rows.Statuses(ctx, c.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -101,37 +133,17 @@ func (s *Store) RecordBoards(ctx context.Context, workspace string) ([]RecordBoa
 }
 
 // RecordBoardByID returns one channel with its statuses.
-func (s *Store) RecordBoardByID(ctx context.Context, channelID string) (RecordBoard, error) {
-	var c RecordChannel
-	err := s.db.QueryRowContext(ctx, `SELECT id, workspace_id, COALESCE(project_id, ''), name FROM record_channels WHERE id = ?`, channelID).
-		Scan(&c.ID, &c.Workspace, &c.Project, &c.Name)
-	if errors.Is(err, sql.ErrNoRows) {
-		return RecordBoard{}, fmt.Errorf("record channel %s: %w", channelID, ErrNotFound)
-	}
+func (r *Records) RecordBoardByID(ctx context.Context, channelID string) (RecordBoard, error) {
+	rows := r.b.Pool().Records()
+	c, err := rows.Channel(ctx, channelID)
 	if err != nil {
-		return RecordBoard{}, fmt.Errorf("reading record channel %s: %w", channelID, lockErr(err))
+		return RecordBoard{}, err
 	}
-	st, err := s.recordStatuses(ctx, s.db, channelID)
+	st, err := rows.Statuses(ctx, channelID)
 	if err != nil {
 		return RecordBoard{}, err
 	}
 	return RecordBoard{RecordChannel: c, Statuses: st}, nil
-}
-
-func (s *Store) recordStatuses(ctx context.Context, q querier, channelID string) ([]string, error) {
-	var raw string
-	err := q.QueryRowContext(ctx, `SELECT statuses FROM record_channel_statuses WHERE channel_id = ?`, channelID).Scan(&raw)
-	if errors.Is(err, sql.ErrNoRows) {
-		return []string{}, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading statuses of %s: %w", channelID, lockErr(err))
-	}
-	var out []string
-	if err := json.Unmarshal([]byte(raw), &out); err != nil {
-		return nil, fmt.Errorf("decoding statuses of %s: %w", channelID, err)
-	}
-	return out, nil
 }
 
 // statusRefusal says why status is not accepted in a channel, or "".
@@ -145,8 +157,8 @@ func statusRefusal(status string, allowed []string) string {
 
 // AddRecord adds an item to a channel; status "" takes the channel's first
 // status. A status outside the channel's list is refused (ErrInvalid).
-func (s *Store) AddRecord(ctx context.Context, channelID, title, status, body string) (RecordItem, error) {
-	b, err := s.RecordBoardByID(ctx, channelID)
+func (r *Records) AddRecord(ctx context.Context, channelID, title, status, body string) (RecordItem, error) {
+	b, err := r.RecordBoardByID(ctx, channelID)
 	if err != nil {
 		return RecordItem{}, fmt.Errorf("adding record %q: %w", title, err)
 	}
@@ -160,30 +172,39 @@ func (s *Store) AddRecord(ctx context.Context, channelID, title, status, body st
 	if body != "" {
 		fields[BodyField] = body
 	}
-	return s.CreateRecordItem(ctx, channelID, "", title, status, fields)
+	return r.CreateRecordItem(ctx, channelID, "", title, status, fields)
+}
+
+// CreateRecordItem adds an item at version 1; id "" picks a fresh one.
+func (r *Records) CreateRecordItem(ctx context.Context, channelID, id, title, status string, fields map[string]any) (RecordItem, error) {
+	if err := checkTitle("record title", title); err != nil {
+		return RecordItem{}, err
+	}
+	if fields == nil {
+		fields = map[string]any{}
+	}
+	if err := checkFields(fields); err != nil {
+		return RecordItem{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	rows := r.b.Pool().Records()
+	if _, err := rows.Channel(ctx, channelID); err != nil {
+		return RecordItem{}, fmt.Errorf("creating record %q: %w", title, err)
+	}
+	it := RecordItem{ID: orNewID(id, "rec"), Channel: channelID, Title: title, Status: status, Fields: fields, Version: 1}
+	if err := rows.InsertItem(ctx, it, r.now()); err != nil {
+		return RecordItem{}, fmt.Errorf("creating record %q: %w", title, err)
+	}
+	return rows.Item(ctx, channelID, it.ID)
 }
 
 // ListRecords returns a channel's items, oldest first (a board's order).
-func (s *Store) ListRecords(ctx context.Context, channelID string) ([]RecordItem, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+recordCols+` FROM record_items WHERE channel_id = ? ORDER BY created_at, id`, channelID)
-	if err != nil {
-		return nil, fmt.Errorf("listing records of %s: %w", channelID, lockErr(err))
-	}
-	defer rows.Close()
-	out := []RecordItem{}
-	for rows.Next() {
-		r, err := scanRecord(rows)
-		if err != nil {
-			return nil, fmt.Errorf("listing records of %s: %w", channelID, err)
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+func (r *Records) ListRecords(ctx context.Context, channelID string) ([]RecordItem, error) {
+	return r.b.Pool().Records().Items(ctx, channelID)
 }
 
 // GetRecord returns one item of a channel.
-func (s *Store) GetRecord(ctx context.Context, channelID, itemID string) (RecordItem, error) {
-	return s.recordItem(ctx, channelID, itemID)
+func (r *Records) GetRecord(ctx context.Context, channelID, itemID string) (RecordItem, error) {
+	return r.b.Pool().Records().Item(ctx, channelID, itemID)
 }
 
 // RecordEdit is what the person's editor saves: title, status and body.
@@ -207,54 +228,51 @@ type RecordSaveResult struct {
 // SaveRecordAsPerson saves the person's edit if the item is still at
 // expected; on a conflict nothing is written and Current carries the item
 // as it is now. Errors: ErrNotFound, ErrInvalid (title, status, body).
-func (s *Store) SaveRecordAsPerson(ctx context.Context, channelID, itemID string, expected int64, e RecordEdit) (RecordSaveResult, error) {
+func (r *Records) SaveRecordAsPerson(ctx context.Context, channelID, itemID string, expected int64, e RecordEdit) (RecordSaveResult, error) {
 	if err := checkTitle("record title", e.Title); err != nil {
 		return RecordSaveResult{}, err
 	}
 	if len(e.Body) > MaxFieldBytes {
 		return RecordSaveResult{}, fmt.Errorf("%w: the body is %d bytes; a record body holds at most %d bytes", ErrInvalid, len(e.Body), MaxFieldBytes)
 	}
-	tx, err := s.beginWrite(ctx)
+	var out RecordSaveResult
+	err := r.b.Write(ctx, func(tx Tx) error {
+		item, err := tx.Records().Item(ctx, channelID, itemID)
+		if errors.Is(err, ErrNotFound) {
+			return errKeep{fmt.Errorf("saving: record %s of channel %s: %w", itemID, channelID, ErrNotFound)}
+		}
+		if err != nil {
+			return err
+		}
+		if r.opts.Scope != ScopeNone && item.Version != expected {
+			out = RecordSaveResult{Version: item.Version, Current: &item}
+			return nil
+		}
+		allowed, err := tx.Records().Statuses(ctx, channelID)
+		if err != nil {
+			return errKeep{err}
+		}
+		if why := statusRefusal(e.Status, allowed); why != "" {
+			return errKeep{fmt.Errorf("%w: %s", ErrInvalid, why)}
+		}
+		if item.Fields == nil {
+			item.Fields = map[string]any{}
+		}
+		if e.Body == "" {
+			delete(item.Fields, BodyField)
+		} else {
+			item.Fields[BodyField] = e.Body
+		}
+		cur := item.Version
+		item.Title, item.Status, item.Version = e.Title, e.Status, r.nextVersion(cur)
+		if _, err := tx.Records().UpdateItemIfVersion(ctx, item, cur, r.now()); err != nil {
+			return err
+		}
+		out = RecordSaveResult{Saved: true, Version: item.Version}
+		return nil
+	})
 	if err != nil {
-		return RecordSaveResult{}, fmt.Errorf("saving record %s: %w", itemID, err)
+		return RecordSaveResult{}, keepOr(err, "saving record %s: %w", itemID)
 	}
-	defer tx.Rollback()
-	item, err := scanRecord(tx.QueryRowContext(ctx, `SELECT `+recordCols+` FROM record_items WHERE id = ? AND channel_id = ?`, itemID, channelID))
-	if errors.Is(err, sql.ErrNoRows) {
-		return RecordSaveResult{}, fmt.Errorf("saving: record %s of channel %s: %w", itemID, channelID, ErrNotFound)
-	}
-	if err != nil {
-		return RecordSaveResult{}, fmt.Errorf("saving record %s: %w", itemID, lockErr(err))
-	}
-	if s.opts.Scope != ScopeNone && item.Version != expected {
-		return RecordSaveResult{Version: item.Version, Current: &item}, nil
-	}
-	allowed, err := s.recordStatuses(ctx, tx, channelID)
-	if err != nil {
-		return RecordSaveResult{}, err
-	}
-	if why := statusRefusal(e.Status, allowed); why != "" {
-		return RecordSaveResult{}, fmt.Errorf("%w: %s", ErrInvalid, why)
-	}
-	if item.Fields == nil {
-		item.Fields = map[string]any{}
-	}
-	if e.Body == "" {
-		delete(item.Fields, BodyField)
-	} else {
-		item.Fields[BodyField] = e.Body
-	}
-	fj, err := json.Marshal(item.Fields)
-	if err != nil {
-		return RecordSaveResult{}, fmt.Errorf("encoding fields: %w", err)
-	}
-	next := s.nextVersion(item.Version)
-	if _, err := tx.ExecContext(ctx, `UPDATE record_items SET title = ?, status = ?, fields = ?, version = ?, updated_at = ?
-		WHERE id = ? AND version = ?`, e.Title, e.Status, string(fj), next, formatTime(s.now()), itemID, item.Version); err != nil {
-		return RecordSaveResult{}, fmt.Errorf("saving record %s: %w", itemID, lockErr(err))
-	}
-	if err := tx.Commit(); err != nil {
-		return RecordSaveResult{}, fmt.Errorf("saving record %s: committing: %w", itemID, lockErr(err))
-	}
-	return RecordSaveResult{Saved: true, Version: next}, nil
+	return out, nil
 }

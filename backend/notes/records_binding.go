@@ -20,10 +20,12 @@ type RecordsChangedEvent struct {
 	Version int64  `json:"version"`
 }
 
-// RecordsBinding is the Records screen's bound service over the app's one
-// Store. Start begins announcing changes; Stop ends it.
+// RecordsBinding is the Records screen's bound service over the Places and
+// Records services. Start begins announcing changes; Stop ends it.
 type RecordsBinding struct {
-	s       *Store
+	db      *sql.DB // polled for other processes' commits (SQLite's data_version)
+	places  *Places
+	records *Records
 	emit    Emitter
 	timeout time.Duration
 	every   time.Duration
@@ -40,7 +42,7 @@ func NewRecordsBinding(s *Store, emit Emitter) *RecordsBinding {
 	if emit == nil {
 		emit = noEmitter{}
 	}
-	return &RecordsBinding{s: s, emit: emit, timeout: 30 * time.Second, every: watchEvery, seen: map[string]int64{}}
+	return &RecordsBinding{db: s.db, places: s.Places, records: s.Records, emit: emit, timeout: 30 * time.Second, every: watchEvery, seen: map[string]int64{}}
 }
 
 func (b *RecordsBinding) ctx() (context.Context, context.CancelFunc) {
@@ -53,7 +55,7 @@ func (b *RecordsBinding) ctx() (context.Context, context.CancelFunc) {
 // are announced.
 func (b *RecordsBinding) Start() error {
 	ctx, cancel := context.WithCancel(context.Background())
-	conn, err := b.s.db.Conn(ctx)
+	conn, err := b.db.Conn(ctx)
 	if err != nil {
 		cancel()
 		return fmt.Errorf("starting records watcher: %w", lockErr(err))
@@ -170,17 +172,17 @@ type RecordsOverview struct {
 func (b *RecordsBinding) Overview() (RecordsOverview, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	ws, err := b.s.ListWorkspaces(ctx)
+	ws, err := b.places.ListWorkspaces(ctx)
 	if err != nil {
 		return RecordsOverview{}, err
 	}
 	o := RecordsOverview{Workspaces: ws, Projects: []Project{}, Channels: []RecordBoard{}}
 	for _, w := range ws {
-		ps, err := b.s.ListProjects(ctx, w.ID)
+		ps, err := b.places.ListProjects(ctx, w.ID)
 		if err != nil {
 			return RecordsOverview{}, err
 		}
-		cs, err := b.s.RecordBoards(ctx, w.ID)
+		cs, err := b.records.RecordBoards(ctx, w.ID)
 		if err != nil {
 			return RecordsOverview{}, err
 		}
@@ -195,35 +197,35 @@ func (b *RecordsBinding) Overview() (RecordsOverview, error) {
 func (b *RecordsBinding) CreateChannel(workspace, project, name string, statuses []string) (RecordBoard, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	return b.s.CreateRecordBoard(ctx, workspace, project, name, statuses)
+	return b.records.CreateRecordBoard(ctx, workspace, project, name, statuses)
 }
 
 // Channel returns one channel with its statuses.
 func (b *RecordsBinding) Channel(channelID string) (RecordBoard, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	return b.s.RecordBoardByID(ctx, channelID)
+	return b.records.RecordBoardByID(ctx, channelID)
 }
 
 // Items lists a channel's items, oldest first.
 func (b *RecordsBinding) Items(channelID string) ([]RecordItem, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	return b.s.ListRecords(ctx, channelID)
+	return b.records.ListRecords(ctx, channelID)
 }
 
 // Item returns one item.
 func (b *RecordsBinding) Item(channelID, itemID string) (RecordItem, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	return b.s.GetRecord(ctx, channelID, itemID)
+	return b.records.GetRecord(ctx, channelID, itemID)
 }
 
 // AddItem adds an item; status "" takes the channel's first status.
 func (b *RecordsBinding) AddItem(channelID, title, status, body string) (RecordItem, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	it, err := b.s.AddRecord(ctx, channelID, title, status, body)
+	it, err := b.records.AddRecord(ctx, channelID, title, status, body)
 	if err != nil {
 		return RecordItem{}, err
 	}
@@ -237,7 +239,7 @@ func (b *RecordsBinding) AddItem(channelID, title, status, body string) (RecordI
 func (b *RecordsBinding) SaveItem(channelID, itemID string, expectedVersion int64, edit RecordEdit) (RecordSaveResult, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	r, err := b.s.SaveRecordAsPerson(ctx, channelID, itemID, expectedVersion, edit)
+	r, err := b.records.SaveRecordAsPerson(ctx, channelID, itemID, expectedVersion, edit)
 	if err != nil {
 		return RecordSaveResult{}, fmt.Errorf("saving record: %w", err)
 	}

@@ -11,18 +11,18 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
-	"unicode"
 
 	"github.com/osfoundry/desktop/backend/tools"
 )
 
-// Full-text search is the one SQLite-only part of the store (FTS5). The
+// The desktop's full-text index (FTS5), one Searcher (searcher.go). The
 // index is refreshed lazily when someone searches: Notes and articles whose
 // version differs from the indexed stamp, and knowledge-folder Markdown
 // files whose (size, mtime) changed, are re-indexed first. Writes never pay
-// for indexing, which keeps a guarded edit at a few statements. A
-// PostgreSQL deployment would replace this file with tsvector columns.
+// for indexing, which keeps a guarded edit at a few statements. The team
+// server's PostgreSQL store has its own Searcher (pgnotes).
 
 // Kinds of search hits (tools.MemoryHit.Kind).
 const (
@@ -33,38 +33,42 @@ const (
 
 const maxIndexedFileBytes = 4 << 20
 
-var _ tools.MemorySearcher = (*Store)(nil)
+// ftsIndex is SQLite's Searcher: Notes and knowledge articles plus the
+// knowledge folder's Markdown files, which every workspace sees.
+type ftsIndex struct {
+	*sqliteDB
+	notes        *Notes
+	knowledgeDir string
 
-// MemorySearch implements tools.MemorySearcher: Notes and knowledge
-// articles of workspace plus the knowledge folder's Markdown files.
-func (s *Store) MemorySearch(ctx context.Context, workspace, query string, limit int) ([]tools.MemoryHit, error) {
-	if err := s.Reindex(ctx); err != nil {
+	mu         sync.Mutex // one lazy reindex at a time
+	indexedGen int64      // search_gen when the index last matched the tables (under mu)
+}
+
+var _ Searcher = (*ftsIndex)(nil)
+
+// Search implements Searcher over FTS5, bringing the index up to date first.
+func (x *ftsIndex) Search(ctx context.Context, scope SearchScope, words []string, all bool, limit int) ([]tools.MemoryHit, error) {
+	if err := x.Reindex(ctx); err != nil {
 		return nil, err
 	}
-	if limit <= 0 {
-		limit = defaultSearchHits
+	where, args := `(workspace = ? OR workspace = '')`, []any{scope.Workspace}
+	if scope.KnowledgeBase != "" {
+		where, args = `kind = 'knowledge_article' AND container = ?`, []any{scope.KnowledgeBase}
 	}
-	return s.search(ctx, `(workspace = ? OR workspace = '')`, []any{workspace}, query, min(limit, MaxListLimit))
+	terms := make([]string, len(words))
+	for i, w := range words {
+		// Quoted prefix terms: a query's punctuation is never FTS5 syntax.
+		terms[i] = `"` + w + `"*`
+	}
+	join := " OR "
+	if all {
+		join = " "
+	}
+	return x.match(ctx, where, args, strings.Join(terms, join), limit)
 }
 
-// search runs query with AND semantics and falls back to OR when nothing
-// matches every word.
-func (s *Store) search(ctx context.Context, where string, args []any, query string, limit int) ([]tools.MemoryHit, error) {
-	terms := ftsTerms(query)
-	if len(terms) == 0 {
-		return []tools.MemoryHit{}, nil
-	}
-	for _, join := range []string{" ", " OR "} {
-		hits, err := s.match(ctx, where, args, strings.Join(terms, join), limit)
-		if err != nil || len(hits) > 0 || len(terms) == 1 {
-			return hits, err
-		}
-	}
-	return []tools.MemoryHit{}, nil
-}
-
-func (s *Store) match(ctx context.Context, where string, args []any, match string, limit int) ([]tools.MemoryHit, error) {
-	rows, err := s.reads.Query(ctx, `SELECT kind, ref, title, snippet(search_fts, -1, '**', '**', '…', 16)
+func (x *ftsIndex) match(ctx context.Context, where string, args []any, match string, limit int) ([]tools.MemoryHit, error) {
+	rows, err := x.reads.Query(ctx, `SELECT kind, ref, title, snippet(search_fts, -1, '**', '**', '…', 16)
 		FROM search_fts WHERE search_fts MATCH ? AND `+where+`
 		ORDER BY bm25(search_fts, 0, 0, 0, 0, 5.0, 1.0) LIMIT ?`, append(append([]any{match}, args...), limit)...)
 	if err != nil {
@@ -83,38 +87,24 @@ func (s *Store) match(ctx context.Context, where string, args []any, match strin
 		return nil, fmt.Errorf("searching: %w", err)
 	}
 	for i := range hits {
-		hits[i].UpdatedAt = s.updatedAt(ctx, hits[i])
+		hits[i].UpdatedAt = x.updatedAt(ctx, hits[i])
 	}
 	return hits, nil
 }
 
-func (s *Store) updatedAt(ctx context.Context, h tools.MemoryHit) time.Time {
+func (x *ftsIndex) updatedAt(ctx context.Context, h tools.MemoryHit) time.Time {
 	var v string
 	switch h.Kind {
 	case HitNote:
-		_ = s.reads.QueryRow(ctx, `SELECT updated_at FROM notes WHERE id = ?`, h.ID).Scan(&v)
+		_ = x.reads.QueryRow(ctx, `SELECT updated_at FROM notes WHERE id = ?`, h.ID).Scan(&v)
 	case HitArticle:
-		_ = s.reads.QueryRow(ctx, `SELECT updated_at FROM knowledge_articles WHERE id = ?`, h.ID).Scan(&v)
+		_ = x.reads.QueryRow(ctx, `SELECT updated_at FROM knowledge_articles WHERE id = ?`, h.ID).Scan(&v)
 	case HitFile:
-		if fi, err := os.Stat(filepath.Join(s.knowledgeDir, filepath.FromSlash(h.ID))); err == nil {
+		if fi, err := os.Stat(filepath.Join(x.knowledgeDir, filepath.FromSlash(h.ID))); err == nil {
 			return fi.ModTime().UTC()
 		}
 	}
 	return parseTime(v)
-}
-
-// ftsTerms turns free text into quoted FTS5 prefix terms, so punctuation
-// in a query can never be read as FTS5 syntax.
-func ftsTerms(q string) []string {
-	words := strings.FieldsFunc(q, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-	out := make([]string, 0, len(words))
-	for _, w := range words {
-		if len(out) == 16 {
-			break
-		}
-		out = append(out, `"`+w+`"*`)
-	}
-	return out
 }
 
 // doc is one item to (re)index.
@@ -124,9 +114,9 @@ type doc struct {
 
 // Reindex brings the full-text index up to date. Searches call it; the app
 // may also call it after a burst of writes.
-func (s *Store) Reindex(ctx context.Context) error {
-	s.searchMu.Lock()
-	defer s.searchMu.Unlock()
+func (s *ftsIndex) Reindex(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	// Read the change counter before looking: a change committed while
 	// this runs moves it again, so the next search looks again.
 	gen, known, err := s.indexState(ctx)
@@ -181,7 +171,7 @@ func (s *Store) Reindex(ctx context.Context) error {
 func unindex(ctx context.Context, tx *wtx, kind, ref string) error {
 	var row int64
 	err := tx.QueryRowContext(ctx, `SELECT fts_row FROM search_state WHERE kind = ? AND ref = ?`, kind, ref).Scan(&row)
-	if errors.Is(err, errNoRows) {
+	if errors.Is(err, sql.ErrNoRows) {
 		return nil
 	}
 	if err != nil {
@@ -199,7 +189,7 @@ func unindex(ctx context.Context, tx *wtx, kind, ref string) error {
 // staleDocs finds what to (re)index: Notes and articles when checkDB (the
 // change counter moved since the last index), and knowledge files always
 // (they change on disk, outside the database).
-func (s *Store) staleDocs(ctx context.Context, checkDB bool, known map[string]string) ([]doc, [][2]string, error) {
+func (s *ftsIndex) staleDocs(ctx context.Context, checkDB bool, known map[string]string) ([]doc, [][2]string, error) {
 	if !checkDB {
 		return s.staleFiles(ctx, known)
 	}
@@ -211,7 +201,7 @@ func (s *Store) staleDocs(ctx context.Context, checkDB bool, known map[string]st
 		return nil, nil, err
 	}
 	for _, id := range stale {
-		n, err := s.GetNote(ctx, id)
+		n, err := s.notes.GetNote(ctx, id)
 		if errors.Is(err, ErrNotFound) {
 			continue
 		}
@@ -258,7 +248,7 @@ func (s *Store) staleDocs(ctx context.Context, checkDB bool, known map[string]st
 	return append(docs, fdocs...), append(gone, fgone...), nil
 }
 
-func (s *Store) stale(ctx context.Context, q string) ([]string, error) {
+func (s *ftsIndex) stale(ctx context.Context, q string) ([]string, error) {
 	rows, err := s.reads.Query(ctx, q)
 	if err != nil {
 		return nil, err
@@ -278,7 +268,7 @@ func (s *Store) stale(ctx context.Context, q string) ([]string, error) {
 // indexState reads the index's change counter and the indexed knowledge
 // files' stamps (ref → size:mtime) in one statement: every search starts
 // here, and each statement is a read transaction of its own.
-func (s *Store) indexState(ctx context.Context) (int64, map[string]string, error) {
+func (s *ftsIndex) indexState(ctx context.Context) (int64, map[string]string, error) {
 	rows, err := s.reads.Query(ctx, `SELECT gen, NULL, NULL FROM search_gen WHERE id = 1
 		UNION ALL SELECT NULL, ref, stamp FROM search_state WHERE kind = 'knowledge_file'`)
 	if err != nil {
@@ -310,7 +300,7 @@ func (s *Store) indexState(ctx context.Context) (int64, map[string]string, error
 
 // staleFiles compares the knowledge folder's Markdown files with the index
 // (known: ref → size:mtime): only new or changed files are read.
-func (s *Store) staleFiles(ctx context.Context, known map[string]string) ([]doc, [][2]string, error) {
+func (s *ftsIndex) staleFiles(ctx context.Context, known map[string]string) ([]doc, [][2]string, error) {
 	var docs []doc
 	seen := map[string]bool{}
 	if s.knowledgeDir != "" {

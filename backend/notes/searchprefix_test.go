@@ -13,7 +13,7 @@ import (
 // Search matches a word by its beginning ("refu" finds "refunds"). The
 // index keeps prefix indexes for word beginnings of 2–12 characters, so
 // such a query reads one list instead of merging every matching word's
-// postings (osfoundry bench notes -only kbsearch: about half the time of a
+// postings (osfoundry-bench notes -only kbsearch: about half the time of a
 // search over 10,000 articles); the hits are the same.
 func TestSearchByWordBeginningUsesPrefixIndexes(t *testing.T) {
 	f := newFixture(t, Options{})

@@ -64,8 +64,8 @@ const (
 	// VersionCounter (the default) adds one: two writes can never share a version.
 	VersionCounter VersionSource = iota
 	// VersionMillis uses the commit time in Unix milliseconds, which two
-	// writes in the same millisecond share. It reproduces the seed's failure
-	// (lost lines under fast writes) for the bench; never use it otherwise.
+	// writes in the same millisecond share. It reproduces lost lines under
+	// fast writes for the bench; never use it otherwise.
 	VersionMillis
 )
 
@@ -77,27 +77,39 @@ type Options struct {
 	Now func() time.Time
 }
 
-// Store holds workspaces, projects, Notes, knowledge bases and Record
-// channels, and serves the Notes tools for every caller (bridge, Connected
-// endpoint, the person's editor).
+// Store is the small composition the app opens: it migrates the SQLite
+// file, builds the resource services — Places (workspaces, projects),
+// Notes, Records, Knowledge, Drafts — over one Backend, and serves every
+// tool of this package for every caller (bridge, Connected endpoint, the
+// person's editor) plus full-text search. It holds no rules of its own.
+// Callers that need one resource hold that service (s.Notes, s.Records,
+// s.Knowledge …); the services' methods are also promoted onto Store so
+// owner commands and tests can stay short.
+//
+// A Store from OpenBackend (the team server) has no SQLite parts: DB
+// returns nil, and the screens' watchers (NewWatcher, the Records
+// binding), which follow the desktop's file, are not for it.
 type Store struct {
-	db           *sql.DB
-	knowledgeDir string
-	opts         Options
+	*core
+	*sqliteDB
+	*Places
+	*Notes
+	*Records
+	*Knowledge
+	*Drafts
 
+	fts *ftsIndex // the desktop's full-text index; nil on another backend
+
+	summaryMu sync.Mutex // SaveSessionSummary finds or creates one base at a time
+}
+
+// core is what every resource service shares: the storage, the full-text
+// index, the options and the feed of committed Note changes.
+type core struct {
+	b       Backend
+	search  Searcher
+	opts    Options
 	changes store.Subscribers[noteChange]
-
-	searchMu   sync.Mutex // one lazy reindex at a time
-	indexedGen int64      // search_gen when the index last matched the tables (under searchMu)
-	// reads holds the prepared statements of memory_search's path, which
-	// runs on every agent call.
-	reads *store.Stmts
-
-	// The writer connection (writer.go): wmu is held from BEGIN IMMEDIATE
-	// to COMMIT/ROLLBACK; wconn and wstmts are only touched under it.
-	wmu    sync.Mutex
-	wconn  *sql.Conn
-	wstmts map[string]*sql.Stmt
 }
 
 // Open migrates the "notes" component in db and returns the store.
@@ -121,22 +133,42 @@ func OpenWith(db *sql.DB, knowledgeDir string, opts Options) (*Store, error) {
 	if err := store.Migrate(context.Background(), db, DraftsComponent, draftMigrations); err != nil {
 		return nil, fmt.Errorf("opening the drafts store: %w", lockErr(err))
 	}
+	sq := newSQLiteDB(db)
+	fts := &ftsIndex{sqliteDB: sq, knowledgeDir: knowledgeDir}
+	s := compose(sq, fts, opts)
+	s.sqliteDB, s.fts = sq, fts
+	fts.notes = s.Notes
+	return s, nil
+}
+
+// OpenBackend builds the store's services over another engine's Backend
+// and Searcher (the team server's PostgreSQL store, already migrated):
+// the same rules as the desktop's, on that engine's rows. search may be
+// nil, and then searches fail with ErrNoSearch.
+func OpenBackend(b Backend, search Searcher, opts Options) *Store {
+	return compose(b, search, opts)
+}
+
+func compose(b Backend, search Searcher, opts Options) *Store {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Store{db: db, knowledgeDir: knowledgeDir, opts: opts, reads: store.NewStmts(db)}, nil
+	c := &core{b: b, search: search, opts: opts}
+	return &Store{core: c, Places: &Places{core: c}, Notes: &Notes{core: c}, Records: &Records{core: c},
+		Knowledge: &Knowledge{core: c}, Drafts: &Drafts{core: c}}
 }
 
-// DB returns the underlying database (owner commands share it).
-func (s *Store) DB() *sql.DB { return s.db }
+// Backend returns the storage the services run on (the store test suite
+// checks it through notestest.RunStoreSuite).
+func (s *Store) Backend() Backend { return s.b }
 
-// OnChange registers f to be called after every committed change to a Note
-// (agent tool call or the person's save) with the Note's new version, so
-// the app can push agent edits into an open editor. f runs on the writer's
-// goroutine after commit: keep it short (emit an event). The returned
-// function unsubscribes.
-func (s *Store) OnChange(f func(noteID string, version int64)) (unsubscribe func()) {
-	return s.changes.Add(func(c noteChange) { f(c.id, c.version) })
+// DB returns the underlying SQLite database (owner commands share it);
+// nil for a Store from OpenBackend.
+func (s *Store) DB() *sql.DB {
+	if s.sqliteDB == nil {
+		return nil
+	}
+	return s.db
 }
 
 type noteChange struct {
@@ -144,19 +176,19 @@ type noteChange struct {
 	version int64
 }
 
-func (s *Store) notify(noteID string, version int64) {
+func (s *core) notify(noteID string, version int64) {
 	s.changes.Notify(noteChange{noteID, version})
 }
 
 // nextVersion returns the version a write stores after current.
-func (s *Store) nextVersion(current int64) int64 {
+func (s *core) nextVersion(current int64) int64 {
 	if s.opts.Versions == VersionMillis {
 		return s.opts.Now().UnixMilli()
 	}
 	return current + 1
 }
 
-func (s *Store) now() time.Time { return s.opts.Now().UTC() }
+func (s *core) now() time.Time { return s.opts.Now().UTC() }
 
 // timeText is the stored timestamp form: UTC, full precision, sortable.
 const timeText = "2006-01-02T15:04:05.000000000Z"
@@ -185,8 +217,8 @@ func newID(prefix string) string {
 // disk into ErrDiskFull, so the person reads what to do instead of
 // "database is locked (5) (SQLITE_BUSY)" or "database or disk is full (13)".
 func lockErr(err error) error {
-	if err == nil {
-		return nil
+	if err == nil || errors.Is(err, ErrLocked) || errors.Is(err, ErrDiskFull) {
+		return err
 	}
 	msg := err.Error()
 	if strings.Contains(msg, "SQLITE_FULL") || strings.Contains(msg, "database or disk is full") {

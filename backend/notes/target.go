@@ -3,7 +3,6 @@ package notes
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 )
 
@@ -54,7 +53,7 @@ var toolTarget = map[string]struct{ kind, arg, table string }{
 // (with Target.Kind set) when the item argument is missing or not a
 // string, so the caller can deny or let the tool report the schema error;
 // ErrNotFound (with Kind and ID set) when no such item exists.
-func (s *Store) CallTarget(ctx context.Context, tool string, args json.RawMessage) (Target, error) {
+func (s *Places) CallTarget(ctx context.Context, tool string, args json.RawMessage) (Target, error) {
 	tt, ok := toolTarget[tool]
 	if !ok {
 		return Target{}, fmt.Errorf("finding the target of %s: %w", tool, ErrUnknownTool)
@@ -69,45 +68,4 @@ func (s *Store) CallTarget(ctx context.Context, tool string, args json.RawMessag
 		return t, fmt.Errorf("%w: missing %s (a string)", ErrInvalid, tt.arg)
 	}
 	return s.Locate(ctx, tt.kind, t.ID)
-}
-
-// Locate returns an item's current workspace and project.
-func (s *Store) Locate(ctx context.Context, kind, id string) (Target, error) {
-	table := map[string]string{ResourceNote: "notes", ResourceKnowledgeBase: "knowledge_bases", ResourceRecordChannel: "record_channels"}[kind]
-	if table == "" {
-		return Target{}, fmt.Errorf("%w: unknown resource kind %q", ErrInvalid, kind)
-	}
-	t := Target{Kind: kind, ID: id}
-	err := s.db.QueryRowContext(ctx, `SELECT workspace_id, COALESCE(project_id, '') FROM `+table+` WHERE id = ?`, id).
-		Scan(&t.Workspace, &t.Project)
-	if errors.Is(err, errNoRows) {
-		return t, fmt.Errorf("%s %s: %w", kind, id, ErrNotFound)
-	}
-	if err != nil {
-		return t, fmt.Errorf("locating %s %s: %w", kind, id, lockErr(err))
-	}
-	return t, nil
-}
-
-// ProjectResources lists a project's Notes, knowledge bases and Record
-// channels, including ones added later (it reads the project now).
-func (s *Store) ProjectResources(ctx context.Context, projectID string) ([]Resource, error) {
-	rows, err := s.db.QueryContext(ctx, `
-		SELECT 'note', id, title FROM notes WHERE project_id = ?
-		UNION ALL SELECT 'knowledge_base', id, name FROM knowledge_bases WHERE project_id = ?
-		UNION ALL SELECT 'record_channel', id, name FROM record_channels WHERE project_id = ?
-		ORDER BY 1, 3, 2`, projectID, projectID, projectID)
-	if err != nil {
-		return nil, fmt.Errorf("listing resources of project %s: %w", projectID, lockErr(err))
-	}
-	defer rows.Close()
-	out := []Resource{}
-	for rows.Next() {
-		r := Resource{Project: projectID}
-		if err := rows.Scan(&r.Kind, &r.ID, &r.Title); err != nil {
-			return nil, fmt.Errorf("listing resources of project %s: %w", projectID, err)
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
 }

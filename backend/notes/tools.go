@@ -8,7 +8,7 @@ import (
 	"github.com/osfoundry/desktop/backend/tools"
 )
 
-// Tool names (SPEC §5). The bridge and the Connected endpoint expose these
+// Tool names. The bridge and the Connected endpoint expose these
 // same functions.
 const (
 	ToolListNoteTabs         = "list_note_tabs"
@@ -28,19 +28,17 @@ const (
 // conflictRule is in every write tool's description: the version check
 // forces a re-read but cannot force the writer to use what it read, so the
 // instruction is the only place the "re-apply, don't just refresh" rule
-// can live (seed: refresh-only lost 304 of 1,000 lines despite the check).
+// can live (`osfoundry-bench notes` measures what refresh-only writers lose
+// despite the check).
 const conflictRule = " If the result is version_conflict, the item changed after you read it: re-read it, " +
 	"re-apply your intended change to the current content, and write again with the new version and a NEW idempotency_key. " +
 	"Never just refresh expected_version and resend your old content: that passes the check and silently overwrites the other edit."
 
 // Tools returns every Notes, knowledge base and Records tool.
 func (s *Store) Tools() []tools.Tool {
-	return []tools.Tool{
-		s.listNoteTabsTool(), s.readNoteTabTool(), s.readSheetRangeTool(), s.listNoteAttachmentsTool(),
-		s.editNoteTabTool(), s.createNoteTabTool(), s.addNoteSourceTool(),
-		s.searchKnowledgeBaseTool(), s.readKnowledgeArticleTool(),
-		s.listRecordItemsTool(), s.readRecordItemTool(), s.editRecordItemTool(),
-	}
+	out := s.Notes.toolList()
+	out = append(out, s.searchKnowledgeBaseTool(), s.readKnowledgeArticleTool())
+	return append(out, s.listRecordItemsTool(), s.readRecordItemTool(), s.editRecordItemTool())
 }
 
 // Tool returns the named tool, or false.

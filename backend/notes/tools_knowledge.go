@@ -12,9 +12,8 @@ import (
 var kbIDField = idField("knowledge_base_id", "The knowledge base's ID from list_project_resources.")
 
 // kbFor refuses a knowledge base outside the call's workspace as not found.
-func (s *Store) kbFor(ctx context.Context, ws, id string) *tools.Result {
-	var one int
-	if err := s.db.QueryRowContext(ctx, `SELECT 1 FROM knowledge_bases WHERE id = ? AND workspace_id = ?`, id, ws).Scan(&one); err != nil {
+func (s *Knowledge) kbFor(ctx context.Context, ws, id string) *tools.Result {
+	if kb, err := s.KnowledgeBase(ctx, id); err != nil || kb.Workspace != ws {
 		return notFound(fmt.Sprintf("knowledge base %s not found; use list_project_resources to find knowledge base IDs", id))
 	}
 	return nil
@@ -31,10 +30,10 @@ type KBHit struct {
 	ArticleID string    `json:"article_id"`
 	Title     string    `json:"title"`
 	Snippet   string    `json:"snippet"`
-	UpdatedAt time.Time `json:"updated_at"`
+	UpdatedAt time.Time `json:"updated_at" ts_type:"string"`
 }
 
-func (s *Store) searchKnowledgeBaseTool() tools.Tool {
+func (s *Knowledge) searchKnowledgeBaseTool() tools.Tool {
 	sp := spec{kbIDField,
 		{name: "query", required: true, schema: map[string]any{"type": "string", "maxLength": 500, "description": "Words to search for."}},
 		{name: "limit", schema: map[string]any{"type": "integer", "minimum": 1, "maximum": MaxListLimit, "description": "At most this many articles (default 10)."}},
@@ -46,20 +45,14 @@ func (s *Store) searchKnowledgeBaseTool() tools.Tool {
 			if r := s.kbFor(ctx, c.Workspace, a.KB); r != nil {
 				return *r, nil
 			}
-			if err := s.Reindex(ctx); err != nil {
-				return tools.Result{}, err
-			}
 			if a.Limit == 0 {
 				a.Limit = defaultSearchHits
 			}
-			hits, err := s.search(ctx, `kind = 'knowledge_article' AND container = ?`, []any{a.KB}, a.Query, a.Limit)
+			hits, err := s.find(ctx, SearchScope{KnowledgeBase: a.KB}, a.Query, a.Limit)
 			if err != nil {
 				return tools.Result{}, err
 			}
-			out := make([]KBHit, len(hits))
-			for i, h := range hits {
-				out[i] = KBHit{ArticleID: h.ID, Title: h.Title, Snippet: h.Snippet, UpdatedAt: h.UpdatedAt}
-			}
+			out := kbHits(hits)
 			return tools.JSONResult(map[string]any{"knowledge_base_id": a.KB, "articles": out}), nil
 		}),
 	}
@@ -70,7 +63,7 @@ type articleArgs struct {
 	Article string `json:"article_id"`
 }
 
-func (s *Store) readKnowledgeArticleTool() tools.Tool {
+func (s *Knowledge) readKnowledgeArticleTool() tools.Tool {
 	sp := spec{kbIDField, idField("article_id", "The article's ID from search_knowledge_base.")}
 	return tools.Tool{
 		Meta: readMeta(ToolReadKnowledgeArticle, "Read one knowledge base article in full, with its version and last update.", sp),
@@ -78,14 +71,14 @@ func (s *Store) readKnowledgeArticleTool() tools.Tool {
 			if r := s.kbFor(ctx, c.Workspace, a.KB); r != nil {
 				return *r, nil
 			}
-			art, err := s.article(ctx, a.KB, a.Article)
+			art, err := s.GetArticle(ctx, a.KB, a.Article)
 			if errors.Is(err, ErrNotFound) {
 				return tools.ErrorResult(fmt.Sprintf("article %s is not in knowledge base %s; use search_knowledge_base", a.Article, a.KB)), nil
 			}
 			if err != nil {
 				return tools.Result{}, err
 			}
-			return tools.JSONResult(art), nil
+			return tools.JSONResult(art.Article), nil
 		}),
 	}
 }

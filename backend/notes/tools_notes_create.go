@@ -31,7 +31,7 @@ type sourceArgs struct {
 
 func (a sourceArgs) intent() any { a.Expected, a.Key = 0, ""; return a }
 
-func (s *Store) createNoteTabTool() tools.Tool {
+func (s *Notes) createNoteTabTool() tools.Tool {
 	sp := spec{noteIDField, versionField, keyField,
 		{name: "kind", required: true, schema: map[string]any{"type": "string", "enum": []string{KindText, KindSheet, KindSlides},
 			"description": "text (Note/Markdown), sheet or slides."}},
@@ -43,7 +43,7 @@ func (s *Store) createNoteTabTool() tools.Tool {
 	return tools.Tool{Meta: writeMeta(ToolCreateNoteTab, desc, sp), Handler: handler(sp, s.createNoteTab)}
 }
 
-func (s *Store) createNoteTab(ctx context.Context, c tools.Call, a *createTabArgs) (tools.Result, error) {
+func (s *Notes) createNoteTab(ctx context.Context, c tools.Call, a *createTabArgs) (tools.Result, error) {
 	if len(a.Text) > MaxTextBytes {
 		return tools.ErrorResult(fmt.Sprintf("text is %d bytes; a tab holds at most %d bytes (1 MiB)", len(a.Text), MaxTextBytes)), nil
 	}
@@ -60,7 +60,7 @@ func (s *Store) createNoteTab(ctx context.Context, c tools.Call, a *createTabArg
 	return s.addTab(ctx, c.Workspace, ToolCreateNoteTab, a.Key, a.intent(), a.NoteID, int64(a.Expected), a.Kind, a.Title, data)
 }
 
-func (s *Store) addNoteSourceTool() tools.Tool {
+func (s *Notes) addNoteSourceTool() tools.Tool {
 	sp := spec{noteIDField, versionField, keyField,
 		{name: "title", required: true, schema: map[string]any{"type": "string", "maxLength": MaxTitleChars, "description": "The source's name."}},
 		optString("url", "Where the source lives (http or https).", 2048),
@@ -71,7 +71,7 @@ func (s *Store) addNoteSourceTool() tools.Tool {
 	return tools.Tool{Meta: writeMeta(ToolAddNoteSource, desc, sp), Handler: handler(sp, s.addNoteSource)}
 }
 
-func (s *Store) addNoteSource(ctx context.Context, c tools.Call, a *sourceArgs) (tools.Result, error) {
+func (s *Notes) addNoteSource(ctx context.Context, c tools.Call, a *sourceArgs) (tools.Result, error) {
 	if a.URL == "" && a.Content == "" {
 		return tools.ErrorResult("give url, content or both"), nil
 	}
@@ -90,34 +90,36 @@ func (s *Store) addNoteSource(ctx context.Context, c tools.Call, a *sourceArgs) 
 // addTab is the guarded create shared by create_note_tab and
 // add_note_source. Creating replaces nothing, so the version check alone
 // cannot stop a retried create from adding a second tab: the idempotency
-// key does (seed: 21/11/13 duplicates of 50 without a key, 0 with).
-func (s *Store) addTab(ctx context.Context, ws, tool, key string, intent any, noteID string, expected int64, kind, title, data string) (tools.Result, error) {
+// key does (without a key, a retried create added a second tab).
+func (s *Notes) addTab(ctx context.Context, ws, tool, key string, intent any, noteID string, expected int64, kind, title, data string) (tools.Result, error) {
 	var cur int64
 	var count, maxPos int
 	return s.guarded(ctx, writeOp{
 		tool: tool, workspace: ws, key: key, intent: intent, expected: expected, what: "adding a tab",
 		conflict: s.noteConflict(noteID, "", expected),
-		check: func(tx *wtx) (int64, *tools.Result, error) {
-			err := tx.QueryRowContext(ctx, `SELECT n.version, COUNT(t.id), COALESCE(MAX(t.position), -1)
-				FROM notes n LEFT JOIN note_tabs t ON t.note_id = n.id WHERE n.id = ? AND n.workspace_id = ? GROUP BY n.id`,
-				noteID, ws).Scan(&cur, &count, &maxPos)
-			if errors.Is(err, errNoRows) {
+		check: func(tx Tx) (int64, *tools.Result, error) {
+			n, err := tx.Notes().Note(ctx, noteID)
+			if errors.Is(err, ErrNotFound) || (err == nil && n.Workspace != ws) {
 				return 0, notFound(fmt.Sprintf("note %s not found; use list_project_resources to find Note IDs", noteID)), nil
 			}
 			if err != nil {
-				return 0, nil, fmt.Errorf("reading note %s: %w", noteID, err)
+				return 0, nil, err
+			}
+			cur = n.Version
+			if count, maxPos, err = tx.Notes().TabStats(ctx, noteID); err != nil {
+				return 0, nil, err
 			}
 			if count >= MaxTabsPerNote {
 				return 0, notFound(fmt.Sprintf("note %s already has %d tabs, the most a Note can hold", noteID, MaxTabsPerNote)), nil
 			}
 			return cur, nil, nil
 		},
-		apply: func(tx *wtx) (map[string]any, string, int64, error) {
-			now := formatTime(s.now())
+		apply: func(tx Tx) (map[string]any, string, int64, error) {
+			now := s.now()
 			tabID := newID("tab")
 			tabV := s.nextVersion(0)
-			if _, err := tx.ExecContext(ctx, `INSERT INTO note_tabs (id, note_id, position, kind, title, data, version, created_at, updated_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, tabID, noteID, maxPos+1, kind, title, data, tabV, now, now); err != nil {
+			t := TabInfo{ID: tabID, Kind: kind, Title: title, Position: maxPos + 1, Version: tabV}
+			if err := tx.Notes().InsertTab(ctx, noteID, t, data, now); err != nil {
 				return nil, "", 0, fmt.Errorf("inserting tab: %w", err)
 			}
 			v, err := s.bumpNote(ctx, tx, noteID, cur, now)

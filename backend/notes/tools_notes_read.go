@@ -2,7 +2,6 @@ package notes
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 
@@ -16,7 +15,7 @@ var (
 
 // noteFor reads a Note's header and refuses one outside the call's
 // workspace as "not found" (never revealing that it exists elsewhere).
-func (s *Store) noteFor(ctx context.Context, c tools.Call, noteID string) (NoteInfo, *tools.Result, error) {
+func (s *Notes) noteFor(ctx context.Context, c tools.Call, noteID string) (NoteInfo, *tools.Result, error) {
 	n, err := s.NoteInfo(ctx, noteID)
 	if errors.Is(err, ErrNotFound) || (err == nil && n.Workspace != c.Workspace) {
 		return NoteInfo{}, notFound(fmt.Sprintf("note %s not found; use list_project_resources to find Note IDs", noteID)), nil
@@ -31,29 +30,29 @@ type noteArgs struct {
 	NoteID string `json:"note_id"`
 }
 
-func (s *Store) listNoteTabsTool() tools.Tool {
+func (s *Notes) listNoteTabsTool() tools.Tool {
 	sp := spec{noteIDField}
 	return tools.Tool{
 		Meta: readMeta(ToolListNoteTabs, "List a Note's tabs (ID, kind, title) and the Note's current version. "+
 			"Use this version as expected_version for create_note_tab and add_note_source.", sp),
 		Handler: handler(sp, func(ctx context.Context, c tools.Call, a *noteArgs) (tools.Result, error) {
-			tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-			if err != nil {
-				return tools.Result{}, fmt.Errorf("listing tabs: %w", lockErr(err))
-			}
-			defer tx.Rollback()
 			// Header and tabs come from one read transaction so the version
 			// matches the list.
-			n, err := scanNote(tx.QueryRowContext(ctx, `SELECT `+noteCols+` FROM notes WHERE id = ?`, a.NoteID))
-			if errors.Is(err, errNoRows) || (err == nil && n.Workspace != c.Workspace) {
+			var n NoteInfo
+			var tabs []TabInfo
+			err := s.b.Snapshot(ctx, func(tx Tx) error {
+				var err error
+				if n, err = tx.Notes().Note(ctx, a.NoteID); err != nil {
+					return err
+				}
+				tabs, err = tx.Notes().Tabs(ctx, a.NoteID)
+				return err
+			})
+			if errors.Is(err, ErrNotFound) || (err == nil && n.Workspace != c.Workspace) {
 				return *notFound(fmt.Sprintf("note %s not found; use list_project_resources to find Note IDs", a.NoteID)), nil
 			}
 			if err != nil {
-				return tools.Result{}, fmt.Errorf("reading note %s: %w", a.NoteID, err)
-			}
-			tabs, err := s.listTabs(ctx, tx, a.NoteID)
-			if err != nil {
-				return tools.Result{}, err
+				return tools.Result{}, fmt.Errorf("listing tabs: %w", err)
 			}
 			return tools.JSONResult(map[string]any{
 				"note_id": n.ID, "title": n.Title, "version": n.Version, "updated_at": n.UpdatedAt, "tabs": tabs,
@@ -76,37 +75,27 @@ type tabArgs struct {
 
 // readTab reads one tab and the Note version in one read transaction, so
 // the version a model writes back matches the content it saw.
-func (s *Store) readTab(ctx context.Context, c tools.Call, noteID, tabID string) (Tab, int64, *tools.Result, error) {
-	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return Tab{}, 0, nil, fmt.Errorf("reading tab: %w", lockErr(err))
+func (s *Notes) readTab(ctx context.Context, c tools.Call, noteID, tabID string) (Tab, int64, *tools.Result, error) {
+	// One row carries the tab and its Note's version.
+	tr, err := s.b.Pool().Notes().TabRow(ctx, tabID, true)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return Tab{}, 0, nil, fmt.Errorf("reading tab: %w", err)
 	}
-	defer tx.Rollback()
-	var ws, owner string
-	var version int64
-	row := tx.QueryRowContext(ctx, `SELECT n.workspace_id, n.version, t.note_id, t.id, t.kind, t.title, t.position, t.version, t.updated_at, t.data
-		FROM note_tabs t JOIN notes n ON n.id = t.note_id WHERE t.id = ?`, tabID)
-	var t Tab
-	var upd, data string
-	err = row.Scan(&ws, &version, &owner, &t.ID, &t.Kind, &t.Title, &t.Position, &t.Version, &upd, &data)
-	if err != nil && !errors.Is(err, errNoRows) {
-		return Tab{}, 0, nil, fmt.Errorf("reading tab %s: %w", tabID, err)
-	}
-	if err != nil || ws != c.Workspace || owner != noteID {
+	if err != nil || tr.Workspace != c.Workspace || tr.NoteID != noteID {
 		_, refusal, err := s.noteFor(ctx, c, noteID)
 		if refusal != nil || err != nil {
 			return Tab{}, 0, refusal, err
 		}
 		return Tab{}, 0, notFound(fmt.Sprintf("tab %s is not a tab of note %s; call list_note_tabs for this Note's exact tab IDs", tabID, noteID)), nil
 	}
-	t.UpdatedAt = parseTime(upd)
-	if err := t.setContent(data); err != nil {
-		return Tab{}, 0, nil, fmt.Errorf("decoding tab %s: %w", tabID, err)
+	t, err := tabOf(tr)
+	if err != nil {
+		return Tab{}, 0, nil, err
 	}
-	return t, version, nil, nil
+	return t, tr.NoteVersion, nil, nil
 }
 
-func (s *Store) readNoteTabTool() tools.Tool {
+func (s *Notes) readNoteTabTool() tools.Tool {
 	sp := spec{noteIDField, tabIDField}
 	return tools.Tool{
 		Meta: readMeta(ToolReadNoteTab, "Read one tab of a Note with the Note's current version. Text tabs return the full Markdown text; "+
@@ -144,7 +133,7 @@ type rangeArgs struct {
 	ColCount int    `json:"col_count"`
 }
 
-func (s *Store) readSheetRangeTool() tools.Tool {
+func (s *Notes) readSheetRangeTool() tools.Tool {
 	sp := spec{noteIDField, tabIDField,
 		optString("sheet_id", "Sheet within the tab (from read_note_tab); default the first.", 200),
 		optInt("start_row", "0-based first row; default 0.", 0),
@@ -179,7 +168,7 @@ func (s *Store) readSheetRangeTool() tools.Tool {
 	}
 }
 
-func (s *Store) listNoteAttachmentsTool() tools.Tool {
+func (s *Notes) listNoteAttachmentsTool() tools.Tool {
 	sp := spec{noteIDField}
 	return tools.Tool{
 		Meta: readMeta(ToolListNoteAttachments, "List a Note's File and Source attachments (tab ID, name, URL, type, size). "+

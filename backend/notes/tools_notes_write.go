@@ -53,7 +53,7 @@ var kindsFor = map[string][]string{
 	OpSheetSetRange:    {KindSheet},
 }
 
-func (s *Store) editNoteTabTool() tools.Tool {
+func (s *Notes) editNoteTabTool() tools.Tool {
 	sp := spec{noteIDField, tabIDField, versionField, keyField,
 		{name: "operation", required: true, schema: map[string]any{"type": "string", "enum": operations,
 			"description": "replace_text (Note/Markdown tab: text), replace_tab_data (Sheet or Slides tab: data), slide_add (title, body, position), slides_add_outline (outline), sheet_set_range (sheet_id, start_row, start_col, values)."}},
@@ -84,36 +84,25 @@ type tabState struct {
 
 // loadTab reads the Note and tab versions (and data when withData) inside
 // tx, refusing a tab of another Note or a Note of another workspace.
-func (s *Store) loadTab(ctx context.Context, tx *wtx, ws, noteID, tabID string, withData bool) (tabState, *tools.Result, error) {
-	var st tabState
-	var owner, nws string
-	cols := `n.workspace_id, n.version, t.note_id, t.kind, t.version, ''`
-	if withData {
-		cols = `n.workspace_id, n.version, t.note_id, t.kind, t.version, t.data`
+func (s *Notes) loadTab(ctx context.Context, tx Tx, ws, noteID, tabID string, withData bool) (tabState, *tools.Result, error) {
+	tr, err := tx.Notes().TabRow(ctx, tabID, withData)
+	if err == nil && tr.Workspace == ws && tr.NoteID == noteID {
+		return tabState{noteVersion: tr.NoteVersion, tabVersion: tr.Tab.Version, kind: tr.Tab.Kind, data: tr.Data}, nil, nil
 	}
-	row, err := s.txQueryRow(ctx, tx, `SELECT `+cols+` FROM note_tabs t JOIN notes n ON n.id = t.note_id WHERE t.id = ?`, tabID)
-	if err != nil {
-		return st, nil, err
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return tabState{}, nil, err
 	}
-	err = row.Scan(&nws, &st.noteVersion, &owner, &st.kind, &st.tabVersion, &st.data)
-	if err == nil && nws == ws && owner == noteID {
-		return st, nil, nil
-	}
-	if err != nil && !errors.Is(err, errNoRows) {
-		return st, nil, fmt.Errorf("reading tab %s: %w", tabID, err)
-	}
-	var one int
-	err = tx.QueryRowContext(ctx, `SELECT 1 FROM notes WHERE id = ? AND workspace_id = ?`, noteID, ws).Scan(&one)
-	if errors.Is(err, errNoRows) {
-		return st, notFound(fmt.Sprintf("note %s not found; use list_project_resources to find Note IDs", noteID)), nil
+	n, err := tx.Notes().Note(ctx, noteID)
+	if errors.Is(err, ErrNotFound) || (err == nil && n.Workspace != ws) {
+		return tabState{}, notFound(fmt.Sprintf("note %s not found; use list_project_resources to find Note IDs", noteID)), nil
 	}
 	if err != nil {
-		return st, nil, fmt.Errorf("reading note %s: %w", noteID, err)
+		return tabState{}, nil, err
 	}
-	return st, notFound(fmt.Sprintf("tab %s is not a tab of note %s; call list_note_tabs for this Note's exact tab IDs", tabID, noteID)), nil
+	return tabState{}, notFound(fmt.Sprintf("tab %s is not a tab of note %s; call list_note_tabs for this Note's exact tab IDs", tabID, noteID)), nil
 }
 
-func (s *Store) noteConflict(noteID, tabID string, expected int64) func(int64) tools.Result {
+func (s *Notes) noteConflict(noteID, tabID string, expected int64) func(int64) tools.Result {
 	return func(current int64) tools.Result {
 		what := "Note"
 		if s.opts.Scope == ScopeTab && tabID != "" {
@@ -132,7 +121,7 @@ func (s *Store) noteConflict(noteID, tabID string, expected int64) func(int64) t
 	}
 }
 
-func (s *Store) editNoteTab(ctx context.Context, c tools.Call, a *editArgs) (tools.Result, error) {
+func (s *Notes) editNoteTab(ctx context.Context, c tools.Call, a *editArgs) (tools.Result, error) {
 	if err := a.precheck(); err != nil {
 		return tools.ErrorResult(err.Error()), nil
 	}
@@ -142,7 +131,7 @@ func (s *Store) editNoteTab(ctx context.Context, c tools.Call, a *editArgs) (too
 		tool: ToolEditNoteTab, workspace: c.Workspace, key: a.Key, intent: a.intent(), expected: int64(a.Expected),
 		what:     "editing note tab",
 		conflict: s.noteConflict(a.NoteID, a.TabID, int64(a.Expected)),
-		check: func(tx *wtx) (int64, *tools.Result, error) {
+		check: func(tx Tx) (int64, *tools.Result, error) {
 			var refusal *tools.Result
 			var err error
 			st, refusal, err = s.loadTab(ctx, tx, c.Workspace, a.NoteID, a.TabID, withData)
@@ -160,15 +149,14 @@ func (s *Store) editNoteTab(ctx context.Context, c tools.Call, a *editArgs) (too
 			}
 			return st.noteVersion, nil, nil
 		},
-		apply: func(tx *wtx) (map[string]any, string, int64, error) {
+		apply: func(tx Tx) (map[string]any, string, int64, error) {
 			data, err := a.apply(st)
 			if err != nil {
 				return nil, "", 0, err
 			}
-			now := formatTime(s.now())
+			now := s.now()
 			tabV := s.nextVersion(st.tabVersion)
-			if _, err := s.txExec(ctx, tx, `UPDATE note_tabs SET data = ?, version = ?, updated_at = ? WHERE id = ?`,
-				data, tabV, now, a.TabID); err != nil {
+			if err := tx.Notes().UpdateTab(ctx, a.TabID, data, tabV, now); err != nil {
 				return nil, "", 0, fmt.Errorf("updating tab: %w", err)
 			}
 			v, err := s.bumpNote(ctx, tx, a.NoteID, st.noteVersion, now)

@@ -40,10 +40,9 @@ func checkFields(f map[string]any) error {
 }
 
 // channelFor refuses a channel outside the call's workspace as not found.
-func (s *Store) channelFor(ctx context.Context, ws, id string) *tools.Result {
-	var one int
-	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM record_channels WHERE id = ? AND workspace_id = ?`, id, ws).Scan(&one)
-	if err != nil {
+func (s *Records) channelFor(ctx context.Context, ws, id string) *tools.Result {
+	c, err := s.b.Pool().Records().Channel(ctx, id)
+	if err != nil || c.Workspace != ws {
 		return notFound(fmt.Sprintf("record channel %s not found; use list_project_resources to find Record channel IDs", id))
 	}
 	return nil
@@ -55,7 +54,7 @@ type listRecordsArgs struct {
 	Limit   int    `json:"limit"`
 }
 
-func (s *Store) listRecordItemsTool() tools.Tool {
+func (s *Records) listRecordItemsTool() tools.Tool {
 	sp := spec{channelIDField,
 		optString("status", "Only items with this status.", 200),
 		{name: "limit", schema: map[string]any{"type": "integer", "minimum": 1, "maximum": MaxListLimit, "description": "At most this many items (default 50, max 200)."}},
@@ -69,27 +68,9 @@ func (s *Store) listRecordItemsTool() tools.Tool {
 			if a.Limit == 0 {
 				a.Limit = DefaultListLimit
 			}
-			q := `SELECT ` + recordCols + ` FROM record_items WHERE channel_id = ?`
-			args := []any{a.Channel}
-			if a.Status != "" {
-				q += ` AND status = ?`
-				args = append(args, a.Status)
-			}
-			rows, err := s.db.QueryContext(ctx, q+` ORDER BY updated_at DESC, id LIMIT ?`, append(args, a.Limit)...)
+			items, err := s.b.Pool().Records().RecentItems(ctx, a.Channel, a.Status, a.Limit)
 			if err != nil {
-				return tools.Result{}, fmt.Errorf("listing records: %w", err)
-			}
-			defer rows.Close()
-			items := []RecordItem{}
-			for rows.Next() {
-				r, err := scanRecord(rows)
-				if err != nil {
-					return tools.Result{}, fmt.Errorf("listing records: %w", err)
-				}
-				items = append(items, r)
-			}
-			if err := rows.Err(); err != nil {
-				return tools.Result{}, fmt.Errorf("listing records: %w", err)
+				return tools.Result{}, err
 			}
 			return tools.JSONResult(map[string]any{"record_channel_id": a.Channel, "items": items}), nil
 		}),
@@ -101,7 +82,7 @@ type recordArgs struct {
 	Item    string `json:"item_id"`
 }
 
-func (s *Store) readRecordItemTool() tools.Tool {
+func (s *Records) readRecordItemTool() tools.Tool {
 	sp := spec{channelIDField, itemIDField}
 	return tools.Tool{
 		Meta: readMeta(ToolReadRecordItem, "Read one Record item with its version; pass that version to edit_record_item.", sp),
@@ -109,7 +90,7 @@ func (s *Store) readRecordItemTool() tools.Tool {
 			if r := s.channelFor(ctx, c.Workspace, a.Channel); r != nil {
 				return *r, nil
 			}
-			item, err := s.recordItem(ctx, a.Channel, a.Item)
+			item, err := s.GetRecord(ctx, a.Channel, a.Item)
 			if errors.Is(err, ErrNotFound) {
 				return tools.ErrorResult(fmt.Sprintf("record %s is not in channel %s; use list_record_items", a.Item, a.Channel)), nil
 			}
@@ -131,7 +112,7 @@ type editRecordArgs struct {
 
 func (a editRecordArgs) intent() any { a.Expected, a.Key = 0, ""; return a }
 
-func (s *Store) editRecordItemTool() tools.Tool {
+func (s *Records) editRecordItemTool() tools.Tool {
 	sp := spec{channelIDField, itemIDField, recordVersion, keyField,
 		{name: "values", required: true, schema: map[string]any{"type": "object",
 			"description": `Fields to change, e.g. {"status": "Fixed"}. "status" and "title" set the item's status and title; null removes a field; other fields are left as they are.`}},
@@ -141,7 +122,7 @@ func (s *Store) editRecordItemTool() tools.Tool {
 	return tools.Tool{Meta: writeMeta(ToolEditRecordItem, desc, sp), Handler: handler(sp, s.editRecordItem)}
 }
 
-func (s *Store) editRecordItem(ctx context.Context, c tools.Call, a *editRecordArgs) (tools.Result, error) {
+func (s *Records) editRecordItem(ctx context.Context, c tools.Call, a *editRecordArgs) (tools.Result, error) {
 	if len(a.Values) == 0 {
 		return tools.ErrorResult("values is empty; name at least one field to change"), nil
 	}
@@ -158,26 +139,31 @@ func (s *Store) editRecordItem(ctx context.Context, c tools.Call, a *editRecordA
 			r.IsError = true
 			return r
 		},
-		check: func(tx *wtx) (int64, *tools.Result, error) {
-			var err error
-			item, err = scanRecord(tx.QueryRowContext(ctx, `SELECT `+recordCols+` FROM record_items i
-				WHERE i.id = ? AND i.channel_id = ? AND EXISTS (SELECT 1 FROM record_channels c WHERE c.id = i.channel_id AND c.workspace_id = ?)`,
-				a.Item, a.Channel, c.Workspace))
-			if errors.Is(err, errNoRows) {
-				return 0, notFound(fmt.Sprintf("record %s is not in channel %s; use list_record_items", a.Item, a.Channel)), nil
+		check: func(tx Tx) (int64, *tools.Result, error) {
+			missing := notFound(fmt.Sprintf("record %s is not in channel %s; use list_record_items", a.Item, a.Channel))
+			ch, err := tx.Records().Channel(ctx, a.Channel)
+			if errors.Is(err, ErrNotFound) || (err == nil && ch.Workspace != c.Workspace) {
+				return 0, missing, nil
 			}
 			if err != nil {
-				return 0, nil, fmt.Errorf("reading record: %w", err)
+				return 0, nil, err
+			}
+			item, err = tx.Records().Item(ctx, a.Channel, a.Item)
+			if errors.Is(err, ErrNotFound) {
+				return 0, missing, nil
+			}
+			if err != nil {
+				return 0, nil, err
 			}
 			return item.Version, nil, nil
 		},
-		apply: func(tx *wtx) (map[string]any, string, int64, error) {
+		apply: func(tx Tx) (map[string]any, string, int64, error) {
 			changed, err := applyValues(&item, a.Values)
 			if err != nil {
 				return nil, "", 0, err
 			}
 			if _, ok := a.Values["status"]; ok {
-				allowed, err := s.recordStatuses(ctx, tx, a.Channel)
+				allowed, err := tx.Records().Statuses(ctx, a.Channel)
 				if err != nil {
 					return nil, "", 0, err
 				}
@@ -185,26 +171,21 @@ func (s *Store) editRecordItem(ctx context.Context, c tools.Call, a *editRecordA
 					return nil, "", 0, argErr("%s", why)
 				}
 			}
-			fj, err := json.Marshal(item.Fields)
-			if err != nil {
-				return nil, "", 0, fmt.Errorf("encoding fields: %w", err)
-			}
-			next := s.nextVersion(item.Version)
-			res, err := tx.ExecContext(ctx, `UPDATE record_items SET title = ?, status = ?, fields = ?, version = ?, updated_at = ?
-				WHERE id = ? AND version = ?`, item.Title, item.Status, string(fj), next, formatTime(s.now()), item.ID, item.Version)
+			cur := item.Version
+			item.Version = s.nextVersion(cur)
+			ok, err := tx.Records().UpdateItemIfVersion(ctx, item, cur, s.now())
 			if err != nil {
 				return nil, "", 0, fmt.Errorf("updating record: %w", err)
 			}
-			if n, _ := res.RowsAffected(); n != 1 {
+			if !ok {
 				return nil, "", 0, fmt.Errorf("updating record %s: it changed inside the write transaction", item.ID)
 			}
 			return map[string]any{"status": "saved", "record_channel_id": a.Channel, "item_id": a.Item,
-				"version": next, "changed": changed}, "", 0, nil
+				"version": item.Version, "changed": changed}, "", 0, nil
 		},
 	})
 }
 
-// applyValues merges values into item and returns the changed field names.
 func applyValues(item *RecordItem, values map[string]any) ([]string, error) {
 	if item.Fields == nil {
 		item.Fields = map[string]any{}

@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
-	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/runs"
 )
 
 // Owners of the jobs a person starts: in the window, and with `osfoundry
@@ -27,7 +28,7 @@ const (
 type ChildSpec struct {
 	Role   string `json:"role"`
 	Model  string `json:"model,omitempty"`
-	Prompt string `json:"prompt"`
+	Task   string `json:"prompt"` // the screen and job files call it prompt
 	Folder string `json:"folder,omitempty"`
 }
 
@@ -45,7 +46,7 @@ type LoopRequest struct {
 	Title         string `json:"title,omitempty"`
 	Role          string `json:"role"`
 	Model         string `json:"model,omitempty"`
-	Prompt        string `json:"prompt"`
+	Task          string `json:"prompt"`
 	Folder        string `json:"folder,omitempty"`
 	Until         string `json:"until,omitempty"`
 	Count         int    `json:"count,omitempty"`
@@ -77,18 +78,27 @@ type Person struct {
 // ForPerson returns the person API of m for owner (OwnerWindow, OwnerCLI).
 func (m *Manager) ForPerson(owner string) *Person { return &Person{m: m, owner: owner} }
 
-func (p *Person) origin(folder string) pipeline.Origin {
-	return pipeline.Origin{Depth: pipeline.MaxDepth, Folder: folder}
+func (p *Person) origin(folder string) runs.Origin {
+	return runs.Origin{Depth: runs.MaxDepth, Folder: folder}
 }
+
+// Upper bounds of a person's limits. Past them a number is a typo, and a
+// maxSeconds past 2^63 ns (292 years) would overflow time.Duration into a
+// negative limit that stops the job at once.
+const (
+	MaxJobSeconds  = 7 * 24 * 60 * 60
+	MaxConcurrency = 64
+	MaxSpendUSD    = 100_000
+)
 
 func checkLimits(l Limits) error {
 	switch {
-	case l.MaxSeconds < 0:
-		return fmt.Errorf("maxSeconds must be 0 (no limit) or positive (got %d)", l.MaxSeconds)
-	case l.MaxSpendUSD < 0:
-		return fmt.Errorf("maxSpendUSD must be 0 (no limit) or positive (got %v)", l.MaxSpendUSD)
-	case l.Concurrency < 0:
-		return fmt.Errorf("concurrency must be 0 (all at once) or positive (got %d)", l.Concurrency)
+	case l.MaxSeconds < 0 || l.MaxSeconds > MaxJobSeconds:
+		return fmt.Errorf("maxSeconds must be 0 (no limit) or between 1 and %d (7 days); got %d", MaxJobSeconds, l.MaxSeconds)
+	case math.IsNaN(l.MaxSpendUSD) || l.MaxSpendUSD < 0 || l.MaxSpendUSD > MaxSpendUSD:
+		return fmt.Errorf("maxSpendUSD must be 0 (no limit) or a number of dollars up to %d; got %v", MaxSpendUSD, l.MaxSpendUSD)
+	case l.Concurrency < 0 || l.Concurrency > MaxConcurrency:
+		return fmt.Errorf("concurrency must be 0 (all at once) or between 1 and %d; got %d", MaxConcurrency, l.Concurrency)
 	}
 	return nil
 }
@@ -100,7 +110,7 @@ func (p *Person) StartFleet(ctx context.Context, r FleetRequest) (Status, error)
 	}
 	f := Fleet{Concurrency: r.Limits.Concurrency, MaxTasks: MaxPersonFleet, Title: r.Title, Limits: r.Limits}
 	for _, t := range r.Tasks {
-		f.Tasks = append(f.Tasks, FleetTask{Role: t.Role, Task: t.Prompt, Model: t.Model, Folder: t.Folder})
+		f.Tasks = append(f.Tasks, FleetTask{Role: t.Role, Task: t.Task, Model: t.Model, Folder: t.Folder})
 	}
 	if f.Title == "" {
 		f.Title = fmt.Sprintf("Team of %d", len(r.Tasks))
@@ -125,9 +135,9 @@ func (p *Person) StartLoop(ctx context.Context, r LoopRequest) (Status, error) {
 	}
 	title := r.Title
 	if title == "" {
-		title = "Loop · " + firstWords(r.Prompt, 6)
+		title = "Loop · " + firstWords(r.Task, 6)
 	}
-	return p.m.StartLoop(ctx, p.owner, Loop{Role: r.Role, Task: r.Prompt, Model: r.Model, Until: r.Until, Count: r.Count,
+	return p.m.StartLoop(ctx, p.owner, Loop{Role: r.Role, Task: r.Task, Model: r.Model, Until: r.Until, Count: r.Count,
 		Max: r.MaxIterations, Cap: MaxPersonLoop, Title: title, Limits: r.Limits}, p.origin(r.Folder), nil)
 }
 
@@ -146,8 +156,8 @@ func (p *Person) StartGraph(ctx context.Context, r GraphRequest) (Status, error)
 		steps := make([]DAGStep, len(r.Steps))
 		for i, s := range r.Steps {
 			steps[i] = s
-			if strings.TrimSpace(s.Prompt) != "" {
-				steps[i].Prompt = task + "\n\nYour part: " + s.Prompt
+			if strings.TrimSpace(s.Task) != "" {
+				steps[i].Task = task + "\n\nYour part: " + s.Task
 			}
 		}
 		r.Steps = steps

@@ -9,6 +9,7 @@ import (
 
 	"github.com/osfoundry/desktop/backend/connect"
 	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/runs"
 	"github.com/osfoundry/desktop/backend/tools"
 )
 
@@ -87,8 +88,8 @@ func (r ConnectRunner) CallTarget(_ context.Context, tool string, args json.RawM
 // origin binds a run an outside assistant started: its connection's
 // workspace and approver, the project it named (the endpoint checked the
 // connection may use it), nobody watching, no orchestration of its own.
-func origin(c tools.Call, project string) pipeline.Origin {
-	return pipeline.Origin{Source: c.Source, Workspace: c.Workspace, User: c.User, Unattended: true, Depth: pipeline.MaxDepth,
+func origin(c tools.Call, project string) runs.Origin {
+	return runs.Origin{Source: c.Source, Workspace: c.Workspace, User: c.User, Unattended: true, Depth: runs.MaxDepth,
 		Project: project}
 }
 

@@ -14,7 +14,7 @@ import (
 func TestAssistantRunIsBoundToItsProject(t *testing.T) {
 	f := newFake()
 	f.auto = func(pipeline.RoleTask) (string, bool) { return "done", true }
-	m := New(f)
+	m := New(f, f)
 	defer m.Close()
 	var run tools.Tool
 	for _, tl := range m.Connect().Tools() {

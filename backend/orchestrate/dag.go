@@ -12,15 +12,18 @@ import (
 
 	"github.com/osfoundry/desktop/backend/agentcli"
 	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/roles"
+	"github.com/osfoundry/desktop/backend/runs"
 )
 
 // DAGStep is one step of a graph a person writes: an id, a role (and
-// optionally a model and folder), its prompt, and the steps it waits for.
+// optionally a model and folder), its task ("prompt" in JSON and job
+// files), and the steps it waits for.
 type DAGStep struct {
 	ID        string   `json:"id"`
 	Role      string   `json:"role"`
 	Model     string   `json:"model,omitempty"`
-	Prompt    string   `json:"prompt"`
+	Task      string   `json:"prompt"`
 	Folder    string   `json:"folder,omitempty"`
 	DependsOn []string `json:"dependsOn,omitempty"`
 }
@@ -55,40 +58,48 @@ type DAG struct {
 // steps in an order where every step comes after its dependencies. A
 // cycle is reported with its path ("a → b → a").
 func (d DAG) Validate() ([]int, error) {
+	order, _, err := d.validate()
+	return order, err
+}
+
+// validate is Validate that also returns each step's model override,
+// parsed here once ("" and the zero Model: the role's assigned model).
+func (d DAG) validate() ([]int, []agentcli.Model, error) {
 	if len(d.Steps) == 0 {
-		return nil, errors.New("a graph needs at least one step")
+		return nil, nil, errors.New("a graph needs at least one step")
 	}
 	if len(d.Steps) > MaxGraphSteps {
-		return nil, fmt.Errorf("a graph has at most %d steps (got %d)", MaxGraphSteps, len(d.Steps))
+		return nil, nil, fmt.Errorf("a graph has at most %d steps (got %d)", MaxGraphSteps, len(d.Steps))
 	}
+	models := make([]agentcli.Model, len(d.Steps))
 	index := map[string]int{}
 	for i, s := range d.Steps {
 		id := strings.TrimSpace(s.ID)
 		if id == "" {
-			return nil, fmt.Errorf("step %d has no id: give every step an id its dependents can name", i+1)
+			return nil, nil, fmt.Errorf("step %d has no id: give every step an id its dependents can name", i+1)
 		}
 		if _, dup := index[id]; dup {
-			return nil, fmt.Errorf("two steps have the id %q: ids must be unique", id)
+			return nil, nil, fmt.Errorf("two steps have the id %q: ids must be unique", id)
 		}
 		index[id] = i
-		role, err := pipeline.LookupRole(s.Role)
+		role, err := roles.LookupRole(s.Role)
 		if err != nil {
-			return nil, fmt.Errorf("step %q: %w", id, err)
+			return nil, nil, fmt.Errorf("step %q: %w", id, err)
 		}
-		if err := checkModel(s.Model, role); err != nil {
-			return nil, fmt.Errorf("step %q: %w", id, err)
+		if models[i], err = checkModel(s.Model, role); err != nil {
+			return nil, nil, fmt.Errorf("step %q: %w", id, err)
 		}
-		if strings.TrimSpace(s.Prompt) == "" {
-			return nil, fmt.Errorf("step %q has no prompt: say what that step should do", id)
+		if strings.TrimSpace(s.Task) == "" {
+			return nil, nil, fmt.Errorf("step %q has no prompt: say what that step should do", id)
 		}
 	}
 	for _, s := range d.Steps {
 		for _, dep := range s.DependsOn {
 			if _, ok := index[dep]; !ok {
-				return nil, fmt.Errorf("step %q depends on %q, which is not a step of this graph", s.ID, dep)
+				return nil, nil, fmt.Errorf("step %q depends on %q, which is not a step of this graph", s.ID, dep)
 			}
 			if dep == s.ID {
-				return nil, fmt.Errorf("step %q depends on itself", s.ID)
+				return nil, nil, fmt.Errorf("step %q depends on itself", s.ID)
 			}
 		}
 	}
@@ -122,22 +133,23 @@ func (d DAG) Validate() ([]int, error) {
 	for i := range d.Steps {
 		if color[i] == white {
 			if err := visit(i); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
-	return order, nil
+	return order, models, nil
 }
 
 // StartDAG validates d, checks every role can run in its folder, and
 // starts it for owner; it returns at once.
-func (m *Manager) StartDAG(ctx context.Context, owner string, d DAG, origin pipeline.Origin) (Status, error) {
-	if _, err := d.Validate(); err != nil {
+func (m *Manager) StartDAG(ctx context.Context, owner string, d DAG, origin runs.Origin) (Status, error) {
+	_, models, err := d.validate()
+	if err != nil {
 		return Status{}, err
 	}
 	steps := make([]Step, len(d.Steps))
 	for i, s := range d.Steps {
-		role, _ := pipeline.LookupRole(s.Role)
+		role, _ := roles.LookupRole(s.Role)
 		folder := origin.Folder
 		if s.Folder != "" {
 			folder = s.Folder
@@ -145,11 +157,11 @@ func (m *Manager) StartDAG(ctx context.Context, owner string, d DAG, origin pipe
 		if err := m.checkChild(ctx, folder, role.Name, s.Model); err != nil {
 			return Status{}, fmt.Errorf("step %q: %w", s.ID, err)
 		}
-		steps[i] = Step{Stage: i + 1, ID: strings.TrimSpace(s.ID), Role: role.Name, Model: s.Model, Task: clipTask(s.Prompt),
+		steps[i] = Step{Stage: i + 1, ID: strings.TrimSpace(s.ID), Role: role.Name, Model: s.Model, Task: clipTask(s.Task),
 			DependsOn: s.DependsOn, State: StateWaiting}
 	}
 	j, err := m.launchWith(owner, KindGraph, "", steps, nil, Status{Title: d.Title, Limits: d.Limits}, func(ctx context.Context, j *job) {
-		m.runDAG(ctx, j, d, origin)
+		m.runDAG(ctx, j, d, models, origin)
 	})
 	if err != nil {
 		return Status{}, err
@@ -157,7 +169,7 @@ func (m *Manager) StartDAG(ctx context.Context, owner string, d DAG, origin pipe
 	return j.status(), nil
 }
 
-func (m *Manager) runDAG(ctx context.Context, j *job, d DAG, origin pipeline.Origin) {
+func (m *Manager) runDAG(ctx context.Context, j *job, d DAG, models []agentcli.Model, origin runs.Origin) {
 	n := len(d.Steps)
 	index := map[string]int{}
 	for i, s := range d.Steps {
@@ -204,7 +216,7 @@ func (m *Manager) runDAG(ctx context.Context, j *job, d DAG, origin pipeline.Ori
 			if s.Folder != "" {
 				o.Folder = s.Folder
 			}
-			m.runStep(ctx, j, i, pipeline.RoleTask{Role: s.Role, Model: s.Model, Task: dagPrompt(s, earlier), Origin: o,
+			m.runStep(ctx, j, i, pipeline.RoleTask{Role: s.Role, Model: models[i], Task: dagPrompt(s, earlier), Origin: o,
 				Title: fmt.Sprintf("%s · graph step %s", j.status().Steps[i].Role, s.ID)})
 		}()
 	}
@@ -229,7 +241,7 @@ func (m *Manager) runDAG(ctx context.Context, j *job, d DAG, origin pipeline.Ori
 // dagPrompt is a step's prompt with the answers of the steps it waited for.
 func dagPrompt(s DAGStep, earlier []Step) string {
 	var b strings.Builder
-	b.WriteString(strings.TrimSpace(s.Prompt))
+	b.WriteString(strings.TrimSpace(s.Task))
 	if len(earlier) > 0 {
 		b.WriteString("\n\nResults of the steps this one builds on:")
 		for _, e := range earlier {
@@ -247,25 +259,26 @@ func dagPrompt(s DAGStep, earlier []Step) string {
 // to check when the child names its own model) and its folder.
 func (m *Manager) checkChild(ctx context.Context, folder, role, model string) error {
 	if model != "" {
-		return m.p.CheckRoles(ctx, folder)
+		return m.roles.CheckRoles(ctx, folder)
 	}
-	return m.p.CheckRoles(ctx, folder, role)
+	return m.roles.CheckRoles(ctx, folder, role)
 }
 
-// checkModel refuses a model override that is not a CLI model or cannot
-// run the role ("" keeps the role's assigned model).
-func checkModel(model string, role pipeline.Role) error {
+// checkModel parses a model override, the one parse of the id on its way
+// to the CLI, and refuses one that is not a CLI model or cannot run the
+// role ("" keeps the role's assigned model: the zero Model).
+func checkModel(model string, role roles.Role) (agentcli.Model, error) {
 	if model == "" {
-		return nil
+		return agentcli.Model{}, nil
 	}
 	if !agentcli.IsCLIModel(model) {
-		return fmt.Errorf("unknown model %q: use cli:claude:agent, cli:claude or cli:codex:agent", model)
+		return agentcli.Model{}, fmt.Errorf("unknown model %q: use cli:claude:agent, cli:claude or cli:codex:agent", model)
 	}
 	mm, err := agentcli.ParseModel(model)
 	if err != nil {
-		return err
+		return agentcli.Model{}, err
 	}
-	return mm.CheckRole(role.Name, role.NeedsTools)
+	return mm, mm.CheckRole(role.Name, role.NeedsTools)
 }
 
 // clipTask keeps a child's task short enough for a status line.

@@ -2,6 +2,7 @@ package orchestrate
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"sync"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/runs"
 )
 
 // fakeRun is one run of the fake pipeline: it goes until the test ends it
@@ -33,7 +35,7 @@ type fake struct {
 	maxActive int
 	started   chan *fakeRun
 	parents   map[string]chan struct{}
-	origins   map[string]pipeline.Origin
+	origins   map[string]runs.Origin
 	checkErr  error
 	// auto, when set, ends each run at once with its answer.
 	auto func(t pipeline.RoleTask) (answer string, ok bool)
@@ -41,12 +43,12 @@ type fake struct {
 
 func newFake() *fake {
 	return &fake{byID: map[string]*fakeRun{}, started: make(chan *fakeRun, 64),
-		parents: map[string]chan struct{}{}, origins: map[string]pipeline.Origin{}}
+		parents: map[string]chan struct{}{}, origins: map[string]runs.Origin{}}
 }
 
-func (f *fake) StartRole(_ context.Context, t pipeline.RoleTask) (pipeline.Run, error) {
+func (f *fake) StartRole(_ context.Context, t pipeline.RoleTask) (runs.Run, error) {
 	f.mu.Lock()
-	r := &fakeRun{id: fmt.Sprintf("run-%d", len(f.runs)+1), t: t, done: make(chan struct{}), state: pipeline.StateRunning}
+	r := &fakeRun{id: fmt.Sprintf("run-%d", len(f.runs)+1), t: t, done: make(chan struct{}), state: runs.StateRunning}
 	f.runs = append(f.runs, r)
 	f.byID[r.id] = r
 	f.active++
@@ -58,18 +60,18 @@ func (f *fake) StartRole(_ context.Context, t pipeline.RoleTask) (pipeline.Run, 
 		f.finish(r, a, ok)
 	}
 	f.started <- r
-	return pipeline.Run{ID: r.id, Role: t.Role, State: pipeline.StateRunning}, nil
+	return runs.Run{ID: r.id, Role: t.Role, State: runs.StateRunning}, nil
 }
 
 func (f *fake) finish(r *fakeRun, answer string, ok bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if r.state != pipeline.StateRunning {
+	if r.state != runs.StateRunning {
 		return
 	}
-	r.state, r.text = pipeline.StateDone, answer
+	r.state, r.text = runs.StateDone, answer
 	if !ok {
-		r.state, r.err = pipeline.StateFailed, "the model failed"
+		r.state, r.err = runs.StateFailed, "the model failed"
 	}
 	f.active--
 	close(r.done)
@@ -77,12 +79,12 @@ func (f *fake) finish(r *fakeRun, answer string, ok bool) {
 
 func (f *fake) CheckRoles(context.Context, string, ...string) error { return f.checkErr }
 
-func (f *fake) WaitRun(ctx context.Context, id string) (pipeline.Run, error) {
+func (f *fake) WaitRun(ctx context.Context, id string) (runs.Run, error) {
 	f.mu.Lock()
 	r := f.byID[id]
 	f.mu.Unlock()
 	if r == nil {
-		return pipeline.Run{}, errors.New("no run " + id)
+		return runs.Run{}, errors.New("no run " + id)
 	}
 	select {
 	case <-r.done:
@@ -90,10 +92,10 @@ func (f *fake) WaitRun(ctx context.Context, id string) (pipeline.Run, error) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return pipeline.Run{ID: id, Role: r.t.Role, State: r.state, Text: r.text, Error: r.err, ReportedCostUSD: r.cost}, nil
+	return runs.Run{ID: id, Role: r.t.Role, State: r.state, Text: r.text, Error: r.err, ReportedCostUSD: r.cost}, nil
 }
 
-func (f *fake) RunDone(id string) <-chan struct{} {
+func (f *fake) Done(id string) <-chan struct{} {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if c, ok := f.parents[id]; ok {
@@ -104,7 +106,7 @@ func (f *fake) RunDone(id string) <-chan struct{} {
 
 var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
-func (f *fake) RunOrigin(id string) (pipeline.Origin, bool) {
+func (f *fake) OriginOf(id string) (runs.Origin, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	o, ok := f.origins[id]
@@ -130,7 +132,7 @@ func (f *fake) parent(id string, depth int) chan struct{} {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	c := make(chan struct{})
-	f.parents[id], f.origins[id] = c, pipeline.Origin{Depth: depth}
+	f.parents[id], f.origins[id] = c, runs.Origin{Depth: depth}
 	return c
 }
 
@@ -173,3 +175,6 @@ func must(t testing.TB, err error) {
 		t.Fatal(err)
 	}
 }
+
+// openFake opens a Manager whose roles and runs are both f.
+func openFake(ctx context.Context, f *fake, db *sql.DB) (*Manager, error) { return Open(ctx, f, f, db) }

@@ -9,7 +9,10 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/osfoundry/desktop/backend/agentcli"
 	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/roles"
+	"github.com/osfoundry/desktop/backend/runs"
 )
 
 // FleetTask is one run of a fleet.
@@ -33,7 +36,7 @@ type Fleet struct {
 }
 
 // StartFleet starts a fleet for owner and returns at once.
-func (m *Manager) StartFleet(ctx context.Context, owner string, f Fleet, origin pipeline.Origin, until <-chan struct{}) (Status, error) {
+func (m *Manager) StartFleet(ctx context.Context, owner string, f Fleet, origin runs.Origin, until <-chan struct{}) (Status, error) {
 	if len(f.Tasks) == 0 {
 		return Status{}, errors.New("a fleet needs at least one task")
 	}
@@ -51,24 +54,25 @@ func (m *Manager) StartFleet(ctx context.Context, owner string, f Fleet, origin 
 		f.Concurrency = len(f.Tasks)
 	}
 	steps := make([]Step, len(f.Tasks))
-	var roles []string
+	models := make([]agentcli.Model, len(f.Tasks)) // each override parsed once, here
+	var unset []string                             // roles without an override: checked here at once
 	for i, t := range f.Tasks {
-		role, err := pipeline.LookupRole(t.Role)
+		role, err := roles.LookupRole(t.Role)
 		if err != nil {
 			return Status{}, fmt.Errorf("task %d: %w", i+1, err)
 		}
 		if strings.TrimSpace(t.Task) == "" {
 			return Status{}, fmt.Errorf("task %d is empty: say what that run should do", i+1)
 		}
-		if err := checkModel(t.Model, role); err != nil {
+		if models[i], err = checkModel(t.Model, role); err != nil {
 			return Status{}, fmt.Errorf("task %d: %w", i+1, err)
 		}
 		steps[i] = Step{Stage: i + 1, Role: role.Name, Model: t.Model, Task: clipTask(t.Task), State: StateWaiting}
 		if t.Model == "" {
-			roles = append(roles, role.Name)
+			unset = append(unset, role.Name)
 		}
 	}
-	if err := m.p.CheckRoles(ctx, origin.Folder, roles...); err != nil {
+	if err := m.roles.CheckRoles(ctx, origin.Folder, unset...); err != nil {
 		return Status{}, err
 	}
 	for i, t := range f.Tasks {
@@ -98,7 +102,7 @@ func (m *Manager) StartFleet(ctx context.Context, owner string, f Fleet, origin 
 			go func() {
 				defer wg.Done()
 				defer func() { <-sem }()
-				m.runStep(ctx, j, i, pipeline.RoleTask{Role: t.Role, Task: t.Task, Model: t.Model, Origin: o,
+				m.runStep(ctx, j, i, pipeline.RoleTask{Role: t.Role, Task: t.Task, Model: models[i], Origin: o,
 					Title: fmt.Sprintf("%s · fleet run %d/%d", steps[i].Role, i+1, len(f.Tasks))})
 			}()
 		}
@@ -152,7 +156,7 @@ type Loop struct {
 }
 
 // StartLoop starts a loop for owner and returns at once.
-func (m *Manager) StartLoop(ctx context.Context, owner string, l Loop, origin pipeline.Origin, until <-chan struct{}) (Status, error) {
+func (m *Manager) StartLoop(ctx context.Context, owner string, l Loop, origin runs.Origin, until <-chan struct{}) (Status, error) {
 	if strings.TrimSpace(l.Task) == "" {
 		return Status{}, errors.New("task is required: say what each round should work towards")
 	}
@@ -178,11 +182,12 @@ func (m *Manager) StartLoop(ctx context.Context, owner string, l Loop, origin pi
 	if l.Marker = strings.TrimSpace(l.Marker); l.Marker == "" {
 		l.Marker = "DONE"
 	}
-	role, err := pipeline.LookupRole(l.Role)
+	role, err := roles.LookupRole(l.Role)
 	if err != nil {
 		return Status{}, err
 	}
-	if err := checkModel(l.Model, role); err != nil {
+	model, err := checkModel(l.Model, role)
+	if err != nil {
 		return Status{}, err
 	}
 	if err := m.checkChild(ctx, origin.Folder, role.Name, l.Model); err != nil {
@@ -194,7 +199,7 @@ func (m *Manager) StartLoop(ctx context.Context, owner string, l Loop, origin pi
 			j.update(func(s *Status) {
 				s.Steps = append(s.Steps, Step{Stage: round, ID: fmt.Sprint(round), Role: role.Name, Model: l.Model, Task: clipTask(l.Task), State: StateWaiting})
 			})
-			st := m.runStep(ctx, j, round-1, pipeline.RoleTask{Role: role.Name, Model: l.Model, Task: loopPrompt(l, round, prev), Origin: origin,
+			st := m.runStep(ctx, j, round-1, pipeline.RoleTask{Role: role.Name, Model: model, Task: loopPrompt(l, round, prev), Origin: origin,
 				Title: fmt.Sprintf("%s · loop round %d/%d", role.Name, round, l.Max)})
 			prev = st.Answer
 			if st.State != StateDone {
@@ -270,14 +275,14 @@ func SaysDone(answer, marker string) bool {
 // returns once the run has started (or is waiting for a free slot, or
 // ctx ended).
 func (m *Manager) StartRun(ctx context.Context, owner string, t pipeline.RoleTask, until <-chan struct{}) (Status, error) {
-	role, err := pipeline.LookupRole(t.Role)
+	role, err := roles.LookupRole(t.Role)
 	if err != nil {
 		return Status{}, err
 	}
 	if strings.TrimSpace(t.Task) == "" {
 		return Status{}, errors.New("task is required: say what the run should do")
 	}
-	if err := m.p.CheckRoles(ctx, t.Origin.Folder, role.Name); err != nil {
+	if err := m.roles.CheckRoles(ctx, t.Origin.Folder, role.Name); err != nil {
 		return Status{}, err
 	}
 	t.Role = role.Name

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/runs"
 )
 
 func fleetOf(n int) Fleet {
@@ -18,11 +19,11 @@ func fleetOf(n int) Fleet {
 
 func TestFleetConcurrencyBound(t *testing.T) {
 	f := newFake()
-	m := New(f)
+	m := New(f, f)
 	defer m.Close()
 	fl := fleetOf(4)
 	fl.Concurrency = 2
-	st, err := m.StartFleet(bg, "me", fl, pipeline.Origin{}, nil)
+	st, err := m.StartFleet(bg, "me", fl, runs.Origin{}, nil)
 	must(t, err)
 	running := []*fakeRun{f.next(t), f.next(t)}
 	taken := 2 // runs the test has seen start (counting started ones races the next start)
@@ -52,17 +53,17 @@ func TestFleetConcurrencyBound(t *testing.T) {
 
 func TestFleetLimits(t *testing.T) {
 	f := newFake()
-	m := New(f)
+	m := New(f, f)
 	defer m.Close()
-	if _, err := m.StartFleet(bg, "me", fleetOf(MaxFleet+1), pipeline.Origin{}, nil); err == nil || !strings.Contains(err.Error(), "at most 4 runs") {
+	if _, err := m.StartFleet(bg, "me", fleetOf(MaxFleet+1), runs.Origin{}, nil); err == nil || !strings.Contains(err.Error(), "at most 4 runs") {
 		t.Errorf("fleet of 5: %v", err)
 	}
-	if _, err := m.StartFleet(bg, "me", Fleet{Tasks: []FleetTask{{Role: "Worker"}}}, pipeline.Origin{}, nil); err == nil || !strings.Contains(err.Error(), "task 1 is empty") {
+	if _, err := m.StartFleet(bg, "me", Fleet{Tasks: []FleetTask{{Role: "Worker"}}}, runs.Origin{}, nil); err == nil || !strings.Contains(err.Error(), "task 1 is empty") {
 		t.Errorf("empty task: %v", err)
 	}
 	// Across fleets, at most MaxActive orchestrated runs go at once.
 	for _, owner := range []string{"a", "b"} {
-		_, err := m.StartFleet(bg, owner, fleetOf(4), pipeline.Origin{}, nil)
+		_, err := m.StartFleet(bg, owner, fleetOf(4), runs.Origin{}, nil)
 		must(t, err)
 	}
 	var running []*fakeRun
@@ -87,18 +88,18 @@ func TestFleetLimits(t *testing.T) {
 
 func TestJobsPerOwner(t *testing.T) {
 	f := newFake()
-	m := New(f)
+	m := New(f, f)
 	defer m.Close()
 	var ids []string
 	for range MaxJobs {
-		st, err := m.StartLoop(bg, "me", Loop{Role: "Worker", Task: "x"}, pipeline.Origin{}, nil)
+		st, err := m.StartLoop(bg, "me", Loop{Role: "Worker", Task: "x"}, runs.Origin{}, nil)
 		must(t, err)
 		ids = append(ids, st.ID)
 	}
-	if _, err := m.StartLoop(bg, "me", Loop{Role: "Worker", Task: "x"}, pipeline.Origin{}, nil); !errors.Is(err, ErrBusy) {
+	if _, err := m.StartLoop(bg, "me", Loop{Role: "Worker", Task: "x"}, runs.Origin{}, nil); !errors.Is(err, ErrBusy) {
 		t.Fatalf("job %d: %v, want ErrBusy", MaxJobs+1, err)
 	}
-	if _, err := m.StartLoop(bg, "other", Loop{Role: "Worker", Task: "x"}, pipeline.Origin{}, nil); err != nil {
+	if _, err := m.StartLoop(bg, "other", Loop{Role: "Worker", Task: "x"}, runs.Origin{}, nil); err != nil {
 		t.Fatalf("another owner is not limited by mine: %v", err)
 	}
 	if _, err := m.Get("other", ids[0]); !errors.Is(err, ErrNoJob) {
@@ -106,7 +107,7 @@ func TestJobsPerOwner(t *testing.T) {
 	}
 	_, err := m.Cancel("me", ids[0])
 	must(t, err)
-	if _, err := m.StartLoop(bg, "me", Loop{Role: "Worker", Task: "x"}, pipeline.Origin{}, nil); err != nil {
+	if _, err := m.StartLoop(bg, "me", Loop{Role: "Worker", Task: "x"}, runs.Origin{}, nil); err != nil {
 		t.Errorf("after cancelling one: %v", err)
 	}
 }
@@ -134,9 +135,9 @@ func TestLoopTermination(t *testing.T) {
 				n := len(prompts)
 				return tc.answers[n-1], n != tc.fail
 			}
-			m := New(f)
+			m := New(f, f)
 			defer m.Close()
-			st, err := m.StartLoop(bg, "me", Loop{Role: "Researcher", Task: "Fix the build", Max: tc.max}, pipeline.Origin{}, nil)
+			st, err := m.StartLoop(bg, "me", Loop{Role: "Researcher", Task: "Fix the build", Max: tc.max}, runs.Origin{}, nil)
 			must(t, err)
 			st = wait(t, m, "me", st.ID)
 			if st.State != tc.wantState || len(st.Steps) != tc.wantRuns || len(prompts) != tc.wantRuns {
@@ -150,9 +151,10 @@ func TestLoopTermination(t *testing.T) {
 			}
 		})
 	}
-	m := New(newFake())
+	nf := newFake()
+	m := New(nf, nf)
 	defer m.Close()
-	if _, err := m.StartLoop(bg, "me", Loop{Role: "Worker", Task: "x", Max: MaxLoop + 1}, pipeline.Origin{}, nil); err == nil {
+	if _, err := m.StartLoop(bg, "me", Loop{Role: "Worker", Task: "x", Max: MaxLoop + 1}, runs.Origin{}, nil); err == nil {
 		t.Error("a loop over the maximum started")
 	}
 }

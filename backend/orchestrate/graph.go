@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/roles"
+	"github.com/osfoundry/desktop/backend/runs"
 )
 
 // StepSpec is one role step of a graph.
@@ -94,7 +96,7 @@ func (g *Graph) Validate() error {
 			return fmt.Errorf("stage %d fans out to %d steps; at most %d run side by side", i+1, len(st), MaxFleet)
 		}
 		for _, sp := range st {
-			if _, err := pipeline.LookupRole(sp.Role); err != nil {
+			if _, err := roles.LookupRole(sp.Role); err != nil {
 				return fmt.Errorf("stage %d: %w", i+1, err)
 			}
 		}
@@ -118,17 +120,17 @@ func (g Graph) roles() []string {
 
 // StartGraph validates g, checks every role can run, and starts the graph
 // for owner; the runs are started from origin. It returns at once.
-func (m *Manager) StartGraph(ctx context.Context, owner string, g Graph, origin pipeline.Origin, until <-chan struct{}) (Status, error) {
+func (m *Manager) StartGraph(ctx context.Context, owner string, g Graph, origin runs.Origin, until <-chan struct{}) (Status, error) {
 	if err := g.Validate(); err != nil {
 		return Status{}, err
 	}
-	if err := m.p.CheckRoles(ctx, origin.Folder, g.roles()...); err != nil {
+	if err := m.roles.CheckRoles(ctx, origin.Folder, g.roles()...); err != nil {
 		return Status{}, err
 	}
 	var steps []Step
 	for si, st := range g.Stages {
 		for _, sp := range st {
-			role, _ := pipeline.LookupRole(sp.Role)
+			role, _ := roles.LookupRole(sp.Role)
 			steps = append(steps, Step{Stage: si + 1, Role: role.Name, State: StateWaiting})
 		}
 	}
@@ -141,7 +143,7 @@ func (m *Manager) StartGraph(ctx context.Context, owner string, g Graph, origin 
 	return j.status(), nil
 }
 
-func (m *Manager) runGraph(ctx context.Context, j *job, g Graph, origin pipeline.Origin) {
+func (m *Manager) runGraph(ctx context.Context, j *job, g Graph, origin runs.Origin) {
 	first := 0
 	for si, st := range g.Stages {
 		all := j.status().Steps

@@ -7,21 +7,22 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/roles"
+	"github.com/osfoundry/desktop/backend/runs"
 )
 
 var bg = context.Background()
 
 func TestGraphOrderAndFanOut(t *testing.T) {
 	f := newFake()
-	m := New(f)
+	m := New(f, f)
 	defer m.Close()
 	g := Graph{Task: "Ship the launch page", Stages: []Stage{
 		{{Role: "Researcher"}},
 		{{Role: "Worker", Task: "part A"}, {Role: "Worker", Task: "part B"}},
 		{{Role: "Reviewer"}},
 	}}
-	o := pipeline.Origin{Source: "bridge:p", Depth: 1}
+	o := runs.Origin{Source: "bridge:p", Depth: 1}
 	st, err := m.StartGraph(bg, "me", g, o, nil)
 	must(t, err)
 	if st.Kind != KindGraph || st.State != StateRunning || len(st.Steps) != 4 {
@@ -82,9 +83,9 @@ func TestGraphOrderAndFanOut(t *testing.T) {
 
 func TestGraphFailedStageSkipsTheRest(t *testing.T) {
 	f := newFake()
-	m := New(f)
+	m := New(f, f)
 	defer m.Close()
-	st, err := m.StartGraph(bg, "me", Graph{Task: "x"}, pipeline.Origin{}, nil)
+	st, err := m.StartGraph(bg, "me", Graph{Task: "x"}, runs.Origin{}, nil)
 	must(t, err)
 	f.finish(f.next(t), "", false)
 	st = wait(t, m, "me", st.ID)
@@ -101,10 +102,10 @@ func TestGraphFailedStageSkipsTheRest(t *testing.T) {
 
 func TestGraphCancelMidway(t *testing.T) {
 	f := newFake()
-	m := New(f)
+	m := New(f, f)
 	defer m.Close()
 	g := Graph{Task: "x", Stages: []Stage{{{Role: "Researcher"}}, {{Role: "Worker"}, {Role: "Worker"}}, {{Role: "Reviewer"}}}}
-	st, err := m.StartGraph(bg, "me", g, pipeline.Origin{}, nil)
+	st, err := m.StartGraph(bg, "me", g, runs.Origin{}, nil)
 	must(t, err)
 	f.finish(f.next(t), "facts", true)
 	a, b := f.next(t), f.next(t)
@@ -132,7 +133,7 @@ func TestGraphCancelMidway(t *testing.T) {
 
 func TestGraphValidation(t *testing.T) {
 	f := newFake()
-	m := New(f)
+	m := New(f, f)
 	defer m.Close()
 	five := Stage{{Role: "Worker"}, {Role: "Worker"}, {Role: "Worker"}, {Role: "Worker"}, {Role: "Worker"}}
 	tests := []struct {
@@ -148,14 +149,14 @@ func TestGraphValidation(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := m.StartGraph(bg, "me", tc.g, pipeline.Origin{}, nil)
+			_, err := m.StartGraph(bg, "me", tc.g, runs.Origin{}, nil)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
 		})
 	}
-	f.checkErr = pipeline.ErrNoModel
-	if _, err := m.StartGraph(bg, "me", Graph{Task: "x"}, pipeline.Origin{}, nil); err != pipeline.ErrNoModel {
+	f.checkErr = roles.ErrNoModel
+	if _, err := m.StartGraph(bg, "me", Graph{Task: "x"}, runs.Origin{}, nil); err != roles.ErrNoModel {
 		t.Errorf("a role that cannot run: %v", err)
 	}
 	if n, _ := f.count(); n != 0 {

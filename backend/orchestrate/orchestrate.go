@@ -8,8 +8,10 @@
 // Manager keeps each group as a job whose status the starter reads and
 // follows (EventChanged), enforces its limits (time, spend, concurrency),
 // bounds how many runs go at once, and cancels a job's runs or one child
-// (their CLI process groups). It never runs a CLI itself: the pipeline
-// does.
+// (their CLI process groups). A step's run is started through the
+// pipeline (Roles: the role's model, prompt and folder) and then followed
+// at the run engine itself (Runs: wait, cancel, origin). It never runs a
+// CLI itself.
 package orchestrate
 
 import (
@@ -23,20 +25,31 @@ import (
 	"sync"
 	"time"
 
+	"github.com/osfoundry/desktop/backend/cost"
 	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/runs"
 )
 
-// Pipeline is what the Manager needs of the pipeline (*pipeline.Service).
-type Pipeline interface {
-	StartRole(ctx context.Context, t pipeline.RoleTask) (pipeline.Run, error)
+// Roles turns a step into a run: the role's model from Pipeline Roles,
+// its prompt, the folder, the Code screen's isolation (*chat.Service).
+type Roles interface {
+	StartRole(ctx context.Context, t pipeline.RoleTask) (runs.Run, error)
 	CheckRoles(ctx context.Context, folder string, roles ...string) error
-	WaitRun(ctx context.Context, id string) (pipeline.Run, error)
-	RunDone(id string) <-chan struct{}
-	RunOrigin(id string) (pipeline.Origin, bool)
+}
+
+// Runs follows a run once started: the Manager waits for, cancels and
+// asks the origin of runs at the run engine itself (*runs.Engine).
+type Runs interface {
+	WaitRun(ctx context.Context, id string) (runs.Run, error)
+	Done(id string) <-chan struct{}
+	OriginOf(id string) (runs.Origin, bool)
 	Cancel(id string) error
 }
 
-var _ Pipeline = (*pipeline.Service)(nil)
+var (
+	_ Roles = (*pipeline.Service)(nil)
+	_ Runs  = (*runs.Engine)(nil)
+)
 
 // Limits. A fleet is capped so one tool call cannot fill the machine with
 // CLI processes; MaxActive bounds the orchestrated runs going at once
@@ -89,12 +102,15 @@ type Step struct {
 	State     string   `json:"state"`
 	// Progress is the run's last progress line while it goes.
 	Progress string `json:"progress,omitempty"`
-	// CostUSD is what the CLI reported at API prices once the run ended.
-	CostUSD   float64 `json:"costUsd,omitempty"`
-	Answer    string  `json:"answer,omitempty"`
-	Error     string  `json:"error,omitempty"`
-	StartedAt int64   `json:"startedAt,omitempty"` // unix ms
-	EndedAt   int64   `json:"endedAt,omitempty"`   // unix ms
+	// CostUSD is what the CLI reported at API prices once the run ended:
+	// an estimate (the run is on a subscription), what spend limits count.
+	CostUSD float64 `json:"costUsd,omitempty"`
+	// Cost is what the screens show (backend/cost's rule over CostUSD).
+	Cost      cost.Cost `json:"cost"`
+	Answer    string    `json:"answer,omitempty"`
+	Error     string    `json:"error,omitempty"`
+	StartedAt int64     `json:"startedAt,omitempty"` // unix ms
+	EndedAt   int64     `json:"endedAt,omitempty"`   // unix ms
 }
 
 // Status is a job as its starter reads it.
@@ -114,10 +130,13 @@ type Status struct {
 	// assistant".
 	StartedBy string `json:"startedBy,omitempty"`
 	Limits    Limits `json:"limits"`
-	// CostUSD adds up the children's reported costs.
-	CostUSD   float64 `json:"costUsd"`
-	StartedAt int64   `json:"startedAt,omitempty"` // unix ms
-	EndedAt   int64   `json:"endedAt,omitempty"`   // unix ms
+	// CostUSD adds up the children's reported costs (estimates at API
+	// prices; the runs are on a subscription).
+	CostUSD float64 `json:"costUsd"`
+	// Cost is what the screens show: the children's costs added up.
+	Cost      cost.Cost `json:"cost"`
+	StartedAt int64     `json:"startedAt,omitempty"` // unix ms
+	EndedAt   int64     `json:"endedAt,omitempty"`   // unix ms
 }
 
 // Limits bound a job a person started: the wall-clock time and the spend
@@ -223,7 +242,8 @@ func (j *job) waitFor(ctx context.Context, cond func(Status) bool) Status {
 
 // Manager runs jobs over a pipeline. Safe for concurrent use.
 type Manager struct {
-	p     Pipeline
+	roles Roles // starts a step's run
+	runs  Runs  // follows it
 	slots chan struct{}
 	db    *sql.DB // nil: jobs live in memory only (New)
 
@@ -247,8 +267,8 @@ type Manager struct {
 
 // New returns a Manager over p that keeps jobs in memory only (Open keeps
 // them in the database too).
-func New(p Pipeline) *Manager {
-	m := &Manager{p: p, slots: make(chan struct{}, MaxActive), jobs: map[string]*job{}}
+func New(roles Roles, rs Runs) *Manager {
+	m := &Manager{roles: roles, runs: rs, slots: make(chan struct{}, MaxActive), jobs: map[string]*job{}}
 	m.ctx, m.stop = context.WithCancel(context.Background())
 	return m
 }

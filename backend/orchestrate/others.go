@@ -24,7 +24,7 @@ import (
 
 // othersEvery is how often a Manager looks at other processes' jobs and at
 // cancel requests for its own: one indexed read, well inside the board's
-// 100 ms for a change to show (osfoundry bench orchestrate).
+// 100 ms for a change to show (osfoundry-bench orchestrate).
 const othersEvery = 50 * time.Millisecond
 
 // errHolderGone says the process that ran a job has ended.

@@ -20,7 +20,7 @@ func TestJobsOfAnotherProcess(t *testing.T) {
 	db, err := store.Open(filepath.Join(t.TempDir(), "app.db"))
 	must(t, err)
 	defer db.Close()
-	win, err := Open(bg, newFake(), db)
+	win, err := openFake(bg, newFake(), db)
 	must(t, err)
 	defer win.Close()
 	changed := make(chan struct{}, 64)
@@ -31,7 +31,7 @@ func TestJobsOfAnotherProcess(t *testing.T) {
 		}
 	})
 	cf := newFake()
-	cli, err := Open(bg, cf, db)
+	cli, err := Open(bg, cf, cf, db)
 	must(t, err)
 	defer cli.Close()
 	terminal := cli.ForPerson(OwnerCLI)
@@ -66,7 +66,7 @@ func TestJobsOfAnotherProcess(t *testing.T) {
 	}
 
 	// Another window opening now leaves the running job alone.
-	again, err := Open(bg, newFake(), db)
+	again, err := openFake(bg, newFake(), db)
 	must(t, err)
 	again.Close()
 	if got, err := terminal.Get(st.ID); err != nil || got.State != StateRunning {
@@ -94,7 +94,7 @@ func TestJobsOfAnotherProcess(t *testing.T) {
 	// removes it.
 	left := filepath.Join(filepath.Dir(cli.holdDir), "orchestrate-holders", "4242-1")
 	must(t, os.WriteFile(left, nil, 0o600))
-	later, err := Open(bg, newFake(), db)
+	later, err := openFake(bg, newFake(), db)
 	must(t, err)
 	defer later.Close()
 	if _, err := os.Stat(left); err == nil {

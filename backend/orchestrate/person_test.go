@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/osfoundry/desktop/backend/agentcli"
-	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/runs"
 )
 
 // waitState waits (generously, asserting no speed) until cond holds for
@@ -34,7 +34,7 @@ func ended(s Step) bool { return s.State != StateWaiting && s.State != StateRunn
 func tasks(prompts ...string) []ChildSpec {
 	var out []ChildSpec
 	for _, p := range prompts {
-		out = append(out, ChildSpec{Role: "Worker", Prompt: p})
+		out = append(out, ChildSpec{Role: "Worker", Task: p})
 	}
 	return out
 }
@@ -44,7 +44,7 @@ func tasks(prompts ...string) []ChildSpec {
 // cancelled.
 func TestPersonCancelsOneChildSiblingsContinue(t *testing.T) {
 	f := newFake()
-	m := New(f)
+	m := New(f, f)
 	defer m.Close()
 	p := m.ForPerson(OwnerWindow)
 	st, err := p.StartFleet(bg, FleetRequest{Tasks: tasks("A", "B", "C")})
@@ -86,7 +86,7 @@ func TestPersonCancelsOneChildSiblingsContinue(t *testing.T) {
 // it: the rest are cancelled and the job says which limit stopped it.
 func TestPersonSpendLimitStopsTheJob(t *testing.T) {
 	f := newFake()
-	m := New(f)
+	m := New(f, f)
 	defer m.Close()
 	p := m.ForPerson(OwnerWindow)
 	st, err := p.StartFleet(bg, FleetRequest{Tasks: tasks("A", "B", "C"), Limits: Limits{MaxSpendUSD: 0.5, Concurrency: 2}})
@@ -98,7 +98,7 @@ func TestPersonSpendLimitStopsTheJob(t *testing.T) {
 	b.cost = 0.25
 	f.finish(b, "did "+b.t.Task, true)
 	st = wait(t, m, OwnerWindow, st.ID)
-	if st.State != StateStopped || st.Error != "stopped: spend limit $0.50 reached ($0.55 spent)" || !c.cancelled {
+	if st.State != StateStopped || st.Error != "stopped: spend limit $0.50 reached (≈$0.55 at API prices)" || !c.cancelled {
 		t.Fatalf("job = %+v (third run cancelled: %v)", st, c.cancelled)
 	}
 	if st.CostUSD < 0.549 || st.CostUSD > 0.551 {
@@ -110,7 +110,7 @@ func TestPersonSpendLimitStopsTheJob(t *testing.T) {
 // cancelled and the job says so.
 func TestPersonTimeLimitStopsAHungChild(t *testing.T) {
 	f := newFake()
-	m := New(f)
+	m := New(f, f)
 	defer m.Close()
 	p := m.ForPerson(OwnerWindow)
 	st, err := p.StartFleet(bg, FleetRequest{Tasks: tasks("hang"), Limits: Limits{MaxSeconds: 1}})
@@ -126,16 +126,16 @@ func TestPersonTimeLimitStopsAHungChild(t *testing.T) {
 // exactly that many iterations, each given the last result.
 func TestPersonLoop(t *testing.T) {
 	f := newFake()
-	m := New(f)
+	m := New(f, f)
 	defer m.Close()
 	p := m.ForPerson(OwnerWindow)
-	if _, err := p.StartLoop(bg, LoopRequest{Role: "Worker", Prompt: "polish"}); !errors.Is(err, ErrNoStop) {
+	if _, err := p.StartLoop(bg, LoopRequest{Role: "Worker", Task: "polish"}); !errors.Is(err, ErrNoStop) {
 		t.Fatalf("a loop without until or count: %v", err)
 	}
-	if _, err := p.StartLoop(bg, LoopRequest{Role: "Worker", Prompt: "polish", Count: MaxPersonLoop + 1}); err == nil {
+	if _, err := p.StartLoop(bg, LoopRequest{Role: "Worker", Task: "polish", Count: MaxPersonLoop + 1}); err == nil {
 		t.Fatal("a loop over the iteration cap started")
 	}
-	st, err := p.StartLoop(bg, LoopRequest{Role: "Worker", Prompt: "polish the text", Count: 3})
+	st, err := p.StartLoop(bg, LoopRequest{Role: "Worker", Task: "polish the text", Count: 3})
 	must(t, err)
 	for i := 1; i <= 3; i++ {
 		r := f.next(t)
@@ -149,7 +149,7 @@ func TestPersonLoop(t *testing.T) {
 	if st.State != StateDone || len(st.Steps) != 3 || st.Answer != "result 3\nDONE" {
 		t.Fatalf("loop = %+v", st)
 	}
-	st, err = p.StartLoop(bg, LoopRequest{Role: "Worker", Prompt: "fix the tests", Until: "every test passes"})
+	st, err = p.StartLoop(bg, LoopRequest{Role: "Worker", Task: "fix the tests", Until: "every test passes"})
 	must(t, err)
 	r := f.next(t)
 	if !strings.Contains(r.t.Task, "Stop condition: every test passes") {
@@ -160,7 +160,7 @@ func TestPersonLoop(t *testing.T) {
 		t.Fatalf("until loop = %+v", st)
 	}
 	// With both, whichever comes first: here the count.
-	st, err = p.StartLoop(bg, LoopRequest{Role: "Worker", Prompt: "tidy", Until: "nothing is left", Count: 2})
+	st, err = p.StartLoop(bg, LoopRequest{Role: "Worker", Task: "tidy", Until: "nothing is left", Count: 2})
 	must(t, err)
 	for i := 1; i <= 2; i++ {
 		r := f.next(t)
@@ -173,7 +173,7 @@ func TestPersonLoop(t *testing.T) {
 		t.Fatalf("until-or-count loop = %+v", st)
 	}
 	// An until loop whose condition never holds stops at its cap and says so.
-	st, err = p.StartLoop(bg, LoopRequest{Role: "Worker", Prompt: "tidy", Until: "nothing is left", MaxIterations: 1})
+	st, err = p.StartLoop(bg, LoopRequest{Role: "Worker", Task: "tidy", Until: "nothing is left", MaxIterations: 1})
 	must(t, err)
 	f.finish(f.next(t), "still some left", true)
 	if st = wait(t, m, OwnerWindow, st.ID); st.State != StateStopped || st.Note != `stopped after 1 iterations: the condition "nothing is left" was not met` {
@@ -184,7 +184,7 @@ func TestPersonLoop(t *testing.T) {
 // A child that fails at once does not stop its siblings.
 func TestPersonFleetChildFailingAtOnce(t *testing.T) {
 	f := newFake()
-	m := New(f)
+	m := New(f, f)
 	defer m.Close()
 	p := m.ForPerson(OwnerWindow)
 	st, err := p.StartFleet(bg, FleetRequest{Tasks: tasks("A", "B", "C")})
@@ -212,11 +212,11 @@ func TestPersonFleetChildFailingAtOnce(t *testing.T) {
 // Bad graphs are refused before anything starts, with what to fix.
 func TestPersonGraphValidation(t *testing.T) {
 	f := newFake()
-	m := New(f)
+	m := New(f, f)
 	defer m.Close()
 	p := m.ForPerson(OwnerWindow)
 	step := func(id, role, model string, deps ...string) DAGStep {
-		return DAGStep{ID: id, Role: role, Model: model, Prompt: "do " + id, DependsOn: deps}
+		return DAGStep{ID: id, Role: role, Model: model, Task: "do " + id, DependsOn: deps}
 	}
 	tests := []struct {
 		name  string
@@ -251,14 +251,14 @@ func TestPersonGraphValidation(t *testing.T) {
 // answers, and skips a step whose dependency failed.
 func TestPersonGraphOrder(t *testing.T) {
 	f := newFake()
-	m := New(f)
+	m := New(f, f)
 	defer m.Close()
 	p := m.ForPerson(OwnerWindow)
 	st, err := p.StartGraph(bg, GraphRequest{Task: "Ship v2", Steps: []DAGStep{
-		{ID: "research", Role: "Researcher", Prompt: "find facts"},
-		{ID: "a", Role: "Worker", Prompt: "part A", DependsOn: []string{"research"}},
-		{ID: "b", Role: "Worker", Prompt: "part B", DependsOn: []string{"research"}},
-		{ID: "review", Role: "Reviewer", Prompt: "review", DependsOn: []string{"a", "b"}},
+		{ID: "research", Role: "Researcher", Task: "find facts"},
+		{ID: "a", Role: "Worker", Task: "part A", DependsOn: []string{"research"}},
+		{ID: "b", Role: "Worker", Task: "part B", DependsOn: []string{"research"}},
+		{ID: "review", Role: "Reviewer", Task: "review", DependsOn: []string{"a", "b"}},
 	}})
 	must(t, err)
 	r := f.next(t)
@@ -289,7 +289,7 @@ func TestPersonGraphOrder(t *testing.T) {
 // Every change of a job reaches the emitter and the change listeners.
 func TestJobChangesAreEmitted(t *testing.T) {
 	f := newFake()
-	m := New(f)
+	m := New(f, f)
 	defer m.Close()
 	em := &emitted{}
 	m.SetEmitter(em)
@@ -338,9 +338,9 @@ func (e *emitted) last() Status {
 // also those a Worker run started from its bridge; whose it is is said.
 func TestWindowSeesAWorkersFleet(t *testing.T) {
 	f := newFake()
-	m := New(f)
+	m := New(f, f)
 	defer m.Close()
-	st, err := m.StartFleet(bg, "bridge:run-0", fleetOf(2), pipeline.Origin{Source: "bridge:run-0", Depth: 1}, nil)
+	st, err := m.StartFleet(bg, "bridge:run-0", fleetOf(2), runs.Origin{Source: "bridge:run-0", Depth: 1}, nil)
 	must(t, err)
 	win := m.ForPerson(OwnerWindow)
 	jobs, err := win.List()

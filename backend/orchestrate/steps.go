@@ -5,10 +5,11 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"strconv"
 	"time"
 
+	"github.com/osfoundry/desktop/backend/cost"
 	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/runs"
 )
 
 // runStep runs one step of j: it waits for a slot, starts the run, waits
@@ -47,20 +48,20 @@ func (m *Manager) runStep(jctx context.Context, j *job, i int, t pipeline.RoleTa
 	if ctx.Err() != nil { // select picks at random when both are ready
 		return m.setStep(j, i, cancelled)
 	}
-	r, err := m.p.StartRole(ctx, t)
+	r, err := m.roles.StartRole(ctx, t)
 	if err != nil {
 		return m.setStep(j, i, func(s *Step) { s.State, s.Error, s.EndedAt = StateFailed, err.Error(), time.Now().UnixMilli() })
 	}
 	m.setStep(j, i, func(s *Step) { s.RunID, s.State, s.StartedAt = r.ID, StateRunning, time.Now().UnixMilli() })
 	defer m.countCost(j, i)
-	r, err = m.p.WaitRun(ctx, r.ID)
+	r, err = m.runs.WaitRun(ctx, r.ID)
 	if ctx.Err() != nil {
-		m.p.Cancel(r.ID) //nolint:errcheck // it may have ended by itself meanwhile
-		r, err = m.p.WaitRun(context.WithoutCancel(ctx), r.ID)
-		if err == nil && r.State != pipeline.StateDone {
+		m.runs.Cancel(r.ID) //nolint:errcheck // it may have ended by itself meanwhile
+		r, err = m.runs.WaitRun(context.WithoutCancel(ctx), r.ID)
+		if err == nil && r.State != runs.StateDone {
 			return m.setStep(j, i, func(s *Step) {
 				cancelled(s)
-				s.Answer, s.CostUSD, s.Progress = clip(r.Text), r.ReportedCostUSD, ""
+				s.Answer, s.CostUSD, s.Cost, s.Progress = clip(r.Text), r.ReportedCostUSD, cost.OfRun(r.ReportedCostUSD), ""
 			})
 		}
 	}
@@ -69,8 +70,9 @@ func (m *Manager) runStep(jctx context.Context, j *job, i int, t pipeline.RoleTa
 	}
 	return m.setStep(j, i, func(s *Step) {
 		s.State, s.Answer, s.Error, s.CostUSD, s.Progress = StateFailed, clip(r.Text), r.Error, r.ReportedCostUSD, ""
+		s.Cost = cost.OfRun(r.ReportedCostUSD)
 		s.EndedAt = time.Now().UnixMilli()
-		if r.State == pipeline.StateDone {
+		if r.State == runs.StateDone {
 			s.State = StateDone
 		}
 	})
@@ -82,27 +84,21 @@ func (m *Manager) countCost(j *job, i int) {
 	var total, limit float64
 	j.update(func(s *Status) {
 		s.CostUSD = 0
+		costs := make([]cost.Cost, 0, len(s.Steps))
 		for _, st := range s.Steps {
 			s.CostUSD += st.CostUSD
+			costs = append(costs, st.Cost)
 		}
+		s.Cost = cost.Sum(costs...)
 		total, limit = s.CostUSD, s.Limits.MaxSpendUSD
 	})
 	if limit > 0 && total >= limit {
-		j.stop(fmt.Sprintf("stopped: spend limit %s reached (%s spent)", usd(limit), usd(total)))
+		j.stop(fmt.Sprintf("stopped: spend limit %s reached (≈%s at API prices)", usd(limit), usd(total)))
 	}
 }
 
-// usd shows dollars as a person reads them: $0.50, $12.00, and under a
-// cent with the digits that matter ($0.0042, a limit as typed: $0.000001).
-func usd(v float64) string {
-	if v >= 0.01 || v == 0 {
-		return fmt.Sprintf("$%.2f", v)
-	}
-	if s := fmt.Sprintf("%.4f", v); s != "0.0000" {
-		return "$" + s
-	}
-	return "$" + strconv.FormatFloat(v, 'f', -1, 64)
-}
+// usd shows dollars the way backend/cost does.
+func usd(v float64) string { return cost.USD(v) }
 
 func (m *Manager) setStep(j *job, i int, f func(*Step)) Step {
 	var out Step

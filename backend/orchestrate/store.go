@@ -36,14 +36,14 @@ CREATE TABLE orchestrate_job_runs (
 ALTER TABLE orchestrate_jobs ADD COLUMN holder TEXT NOT NULL DEFAULT '';
 ALTER TABLE orchestrate_jobs ADD COLUMN cancel_requested INTEGER NOT NULL DEFAULT 0;`}}
 
-// Open returns a Manager over p that keeps its jobs in db, beside those of
+// Open returns a Manager over roles and rs that keeps its jobs in db, beside those of
 // other processes on the same database (others.go). Jobs that were going
 // when the process running them ended are recorded as failed.
-func Open(ctx context.Context, p Pipeline, db *sql.DB) (*Manager, error) {
+func Open(ctx context.Context, roles Roles, rs Runs, db *sql.DB) (*Manager, error) {
 	if err := store.Migrate(ctx, db, Component, migrations); err != nil {
 		return nil, fmt.Errorf("opening the orchestration store: %w", err)
 	}
-	m := New(p)
+	m := New(roles, rs)
 	m.db = db
 	if err := m.hold(ctx); err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/runs"
 	"github.com/osfoundry/desktop/backend/store"
 )
 
@@ -17,13 +18,13 @@ func TestJobsOutliveTheApp(t *testing.T) {
 	must(t, err)
 	defer db.Close()
 	f := newFake()
-	m1, err := Open(bg, f, db)
+	m1, err := Open(bg, f, f, db)
 	must(t, err)
 	done, err := m1.StartRun(bg, "connect:c1", pipeline.RoleTask{Role: "Researcher", Task: "x"}, nil)
 	must(t, err)
 	f.finish(f.next(t), "the answer", true)
 	wait(t, m1, "connect:c1", done.ID)
-	cut, err := m1.StartGraph(bg, "connect:c1", Graph{Task: "y"}, pipeline.Origin{}, nil)
+	cut, err := m1.StartGraph(bg, "connect:c1", Graph{Task: "y"}, runs.Origin{}, nil)
 	must(t, err)
 	r := f.next(t) // the graph's first step is going when the app "quits"
 	// The quit comes after the step's start was written (a crash writes
@@ -40,7 +41,7 @@ func TestJobsOutliveTheApp(t *testing.T) {
 	}
 
 	m1.release() // the app's process ends: its lock goes with it
-	m2, err := Open(bg, newFake(), db)
+	m2, err := openFake(bg, newFake(), db)
 	must(t, err)
 	defer m2.Close()
 	for _, id := range []string{done.ID, done.Steps[0].RunID} {
@@ -68,7 +69,7 @@ func TestPersonJobsAfterARestart(t *testing.T) {
 	must(t, err)
 	defer db.Close()
 	f := newFake()
-	m1, err := Open(bg, f, db)
+	m1, err := Open(bg, f, f, db)
 	must(t, err)
 	p1 := m1.ForPerson(OwnerWindow)
 	st, err := p1.StartFleet(bg, FleetRequest{Title: "Kept", Tasks: tasks("A")})
@@ -77,7 +78,7 @@ func TestPersonJobsAfterARestart(t *testing.T) {
 	wait(t, m1, OwnerWindow, st.ID)
 	m1.Close()
 
-	m2, err := Open(bg, newFake(), db)
+	m2, err := openFake(bg, newFake(), db)
 	must(t, err)
 	defer m2.Close()
 	jobs, err := m2.ForPerson(OwnerWindow).List()

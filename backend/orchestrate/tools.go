@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/runs"
 	"github.com/osfoundry/desktop/backend/tools"
 )
 
@@ -43,7 +43,7 @@ func orchestrationMeta(name, desc, props string) tools.Meta {
 
 // BridgeTools are spawn_fleet, loop_run and graph_run for the executor.
 // A run may call them only when its role may orchestrate and it was not
-// itself started by one (pipeline.MayOrchestrate); the bridge allowlist
+// itself started by one (runs.MayOrchestrate); the bridge allowlist
 // says so and the handlers check again.
 func (m *Manager) BridgeTools() []tools.Tool {
 	return []tools.Tool{
@@ -72,7 +72,7 @@ const GraphDescription = "Run a small graph of pipeline role steps: stages in se
 const graphProps = `"task":{"type":"string","description":"What the graph should achieve; every step sees it."},
 "stages":{"type":"array","maxItems":6,"description":"Each stage is a role name, a step {\"role\",\"task\"}, or an array of those run side by side (at most 4), e.g. [\"Researcher\", [{\"role\":\"Worker\",\"task\":\"part A\"},{\"role\":\"Worker\",\"task\":\"part B\"}], \"Reviewer\"]."}`
 
-type starter func(ctx context.Context, owner string, args json.RawMessage, o pipeline.Origin, until <-chan struct{}) (Status, error)
+type starter func(ctx context.Context, owner string, args json.RawMessage, o runs.Origin, until <-chan struct{}) (Status, error)
 
 // bridge wraps a starter for a call from a run's bridge: it finds the
 // calling run, applies the depth limit, starts or reads the job, and
@@ -90,15 +90,15 @@ func (m *Manager) bridge(start starter) tools.Handler {
 		if a.ID != "" {
 			return m.readJob(ctx, c.Source, a, DefaultWait)
 		}
-		o, running := m.p.RunOrigin(parent)
+		o, running := m.runs.OriginOf(parent)
 		if !running {
 			return tools.ErrorResult("the run calling " + c.Tool + " is no longer running"), nil
 		}
-		if o.Depth >= pipeline.MaxDepth {
-			return tools.ErrorResult(fmt.Sprintf("%s is not available here: this run was itself started by a tool, and runs started that way cannot start more (depth limit %d). Do the work in this run.", c.Tool, pipeline.MaxDepth)), nil
+		if o.Depth >= runs.MaxDepth {
+			return tools.ErrorResult(fmt.Sprintf("%s is not available here: this run was itself started by a tool, and runs started that way cannot start more (depth limit %d). Do the work in this run.", c.Tool, runs.MaxDepth)), nil
 		}
-		child := pipeline.Origin{Source: c.Source, Workspace: c.Workspace, User: c.User, Unattended: !c.Watched, Depth: o.Depth + 1, Folder: c.Folder}
-		st, err := start(ctx, c.Source, c.Args, child, m.p.RunDone(parent))
+		child := runs.Origin{Source: c.Source, Workspace: c.Workspace, User: c.User, Unattended: !c.Watched, Depth: o.Depth + 1, Folder: c.Folder}
+		st, err := start(ctx, c.Source, c.Args, child, m.runs.Done(parent))
 		if err != nil {
 			return tools.ErrorResult(err.Error()), nil
 		}
@@ -144,7 +144,7 @@ func decode(args json.RawMessage, v any) error {
 	return nil
 }
 
-func (m *Manager) startFleet(ctx context.Context, owner string, args json.RawMessage, o pipeline.Origin, until <-chan struct{}) (Status, error) {
+func (m *Manager) startFleet(ctx context.Context, owner string, args json.RawMessage, o runs.Origin, until <-chan struct{}) (Status, error) {
 	var a struct {
 		Tasks       []FleetTask `json:"tasks"`
 		Role        string      `json:"role"`
@@ -177,7 +177,7 @@ func (m *Manager) startFleet(ctx context.Context, owner string, args json.RawMes
 	return m.StartFleet(ctx, owner, Fleet{Tasks: a.Tasks, Concurrency: a.Concurrency}, o, until)
 }
 
-func (m *Manager) startLoop(ctx context.Context, owner string, args json.RawMessage, o pipeline.Origin, until <-chan struct{}) (Status, error) {
+func (m *Manager) startLoop(ctx context.Context, owner string, args json.RawMessage, o runs.Origin, until <-chan struct{}) (Status, error) {
 	var a struct {
 		Role   string `json:"role"`
 		Task   string `json:"task"`
@@ -196,7 +196,7 @@ func (m *Manager) startLoop(ctx context.Context, owner string, args json.RawMess
 	return m.StartLoop(ctx, owner, Loop{Role: a.Role, Task: a.Task, Max: a.Max, Marker: a.Marker}, o, until)
 }
 
-func (m *Manager) startGraph(ctx context.Context, owner string, args json.RawMessage, o pipeline.Origin, until <-chan struct{}) (Status, error) {
+func (m *Manager) startGraph(ctx context.Context, owner string, args json.RawMessage, o runs.Origin, until <-chan struct{}) (Status, error) {
 	var g Graph
 	if err := decode(args, &g); err != nil {
 		return Status{}, err

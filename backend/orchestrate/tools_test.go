@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/runs"
 	"github.com/osfoundry/desktop/backend/tools"
 )
 
@@ -21,7 +22,8 @@ func bridgeTool(t *testing.T, m *Manager, name string) tools.Tool {
 }
 
 func TestBridgeToolsMeta(t *testing.T) {
-	m := New(newFake())
+	nf := newFake()
+	m := New(nf, nf)
 	defer m.Close()
 	var names []string
 	for _, tl := range m.BridgeTools() {
@@ -30,15 +32,15 @@ func TestBridgeToolsMeta(t *testing.T) {
 			t.Errorf("%s meta = %+v", tl.Name, tl.Meta)
 		}
 	}
-	if strings.Join(names, ",") != strings.Join(pipeline.OrchestrationTools, ",") {
-		t.Errorf("tools %v, pipeline offers %v", names, pipeline.OrchestrationTools)
+	if strings.Join(names, ",") != strings.Join(runs.OrchestrationTools, ",") {
+		t.Errorf("tools %v, pipeline offers %v", names, runs.OrchestrationTools)
 	}
 }
 
 func TestBridgeDepthGuard(t *testing.T) {
 	f := newFake()
 	f.auto = func(rt pipeline.RoleTask) (string, bool) { return "did " + rt.Task, true }
-	m := New(f)
+	m := New(f, f)
 	defer m.Close()
 	f.parent("top", 0)
 	f.parent("child", 1)
@@ -69,7 +71,7 @@ func TestBridgeDepthGuard(t *testing.T) {
 	}
 	// The fleet's runs are one deeper and bound like their starter.
 	for _, r := range f.runs {
-		want := pipeline.Origin{Source: "bridge:top", Workspace: "ws", User: "u", Depth: 1, Folder: "/work/x"}
+		want := runs.Origin{Source: "bridge:top", Workspace: "ws", User: "u", Depth: 1, Folder: "/work/x"}
 		if r.t.Origin != want || r.t.Role != "Worker" {
 			t.Errorf("child run %+v, want origin %+v", r.t, want)
 		}
@@ -78,7 +80,7 @@ func TestBridgeDepthGuard(t *testing.T) {
 
 func TestBridgeJobEndsWithItsRun(t *testing.T) {
 	f := newFake()
-	m := New(f)
+	m := New(f, f)
 	defer m.Close()
 	parentDone := f.parent("top", 0)
 	res, err := bridgeTool(t, m, "graph_run").Handler(bg, tools.Call{Source: "bridge:top", Watched: true,
@@ -117,7 +119,7 @@ func TestLoopRunTool(t *testing.T) {
 		}
 		return "halfway", true
 	}
-	m := New(f)
+	m := New(f, f)
 	defer m.Close()
 	f.parent("top", 0)
 	res, err := bridgeTool(t, m, "loop_run").Handler(bg, tools.Call{Source: "bridge:top", Watched: true,

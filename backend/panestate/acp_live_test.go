@@ -12,6 +12,7 @@ import (
 	"github.com/osfoundry/desktop/backend/testkit/agentbin"
 	"github.com/osfoundry/desktop/backend/testkit/agentenv"
 	"github.com/osfoundry/desktop/backend/testkit/fakemodel"
+	"github.com/osfoundry/desktop/backend/testkit/panewait"
 )
 
 // Live: the pinned claude-agent-acp adapter (running the pinned Claude Code
@@ -62,7 +63,7 @@ func liveACPRound(t *testing.T, srv *fakemodel.Server, e *agentenv.Env, agent st
 		t.Fatal(err)
 	}
 	p, _ := r.mgr.Get(info.ID)
-	waitScreen(t, p, regexp.MustCompile(`Type a task and press Enter`))
+	panewait.Screen(t, p, regexp.MustCompile(`Type a task and press Enter`))
 	// Waiting for its first task is idle, not a program at work.
 	if st := waitLiveState(t, r, info.ID, "idle", time.Time{}); st.Source != "acp" || st.Agent != agent {
 		t.Errorf("before the first task: %+v, want idle from acp", st)
@@ -82,7 +83,7 @@ func liveACPRound(t *testing.T, srv *fakemodel.Server, e *agentenv.Env, agent st
 	waitNotified(t, r, info.ID)
 
 	// The pane asks; pick the option that allows this call once.
-	waitScreen(t, p, regexp.MustCompile(`Answer with a number`))
+	panewait.Screen(t, p, regexp.MustCompile(`Answer with a number`))
 	m := regexp.MustCompile(`(?m)^\s*(\d)\) Allow( once)?\s*$`).FindStringSubmatch(strings.Join(p.Screen().Lines, "\n"))
 	if m == nil {
 		t.Fatalf("no Allow option on screen:\n%s", strings.Join(p.Screen().Lines, "\n"))
@@ -104,7 +105,7 @@ func liveACPRound(t *testing.T, srv *fakemodel.Server, e *agentenv.Env, agent st
 	if _, err := os.Stat(filepath.Join(e.Work, "osf-acp.txt")); err != nil {
 		t.Fatalf("the answer did not run the command: %v", err)
 	}
-	waitScreen(t, p, regexp.MustCompile(`All done\.`))
+	panewait.Screen(t, p, regexp.MustCompile(`All done\.`))
 	// Answered is answered: the pane never went back to Needs you.
 	r.mu.Lock()
 	defer r.mu.Unlock()

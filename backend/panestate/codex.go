@@ -18,9 +18,9 @@ import (
 // a rollout file, $CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl,
 // whose first record (session_meta) holds the id and the folder, and keeps
 // the file open while the conversation runs. The pane's conversation is the
-// rollout a process of the pane holds open (Linux); elsewhere, the newest
-// rollout for the pane's folder written since the pane started that no
-// other pane claims.
+// rollout a process of the pane holds open (Linux, `codex --no-daemon`);
+// otherwise the rollout Codex's app-server daemon created for the pane's
+// folder since the pane started (codexthread.go).
 
 // codexScanGap bounds how often one pane's rollouts are looked for.
 const codexScanGap = time.Second
@@ -34,6 +34,7 @@ type codexPanes struct {
 	last    map[string]time.Time                                     // pane → last look
 	pending map[string]bool                                          // pane → a look is scheduled
 	claim   map[string]string                                        // rollout file → pane
+	codex   map[string]bool                                          // panes started as codex
 }
 
 // codexHome is the CODEX_HOME a pane with env uses (nil env: the app's).
@@ -69,6 +70,9 @@ func envGetter(env []string) func(string) string {
 func (w *Watcher) watchCodex(id string, env []string) {
 	sessions := filepath.Join(codexHome(env), "sessions")
 	w.watchFiles(id, func(p *terminal.Pane) (terminal.Session, bool) { return w.findCodexSession(p, sessions) })
+	w.codex.mu.Lock()
+	w.codex.codex[id] = true
+	w.codex.mu.Unlock()
 }
 
 // watchClaude starts looking for the transcript of a pane started as
@@ -88,7 +92,7 @@ func (w *Watcher) watchFiles(id string, find func(*terminal.Pane) (terminal.Sess
 	defer w.codex.mu.Unlock()
 	if w.codex.find == nil {
 		w.codex.find, w.codex.last, w.codex.claim = map[string]func(*terminal.Pane) (terminal.Session, bool){}, map[string]time.Time{}, map[string]string{}
-		w.codex.pending = map[string]bool{}
+		w.codex.pending, w.codex.codex = map[string]bool{}, map[string]bool{}
 	}
 	w.codex.find[id] = find
 }
@@ -110,6 +114,7 @@ func (w *Watcher) forgetCodex(id string) {
 	delete(w.codex.find, id)
 	delete(w.codex.last, id)
 	delete(w.codex.pending, id)
+	delete(w.codex.codex, id)
 	for f, p := range w.codex.claim {
 		if p == id {
 			delete(w.codex.claim, f)
@@ -156,47 +161,40 @@ func (w *Watcher) onCodexSession(id string, s terminal.Session) {
 
 // findCodexSession finds the rollout of pane p under sessions.
 func (w *Watcher) findCodexSession(p *terminal.Pane, sessions string) (terminal.Session, bool) {
-	if files, ok := openFiles(p.Pid(), sessions); ok {
-		// The newest open rollout is the conversation now (after /new the
-		// old one may still be open a moment).
+	if files, ok := openFiles(p.Pid(), sessions); ok && len(files) > 0 {
+		// `codex --no-daemon` keeps its rollout open itself. The newest
+		// open rollout is the conversation now (after /new the old one may
+		// still be open a moment).
 		sort.Slice(files, func(i, j int) bool { return modTime(files[i]).After(modTime(files[j])) })
 		for _, f := range files {
 			if id, _, ok := readRolloutMeta(f); ok && strings.HasPrefix(filepath.Base(f), "rollout-") {
 				return terminal.Session{ID: id, File: f}, true
 			}
 		}
-		return terminal.Session{}, false
 	}
-	return rolloutFor(sessions, p.Dir(), p.Started(), time.Now(), w.takenBy(p.ID()))
+	// Codex's app-server daemon holds it (codexthread.go).
+	view := paneView{dir: p.Dir(), started: p.Started(), screen: p.Emulator().Text()}
+	return codexThreadFor(sessions, view, time.Now(), w.takenBy(p.ID()), w.otherCodexDirs(p.ID()))
 }
 
-// rolloutFor is the newest rollout under sessions for folder dir written
-// between started and now, skipping those taken (by another pane).
-func rolloutFor(sessions, dir string, started, now time.Time, taken func(file string) bool) (terminal.Session, bool) {
-	since := started.Add(-2 * time.Second)
-	dir = sameDir(dir)
-	var best terminal.Session
-	var bestAt time.Time
-	// Codex names the day folders by local time; look a day either side.
-	for day := since.Add(-24 * time.Hour); !day.After(now.Add(24 * time.Hour)); day = day.Add(24 * time.Hour) {
-		folder := filepath.Join(sessions, day.Format("2006"), day.Format("01"), day.Format("02"))
-		ents, _ := os.ReadDir(folder)
-		for _, e := range ents {
-			name := e.Name()
-			if !strings.HasPrefix(name, "rollout-") || !strings.HasSuffix(name, ".jsonl") {
-				continue
-			}
-			f := filepath.Join(folder, name)
-			at := modTime(f)
-			if at.Before(since) || !at.After(bestAt) || taken(f) {
-				continue
-			}
-			if id, cwd, ok := readRolloutMeta(f); ok && sameDir(cwd) == dir {
-				best, bestAt = terminal.Session{ID: id, File: f}, at
-			}
+// otherCodexDirs are the folders of the panes other than id whose Codex
+// conversation is looked for.
+func (w *Watcher) otherCodexDirs(id string) []string {
+	w.codex.mu.Lock()
+	var ids []string
+	for other := range w.codex.find {
+		if other != id && w.codex.codex[other] {
+			ids = append(ids, other)
 		}
 	}
-	return best, best.ID != ""
+	w.codex.mu.Unlock()
+	var dirs []string
+	for _, o := range ids {
+		if p, err := w.mgr.Get(o); err == nil {
+			dirs = append(dirs, p.Dir())
+		}
+	}
+	return dirs
 }
 
 func sameDir(d string) string {

@@ -10,6 +10,7 @@ import (
 	"github.com/osfoundry/desktop/backend/terminal"
 	"github.com/osfoundry/desktop/backend/testkit/agentenv"
 	"github.com/osfoundry/desktop/backend/testkit/fakemodel"
+	"github.com/osfoundry/desktop/backend/testkit/panewait"
 	"github.com/osfoundry/desktop/backend/testkit/procs"
 )
 
@@ -21,50 +22,17 @@ import (
 
 const liveWait = 45 * time.Second
 
-// waitScreen waits until the pane's screen matches re.
-func waitScreen(t *testing.T, p *terminal.Pane, re *regexp.Regexp) {
-	t.Helper()
-	end := time.Now().Add(liveWait)
-	for time.Now().Before(end) {
-		if re.MatchString(strings.Join(p.Screen().Lines, "\n")) {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("screen never showed %s:\n%s", re, strings.Join(p.Screen().Lines, "\n"))
-}
-
-// typeLine types text, waits for its echo, then presses Enter (TUIs drop
-// keys while they finish starting).
-func typeLine(t *testing.T, p *terminal.Pane, text string) {
-	t.Helper()
-	re := regexp.MustCompile(regexp.QuoteMeta(text))
-	for try := 0; try < 4; try++ {
-		p.Write([]byte(text))
-		end := time.Now().Add(5 * time.Second)
-		for time.Now().Before(end) {
-			if re.MatchString(strings.Join(p.Screen().Lines, "\n")) {
-				time.Sleep(300 * time.Millisecond)
-				p.Write([]byte("\r"))
-				return
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
-	t.Fatalf("typed %q, never echoed:\n%s", text, strings.Join(p.Screen().Lines, "\n"))
-}
-
 // liveRound runs the prompt → answer round and checks the states.
 func liveRound(t *testing.T, r *rig, p *terminal.Pane, id, task string, idle, prompt *regexp.Regexp, srv *fakemodel.Server) {
 	t.Helper()
-	waitScreen(t, p, idle)
+	panewait.Screen(t, p, idle)
 	t0 := time.Now()
-	typeLine(t, p, task)
+	panewait.TypeLine(t, p, task)
 	blockedAt := r.waitState(id, "blocked", t0)
 	st, _ := r.w.State(id)
 	t.Logf("blocked %v after Enter, decided by: %s (message %q)", blockedAt.Sub(t0).Round(time.Millisecond), st.Reason, st.Message)
 
-	waitScreen(t, p, prompt)
+	panewait.Screen(t, p, prompt)
 	livePause(t, r, p, id, prompt)
 	// The TUI takes keys once the prompt has settled; Enter picks the
 	// highlighted first choice (Yes). Pressed again only if the prompt
@@ -136,7 +104,7 @@ func livePause(t *testing.T, r *rig, p *terminal.Pane, id string, prompt *regexp
 	if st, _ := r.w.State(id); st.Paused {
 		t.Errorf("still paused after Resume: %+v", st)
 	}
-	waitScreen(t, p, prompt)
+	panewait.Screen(t, p, prompt)
 }
 
 func TestLiveClaudeNeedsYou(t *testing.T) {

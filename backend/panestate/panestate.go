@@ -86,6 +86,10 @@ type Config struct {
 	PermissionRequest func(argv0 string, env []string) bool
 	Clock             detect.Clock // nil: real clock
 	Sweep             time.Duration
+	// DataDir is the app's data folder, marked in every pane's environment
+	// so a later run ends the Codex daemons of a run that was killed
+	// (codexdaemon.go); "": none marked, none swept.
+	DataDir string
 }
 
 // Watcher is detection for every pane of a terminal.Manager.
@@ -95,7 +99,8 @@ type Watcher struct {
 	mon   *detect.Monitor
 	hooks *panehook.Server
 
-	codex codexPanes
+	codex   codexPanes
+	daemons daemonReaper // Codex daemons started from panes (codexdaemon.go)
 
 	mu      sync.Mutex
 	base    map[string]PaneState // as detected, before activity (activity.go)
@@ -105,7 +110,18 @@ type Watcher struct {
 	history map[string][]Change
 	acp     map[string]*detect.ACPStream // panes running the app's ACP client (acp.go)
 	subs    []func(PaneState)
+
+	// early holds the hook reports of a pane whose program reported before
+	// the pane's tracker existed: its hook secret is in the environment
+	// from the start, and a fast program (a Notification hook in its first
+	// milliseconds) reached the app before onCreate ran, so the report was
+	// lost and the pane never showed it needed the person.
+	earlyMu sync.Mutex
+	early   map[string][]panehook.Report
 }
+
+// maxEarly bounds the reports kept for one pane before its tracker exists.
+const maxEarly = 32
 
 // New wires detection into mgr. Call it before any pane is created or
 // restored, then Start.
@@ -114,7 +130,9 @@ func New(mgr *terminal.Manager, cfg Config) (*Watcher, error) {
 		cfg.PermissionRequest = ClaudeSupportsPermissionRequest
 	}
 	w := &Watcher{cfg: cfg, mgr: mgr, states: map[string]PaneState{}, history: map[string][]Change{},
-		base: map[string]PaneState{}, act: map[string]activity{}, stop: make(chan struct{})}
+		base: map[string]PaneState{}, act: map[string]activity{}, stop: make(chan struct{}),
+		early: map[string][]panehook.Report{}}
+	w.daemons.data = cfg.DataDir
 	srv, err := panehook.Start(w.onHook)
 	if err != nil {
 		return nil, err
@@ -137,10 +155,12 @@ func New(mgr *terminal.Manager, cfg Config) (*Watcher, error) {
 	return w, nil
 }
 
-// Start begins the safety sweep.
+// Start begins the safety sweep, and ends the Codex daemons a killed run
+// of the app left behind.
 func (w *Watcher) Start() {
 	w.mon.Start()
 	w.startActivity(w.stop)
+	go w.daemons.sweep()
 }
 
 // Close stops the sweep and the hook channel.
@@ -154,6 +174,10 @@ func (w *Watcher) Close() {
 	w.mu.Unlock()
 	w.mon.Stop()
 	w.hooks.Close()
+	// The app quits (its panes were closed first): no pane's Codex daemon
+	// outlives it.
+	w.daemons.paneClosed("", true)
+	w.daemons.reap()
 }
 
 // OnChange registers fn for every state change of any pane. fn runs on the
@@ -206,6 +230,8 @@ func (w *Watcher) Evaluate(id string) (PaneState, bool) {
 // the app starts its per-run hooks.
 func (w *Watcher) launch(id string, argv, paneEnv []string) (env, args []string) {
 	env = w.hooks.Register(id)
+	w.daemons.remember(id, env)
+	env = append(env, w.daemons.env()...)
 	if w.agentOf(argv) == "codex" {
 		w.watchCodex(id, paneEnv)
 	}
@@ -254,8 +280,11 @@ func (w *Watcher) onCreate(p *terminal.Pane) {
 		pg, name := p.Foreground()
 		return detect.Process{Name: name, Argv: procArgv(pg), Shell: ownShell && p.ShellInFront()}
 	}
+	w.earlyMu.Lock()
+	defer w.earlyMu.Unlock()
 	t, err := w.mon.Add(id, label, agent, emu.Lines, process)
 	if err != nil {
+		delete(w.early, id)
 		return
 	}
 	w.mu.Lock()
@@ -264,6 +293,12 @@ func (w *Watcher) onCreate(p *terminal.Pane) {
 	w.base[id] = w.states[id]
 	w.mu.Unlock()
 	t.ScreenChanged() // output may have arrived before the tracker existed
+	// Reports that came first are applied in order, before any later one
+	// (onHook waits on earlyMu).
+	for _, r := range w.early[id] {
+		w.apply(t, r)
+	}
+	delete(w.early, id)
 }
 
 func (w *Watcher) onChange(id string) {
@@ -281,8 +316,13 @@ func (w *Watcher) onExit(id string, _ int) {
 
 func (w *Watcher) onClose(id string) {
 	w.forgetCodex(id)
+	w.daemons.paneClosed(id, false)
+	go w.daemons.reap()
 	w.mon.Remove(id)
 	w.hooks.Forget(id)
+	w.earlyMu.Lock()
+	delete(w.early, id)
+	w.earlyMu.Unlock()
 	w.mu.Lock()
 	delete(w.states, id)
 	delete(w.base, id)
@@ -295,10 +335,21 @@ func (w *Watcher) onClose(id string) {
 // onHook turns an authenticated hook report into an agent report. A
 // malformed payload is dropped: a bad report never makes a pane need you.
 func (w *Watcher) onHook(r panehook.Report) {
+	w.earlyMu.Lock()
 	t := w.mon.Tracker(r.Pane)
 	if t == nil {
+		if q := w.early[r.Pane]; len(q) < maxEarly {
+			w.early[r.Pane] = append(q, r)
+		}
+		w.earlyMu.Unlock()
 		return
 	}
+	w.earlyMu.Unlock()
+	w.apply(t, r)
+}
+
+// apply hands one authenticated hook report to the pane's tracker.
+func (w *Watcher) apply(t *detect.Tracker, r panehook.Report) {
 	var s detect.Signal
 	var err error
 	switch r.Kind {
@@ -369,11 +420,21 @@ func (w *Watcher) agentName(agent string) string {
 // plus the user's valid overrides), for other readers of pane screens.
 func (w *Watcher) Registry() *detect.Registry { return w.cfg.Registry }
 
+// OpenOptions are what the window's detection reports to.
+type OpenOptions struct {
+	Panes   *terminal.Manager
+	Emitter Emitter
+	// Notify shows a desktop notification (Config.Notify).
+	Notify func(detect.Notification)
+	// DataDir marks every pane (Config.DataDir).
+	DataDir string
+}
+
 // Open is New for the app: the bundled rules with the user's overrides from
 // their home (broken overrides are returned, not fatal), the command line
 // beside this program as the hook helper, and desktop notifications
-// through show.
-func Open(mgr *terminal.Manager, em Emitter, show func(detect.Notification)) (*Watcher, []error, error) {
+// through opts.Notify; panes are marked with the data folder opts.DataDir.
+func Open(opts OpenOptions) (*Watcher, []error, error) {
 	home, _ := os.UserHomeDir()
 	reg, problems, err := detect.Load(rules.Files, home)
 	if err != nil {
@@ -382,6 +443,6 @@ func Open(mgr *terminal.Manager, em Emitter, show func(detect.Notification)) (*W
 	// "" when this program cannot find itself: no hooks; the screen and
 	// status reports still work.
 	exe := launch.HookCommand()
-	w, err := New(mgr, Config{Registry: reg, Emitter: em, Notify: show, Exe: exe})
+	w, err := New(opts.Panes, Config{Registry: reg, Emitter: opts.Emitter, Notify: opts.Notify, Exe: exe, DataDir: opts.DataDir})
 	return w, problems, err
 }

@@ -80,30 +80,58 @@ func TestResumePlan(t *testing.T) {
 	}
 }
 
-// Where no process table shows open files, a codex pane's conversation is
-// the newest rollout for its folder since it started that no other pane
-// took; older ones, other folders and broken files are not it.
-func TestCodexRolloutByFolder(t *testing.T) {
+// Codex's app-server daemon, not the pane, holds the rollout: a codex
+// pane's conversation is the rollout Codex created for its folder since it
+// started, the one whose first message is on its screen when two panes
+// share the folder; never one from before the pane started, another
+// folder's, another pane's or a broken file.
+func TestCodexThreadByFolderAndScreen(t *testing.T) {
 	sessions := t.TempDir()
 	work, other := t.TempDir(), t.TempDir()
 	started := time.Now()
 	day := filepath.Join(sessions, started.Format("2006"), started.Format("01"), started.Format("02"))
 	os.MkdirAll(day, 0o700)
-	write := func(id, cwd string, at time.Time) string {
+	write := func(id, cwd string, at time.Time, first string) string {
 		f := filepath.Join(day, "rollout-"+at.Format("2006-01-02T15-04-05")+"-"+id+".jsonl")
-		meta := `{"timestamp":"x","type":"session_meta","payload":{"id":"` + id + `","cwd":"` + cwd + `","base_instructions":{"text":"` + strings.Repeat("x", 100<<10) + `"}}}` + "\n"
-		os.WriteFile(f, []byte(meta), 0o600)
+		meta := `{"timestamp":"x","type":"session_meta","payload":{"id":"` + id + `","timestamp":"` + at.UTC().Format(time.RFC3339Nano) + `","cwd":"` + cwd + `","base_instructions":{"text":"` + strings.Repeat("x", 100<<10) + `"}}}` + "\n"
+		ctx := `{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>\n  <cwd>` + cwd + `</cwd>"}]}}` + "\n"
+		msg := ""
+		if first != "" {
+			msg = `{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"` + first + `"}]}}` + "\n"
+		}
+		os.WriteFile(f, []byte(meta+ctx+msg), 0o600)
 		os.Chtimes(f, at, at)
 		return f
 	}
-	write("0000old0", work, started.Add(-time.Hour))
-	write("0000othr", other, started.Add(3*time.Second))
-	mine := write("0000mine", work, started.Add(2*time.Second))
-	taken := write("0000took", work, started.Add(4*time.Second))
+	write("0000old0", work, started.Add(-time.Hour), "Fix the login page")
+	write("0000othr", other, started.Add(3*time.Second), "Fix the login page")
+	mine := write("0000mine", work, started.Add(2*time.Second), "Fix the login page please, the button does not react")
+	theirs := write("0000thrs", work, started.Add(3*time.Second), "Write the release notes")
+	taken := write("0000took", work, started.Add(4*time.Second), "Fix the login page please, the button does not react")
 	os.WriteFile(filepath.Join(day, "rollout-broken.jsonl"), []byte("{not json\n"), 0o600)
-	got, ok := rolloutFor(sessions, work, started, started.Add(5*time.Second), func(f string) bool { return f == taken })
-	if !ok || got.ID != "0000mine" || got.File != mine {
-		t.Fatalf("rollout = %+v %v, want 0000mine in %s", got, ok, mine)
+	notTaken := func(f string) bool { return f == taken }
+	// The screen wraps the message with Codex's indent.
+	screen := "› Fix the login page please, the\n  button does not react\n\n• Looking at it."
+	cases := []struct {
+		name   string
+		screen string
+		others []string
+		want   string // "" for none
+		file   string
+	}{
+		{"its first message on screen", screen, []string{work}, "0000mine", mine},
+		{"alone in the folder, nothing on screen", "", nil, "0000thrs", theirs},
+		{"another pane in the folder, nothing on screen", "", []string{work}, "", ""},
+		{"another pane elsewhere, nothing on screen", "", []string{other}, "0000thrs", theirs},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			view := paneView{dir: work, started: started, screen: c.screen}
+			got, ok := codexThreadFor(sessions, view, started.Add(5*time.Second), notTaken, c.others)
+			if got.ID != c.want || ok != (c.want != "") || got.File != c.file {
+				t.Fatalf("thread = %+v %v, want %q in %s", got, ok, c.want, c.file)
+			}
+		})
 	}
 }
 

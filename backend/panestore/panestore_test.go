@@ -130,3 +130,56 @@ func TestNewPaneRemembersTheLastFolder(t *testing.T) {
 		t.Fatalf("folders offered = %v, want the last one first: %v", got, []string{a, b})
 	}
 }
+
+// A renamed pane keeps its name through a quit and the next start's
+// restore; renaming to "" gives it back its folder's name.
+func TestRenameSurvivesARestart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "app.db")
+	db, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := terminal.NewManager(nil)
+	m.SetStore(st)
+	a, err := m.Create(terminal.Options{Dir: t.TempDir(), Argv: []string{"/bin/sh"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := m.Create(terminal.Options{Dir: t.TempDir(), Argv: []string{"/bin/sh"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, err := m.Rename(a.ID, "  checkout\tfix \x1b "); err != nil || info.Name != "checkout fix" {
+		t.Fatalf("rename: %+v %v, want the name %q", info, err, "checkout fix")
+	}
+	m.Rename(b.ID, "tmp")
+	if _, err := m.Rename(b.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	m.CloseAll()
+	db.Close()
+
+	db, err = store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	st, _ = Open(context.Background(), db)
+	m2 := terminal.NewManager(nil)
+	m2.SetStore(st)
+	if err := m2.Restore(nil); err != nil {
+		t.Fatal(err)
+	}
+	defer m2.CloseAll()
+	names := map[string]string{}
+	for _, in := range m2.List() {
+		names[in.ID] = in.Name
+	}
+	if names[a.ID] != "checkout fix" || names[b.ID] != "" || len(names) != 2 {
+		t.Fatalf("restored names %v, want %s named \"checkout fix\" and %s unnamed", names, a.ID, b.ID)
+	}
+}

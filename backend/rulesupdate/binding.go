@@ -10,10 +10,12 @@ import (
 // Status is what Settings shows about the detection rules in use.
 type Status struct {
 	// Installed: a bundle was installed; the fields below describe it.
-	Installed   bool     `json:"installed"`
-	Version     string   `json:"version"`
-	Source      string   `json:"source"`
-	InstalledAt string   `json:"installedAt"`
+	Installed bool   `json:"installed"`
+	Version   string `json:"version"`
+	Source    string `json:"source"`
+	// InstalledAt is epoch milliseconds, as every time the window gets
+	// (0 when the installed record's RFC 3339 time does not parse).
+	InstalledAt int64    `json:"installedAt"`
 	Files       []string `json:"files"`
 	Folder      string   `json:"folder"`     // the override folder
 	DefaultURL  string   `json:"defaultUrl"` // where updates come from by default
@@ -58,7 +60,11 @@ func statusOf(in Installed, ok bool) Status {
 	if files == nil {
 		files = []string{}
 	}
-	return Status{Installed: ok, Version: in.Version, Source: in.Source, InstalledAt: in.InstalledAt, Files: files,
+	var at int64
+	if t, err := time.Parse(time.RFC3339, in.InstalledAt); err == nil {
+		at = t.UnixMilli()
+	}
+	return Status{Installed: ok, Version: in.Version, Source: in.Source, InstalledAt: at, Files: files,
 		Folder: in.Folder, DefaultURL: DefaultURL, Previous: in.Previous, Problems: []string{}}
 }
 

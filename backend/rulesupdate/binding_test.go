@@ -31,7 +31,7 @@ func TestBindingUpdateInstallsAndReloads(t *testing.T) {
 		t.Fatalf("status before: %+v %v", st, err)
 	}
 	var err error
-	if body, err = Sign(Payload{Version: "v7", Files: map[string]string{"claude.toml": okRules}}, priv); err != nil {
+	if body, err = Sign(Payload{Version: "v7", Expires: "2099-01-01T00:00:00Z", Files: map[string]string{"claude.toml": okRules}}, priv); err != nil {
 		t.Fatal(err)
 	}
 	st, err := b.Update(srv.URL)
@@ -51,7 +51,7 @@ func TestBindingUpdateInstallsAndReloads(t *testing.T) {
 	}
 
 	_, other, _ := ed25519.GenerateKey(rand.Reader)
-	body, _ = Sign(Payload{Version: "v8", Files: map[string]string{"claude.toml": okRules}}, other)
+	body, _ = Sign(Payload{Version: "v8", Expires: "2099-01-01T00:00:00Z", Files: map[string]string{"claude.toml": okRules}}, other)
 	if _, err := b.Update(srv.URL); err == nil || !errors.Is(err, ErrUnchanged) || !strings.Contains(err.Error(), "signature does not match") {
 		t.Errorf("foreign key: %v", err)
 	}

@@ -9,13 +9,18 @@
 package rulesupdate
 
 import (
+	"cmp"
 	"crypto/ed25519"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/osfoundry/desktop/backend/detect"
 )
@@ -43,9 +48,70 @@ type Bundle struct {
 
 // Payload is what a bundle carries.
 type Payload struct {
-	Format  int               `json:"format"`
-	Version string            `json:"version"`
+	Format int `json:"format"`
+	// Version orders bundles: dotted numbers ("2026.12.01", "v7"), compared
+	// number by number. A bundle older than the installed one is refused,
+	// so an old, validly signed bundle cannot bring back rules a newer one
+	// replaced. Missing, it counts as 0 (bundles signed before versions
+	// were compared).
+	Version string `json:"version"`
+	// Expires (RFC 3339) is when the bundle stops being installable, so a
+	// mirror cannot keep serving an old one forever. Bundles signed before
+	// it existed have none.
+	Expires string            `json:"expires,omitempty"`
 	Files   map[string]string `json:"files"` // "claude.toml" → its text
+}
+
+// ParseVersion reads a bundle version: dotted non-negative numbers with an
+// optional leading v. "" is 0; anything else is an error.
+func ParseVersion(v string) ([]uint64, error) {
+	v = strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(v), "v"), "V")
+	if v == "" {
+		return []uint64{0}, nil
+	}
+	var out []uint64
+	for _, part := range strings.Split(v, ".") {
+		n, err := strconv.ParseUint(part, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("the version %q is not dotted numbers like 2026.12.01", v)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// compareVersions orders two versions; one that does not parse (a bundle
+// signed before versions were compared) counts as 0.
+func compareVersions(a, b string) int {
+	pa, err := ParseVersion(a)
+	if err != nil {
+		pa = []uint64{0}
+	}
+	pb, err := ParseVersion(b)
+	if err != nil {
+		pb = []uint64{0}
+	}
+	for i := 0; i < max(len(pa), len(pb)); i++ {
+		var x, y uint64
+		if i < len(pa) {
+			x = pa[i]
+		}
+		if i < len(pb) {
+			y = pb[i]
+		}
+		if x != y {
+			return cmp.Compare(x, y)
+		}
+	}
+	return 0
+}
+
+// Digest identifies a payload's files (not its version or expiry), so a
+// bundle of the same version with other rules can be told apart.
+func (p Payload) Digest() string {
+	b, _ := json.Marshal(p.Files) // map keys are sorted: stable
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 // Names lists the payload's files in order.
@@ -106,6 +172,11 @@ func Open(data []byte, key ed25519.PublicKey) (Payload, error) {
 	if p.Format != Format {
 		return Payload{}, refuse("the rules bundle has format %d; this osFoundry reads format %d, update the app", p.Format, Format)
 	}
+	if p.Expires != "" {
+		if _, err := time.Parse(time.RFC3339, p.Expires); err != nil {
+			return Payload{}, refuse("the rules bundle's expiry %q is not an RFC 3339 time", p.Expires)
+		}
+	}
 	if len(p.Files) == 0 {
 		return Payload{}, refuse("the rules bundle holds no rules files")
 	}
@@ -134,6 +205,15 @@ func Sign(p Payload, priv ed25519.PrivateKey) ([]byte, error) {
 	}
 	if len(p.Files) == 0 {
 		return nil, errors.New("no rules files to sign")
+	}
+	if _, err := ParseVersion(p.Version); err != nil || strings.TrimSpace(p.Version) == "" {
+		return nil, fmt.Errorf("a bundle needs a version of dotted numbers greater than the last one published, like 2026.12.01 (got %q)", p.Version)
+	}
+	if p.Expires == "" {
+		return nil, errors.New("a bundle needs an expiry (RFC 3339), after which the app refuses it")
+	}
+	if _, err := time.Parse(time.RFC3339, p.Expires); err != nil {
+		return nil, fmt.Errorf("the expiry %q is not an RFC 3339 time like 2027-06-01T00:00:00Z", p.Expires)
 	}
 	payload, err := json.Marshal(p)
 	if err != nil {

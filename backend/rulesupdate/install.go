@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/osfoundry/desktop/backend/detect"
@@ -19,7 +20,9 @@ const manifestName = "installed-bundle.json"
 // Installed says which bundle is in the override folder.
 type Installed struct {
 	Version     string   `json:"version"`
-	Source      string   `json:"source"` // the address it was fetched from
+	Expires     string   `json:"expires,omitempty"`
+	Digest      string   `json:"digest,omitempty"` // Payload.Digest of the files installed
+	Source      string   `json:"source"`           // the address it was fetched from
 	Files       []string `json:"files"`
 	InstalledAt string   `json:"installedAt"` // RFC 3339
 	Folder      string   `json:"folder"`      // the override folder
@@ -55,6 +58,9 @@ func ReadInstalled(home string) (Installed, bool, error) {
 // is kept beside it as agent-detection.previous, so no file of the
 // person's is ever lost. On any error the folder is as it was.
 func Install(home string, p Payload, source string, now time.Time) (Installed, error) {
+	if err := checkNewer(home, p, now); err != nil {
+		return Installed{}, err
+	}
 	dir := Folder(home)
 	parent := filepath.Dir(dir)
 	if err := os.MkdirAll(parent, 0o700); err != nil {
@@ -78,7 +84,7 @@ func Install(home string, p Payload, source string, now time.Time) (Installed, e
 			return Installed{}, fmt.Errorf("writing %s: %w", n, err)
 		}
 	}
-	in := Installed{Version: p.Version, Source: source, Files: p.Names(), InstalledAt: now.UTC().Format(time.RFC3339), Folder: dir}
+	in := Installed{Version: p.Version, Expires: p.Expires, Digest: p.Digest(), Source: source, Files: p.Names(), InstalledAt: now.UTC().Format(time.RFC3339), Folder: dir}
 	rec, _ := json.MarshalIndent(in, "", "  ")
 	if err := os.WriteFile(filepath.Join(stage, manifestName), append(rec, '\n'), 0o644); err != nil {
 		return Installed{}, fmt.Errorf("writing the installed rules record: %w", err)
@@ -106,6 +112,40 @@ func Install(home string, p Payload, source string, now time.Time) (Installed, e
 		in.Previous = prev
 	}
 	return in, nil
+}
+
+// checkNewer refuses a bundle that has expired, is older than the one
+// installed, or has the installed version with other rules: each is what
+// a stale or replayed copy looks like, however valid its signature.
+// Installing the same bundle again is allowed.
+func checkNewer(home string, p Payload, now time.Time) error {
+	if p.Expires != "" {
+		exp, err := time.Parse(time.RFC3339, p.Expires)
+		if err != nil {
+			return fmt.Errorf("the rules bundle's expiry %q is not an RFC 3339 time", p.Expires)
+		}
+		if now.After(exp) {
+			return fmt.Errorf("the rules bundle %s expired on %s: the address serves an old copy; try again later, or ask the publisher for the current bundle", p.Version, exp.UTC().Format("2006-01-02"))
+		}
+	}
+	in, ok, err := ReadInstalled(home)
+	if err != nil || !ok {
+		return err
+	}
+	switch c := compareVersions(p.Version, in.Version); {
+	case c < 0:
+		return fmt.Errorf("the rules bundle %s is older than the installed %s: the address serves an old copy; keep the installed rules or try again later", orZero(p.Version), orZero(in.Version))
+	case c == 0 && in.Digest != "" && in.Digest != p.Digest() && strings.TrimSpace(p.Version) != "":
+		return fmt.Errorf("the rules bundle %s has other rules than the installed bundle of the same version; a changed bundle must carry a newer version, ask its publisher", p.Version)
+	}
+	return nil
+}
+
+func orZero(v string) string {
+	if strings.TrimSpace(v) == "" {
+		return "(no version)"
+	}
+	return v
 }
 
 // copyFolder copies the plain files of src (if it exists) into dst.

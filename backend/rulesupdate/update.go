@@ -89,6 +89,24 @@ func Fetch(ctx context.Context, c *http.Client, raw string) ([]byte, error) {
 	if c == nil {
 		c = &http.Client{Timeout: 30 * time.Second}
 	}
+	// Every address a redirect leads to meets the rule the first one did:
+	// otherwise an https address could hand the request on to plain http
+	// off this machine.
+	cc := *c
+	next := c.CheckRedirect
+	cc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if _, err := CheckURL(req.URL.String()); err != nil {
+			return fmt.Errorf("redirected: %w", err)
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	c = &cc
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return nil, fmt.Errorf("fetching %s: %w", raw, err)
@@ -96,7 +114,14 @@ func Fetch(ctx context.Context, c *http.Client, raw string) ([]byte, error) {
 	req.Header.Set("Accept", "application/json")
 	resp, err := c.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("fetching %s: %w; %w", raw, err, ErrUnchanged)
+		// Settings shows this line as is: say what to do, with the cause
+		// (not the whole "Get <url>: dial tcp …" chain) for whoever helps.
+		cause := err
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			cause = ue.Err
+		}
+		return nil, fmt.Errorf("could not reach %s (%v): check the address and your network connection, then try again; %w", u.Host, cause, ErrUnchanged)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {

@@ -1,5 +1,7 @@
 // Package runnotify raises the desktop notification for a chat or an agent
-// run that waits for the person's approval of a tool call, with the same
+// run that waits for the person's approval of a tool call, or for a chat
+// whose answer ends in a question (how the Worker role is told to ask for
+// a decision), with the same
 // words ("Needs you · <title>") and the same cooldown per session as a
 // terminal pane (detect.Notifier), and says what a click on it opens. It
 // never shows anything itself: the app passes the function that does, and
@@ -12,18 +14,19 @@ import (
 	"strings"
 
 	"github.com/osfoundry/desktop/backend/agentcli"
+	"github.com/osfoundry/desktop/backend/chat"
 	"github.com/osfoundry/desktop/backend/detect"
-	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/runs"
 	"github.com/osfoundry/desktop/backend/tools"
 )
 
-// Runs reads the pipeline's recorded runs and chats (pipeline.Service).
+// Runs reads the pipeline's recorded runs and chats (chat.Service).
 type Runs interface {
-	GetRun(ctx context.Context, id string) (pipeline.Run, error)
-	GetChat(ctx context.Context, id string) (pipeline.ChatDetail, error)
+	GetRun(ctx context.Context, id string) (runs.Run, error)
+	GetChat(ctx context.Context, id string) (chat.ChatDetail, error)
 }
 
-var _ Runs = (*pipeline.Service)(nil)
+var _ Runs = (*chat.Service)(nil)
 
 // Key prefixes of a notification: what its click opens.
 const (
@@ -71,6 +74,33 @@ func (n *Notifier) Asked(r tools.ApprovalRequest) {
 	d := detect.Decision{State: detect.Blocked, Agent: who,
 		Message: who + " asks to use " + r.Tool + " and waits for your approval."}
 	n.n.Observe(key, label, detect.Update{ID: key, Prev: detect.Decision{State: detect.Working}, Decision: d})
+}
+
+// Answered is called when a run of a chat ended and its answer is kept in
+// the chat. An answer that ends in a question moves the chat to Needs you
+// (chat.IsQuestion), and that rings like an approval request: the
+// same key, so the two share one cooldown.
+func (n *Notifier) Answered(chatID string) {
+	c, err := n.runs.GetChat(context.Background(), chatID)
+	if err != nil || c.Chat.State != runs.StateNeedsYou || len(c.Messages) == 0 {
+		return
+	}
+	last := c.Messages[len(c.Messages)-1]
+	if last.Role != "assistant" || !chat.IsQuestion(last.Text) {
+		return // waiting for an approval: Asked rang for it
+	}
+	who := "The agent"
+	for _, r := range c.Runs {
+		if r.ID != last.RunID {
+			continue
+		}
+		if m, err := agentcli.ParseModel(r.Model); err == nil {
+			who = m.Agent.Title()
+		}
+	}
+	key := KeyChat + chatID
+	d := detect.Decision{State: detect.Blocked, Agent: who}
+	n.n.Observe(key, c.Chat.Title, detect.Update{ID: key, Prev: detect.Decision{State: detect.Working}, Decision: d})
 }
 
 // id is what a chat or run id looks like (the same as an osfoundry:// link's).

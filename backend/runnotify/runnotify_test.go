@@ -9,32 +9,33 @@ import (
 	"time"
 
 	"github.com/osfoundry/desktop/backend/approvals"
+	"github.com/osfoundry/desktop/backend/chat"
 	"github.com/osfoundry/desktop/backend/detect"
 	"github.com/osfoundry/desktop/backend/instance"
-	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/runs"
 	"github.com/osfoundry/desktop/backend/tools"
 )
 
 // fakeRuns is the pipeline's recorded runs and chats.
 type fakeRuns struct {
-	runs  map[string]pipeline.Run
-	chats map[string]pipeline.Chat
+	runs  map[string]runs.Run
+	chats map[string]chat.Chat
 }
 
-func (f fakeRuns) GetRun(_ context.Context, id string) (pipeline.Run, error) {
+func (f fakeRuns) GetRun(_ context.Context, id string) (runs.Run, error) {
 	r, ok := f.runs[id]
 	if !ok {
-		return pipeline.Run{}, fmt.Errorf("no run %s", id)
+		return runs.Run{}, fmt.Errorf("no run %s", id)
 	}
 	return r, nil
 }
 
-func (f fakeRuns) GetChat(_ context.Context, id string) (pipeline.ChatDetail, error) {
+func (f fakeRuns) GetChat(_ context.Context, id string) (chat.ChatDetail, error) {
 	c, ok := f.chats[id]
 	if !ok {
-		return pipeline.ChatDetail{}, pipeline.ErrNoChat
+		return chat.ChatDetail{}, chat.ErrNoChat
 	}
-	return pipeline.ChatDetail{Chat: c}, nil
+	return chat.ChatDetail{Chat: c}, nil
 }
 
 type shown struct {
@@ -55,11 +56,11 @@ func (s *shown) list() []detect.Notification {
 }
 
 var world = fakeRuns{
-	runs: map[string]pipeline.Run{
+	runs: map[string]runs.Run{
 		"r1": {ID: "r1", ChatID: "chat-1", Title: "Old title", Model: "cli:claude:agent"},
 		"r2": {ID: "r2", Title: "Release helper", Model: "cli:codex:agent"},
 	},
-	chats: map[string]pipeline.Chat{"chat-1": {ID: "chat-1", Title: "Ship the beta"}},
+	chats: map[string]chat.Chat{"chat-1": {ID: "chat-1", Title: "Ship the beta"}},
 }
 
 // asking is the app's real approval queue with n listening; ask raises one
@@ -178,5 +179,36 @@ func TestClickOpensTheChatOrRun(t *testing.T) {
 	}
 	if r, ok := RouteOfLink("pane", "p-3"); ok {
 		t.Errorf("a pane link routes to %q", r)
+	}
+}
+
+// askingChat is a chat whose last answer asks the person something.
+type askingChat struct{ fakeRuns }
+
+func (f askingChat) GetChat(_ context.Context, id string) (chat.ChatDetail, error) {
+	d, err := f.fakeRuns.GetChat(context.Background(), id)
+	d.Chat.State = runs.StateNeedsYou
+	d.Runs = []runs.Run{f.runs["r1"]}
+	d.Messages = []chat.Message{{Role: "assistant", Text: "Which port should it listen on?", RunID: "r1"}}
+	return d, err
+}
+
+// A chat's question and an approval request of its run share one
+// cooldown: the chat rings once for both.
+func TestQuestionAndApprovalShareTheChatCooldown(t *testing.T) {
+	clock := detect.NewManualClock(time.Unix(1_700_000_000, 0))
+	var s shown
+	n := New(askingChat{world}, clock, s.show)
+	n.Answered("chat-1")
+	newAsking(n).ask(t, "r1", "runtime_send")
+	got := s.list()
+	if len(got) != 1 || got[0].Title != "Needs you · Ship the beta" || got[0].Session != "chat:chat-1" ||
+		got[0].Body != "Claude Code is waiting for your decision." {
+		t.Fatalf("notifications = %+v", got)
+	}
+	clock.Advance(detect.NotifyCooldown)
+	n.Answered("chat-1")
+	if got := s.list(); len(got) != 2 {
+		t.Fatalf("after the cooldown: %d notifications, want 2", len(got))
 	}
 }

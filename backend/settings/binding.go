@@ -34,6 +34,13 @@ func (b *Binding) Get() Prefs { return b.store.Get() }
 // SetNotifications turns desktop notifications on or off.
 func (b *Binding) SetNotifications(on bool) (Prefs, error) { return b.store.SetNotifications(on) }
 
+// SetTerminal saves how panes look (Settings → Terminal); invalid values
+// are refused with a message naming each wrong field, and nothing is saved.
+func (b *Binding) SetTerminal(t TerminalPrefs) (Prefs, error) { return b.store.SetTerminal(t) }
+
+// TerminalPalettes lists the built-in terminal colour palettes.
+func (b *Binding) TerminalPalettes() []Palette { return TerminalPalettes }
+
 // ChooseFolder opens the system's folder dialog in start (the home folder
 // when start is not an existing folder) and returns the chosen folder, or
 // "" when the person cancelled.

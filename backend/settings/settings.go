@@ -1,5 +1,6 @@
 // Package settings keeps the person's app preferences (desktop
-// notifications on or off, per-channel tool overrides) in a small JSON file in the data folder, and
+// notifications on or off, per-channel tool overrides, how terminal panes
+// look) in a small JSON file in the data folder, and
 // binds the Settings screen's calls, including the native folder dialog
 // through a Dialogs interface (the Wails runtime lives in backend/wailsui;
 // this package never imports it).
@@ -24,6 +25,9 @@ type Prefs struct {
 	// Channels are the tool overrides per executor channel ("pipeline"),
 	// set in Settings → Tool policy (backend/toolpolicy applies them).
 	Channels map[string]ChannelOverride `json:"channels,omitempty"`
+	// Terminal is how panes look and how much of their output is kept
+	// (Settings → Terminal).
+	Terminal TerminalPrefs `json:"terminal"`
 }
 
 // ChannelOverride narrows the app's tools on one channel: Disabled are
@@ -34,7 +38,7 @@ type ChannelOverride struct {
 }
 
 // Defaults are the preferences of a new install.
-func Defaults() Prefs { return Prefs{Notifications: true} }
+func Defaults() Prefs { return Prefs{Notifications: true, Terminal: DefaultTerminal()} }
 
 // Store reads and writes the settings file. Safe for concurrent use.
 type Store struct {
@@ -60,6 +64,13 @@ func Open(dir string) (*Store, error) {
 	p := Defaults()
 	if err := json.Unmarshal(b, &p); err != nil {
 		return s, fmt.Errorf("settings file %s is damaged (%v): defaults are used until you change a setting; delete the file to start over", s.path, err)
+	}
+	if err := p.Terminal.Check(); err != nil {
+		// A hand-edited value out of range: panes use the defaults until the
+		// person saves Settings → Terminal again.
+		p.Terminal = DefaultTerminal()
+		s.prefs = p
+		return s, fmt.Errorf("settings file %s: %w (the terminal defaults are used)", s.path, err)
 	}
 	s.prefs = p
 	return s, nil

@@ -139,7 +139,7 @@ func runShell(ctx context.Context, shell, home string, timeout time.Duration) (m
 	marker := "_OSF_ENV_" + hex.EncodeToString(rb[:]) + "_"
 
 	cmd := exec.Command(shell)
-	cmd.Env = os.Environ()
+	cmd.Env = withoutWindowOnly(os.Environ()) // the window's JSC_ settings are not the person's
 	if home != "" {
 		cmd.Env = append(cmd.Env, "HOME="+home)
 	} else {

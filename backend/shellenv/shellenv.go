@@ -16,9 +16,15 @@
 // is handed to children instead (Environ, LookPath); only the command line,
 // which runs no such threads, applies it to itself (Ensure).
 //
-// It never copies anything outside that allowlist: API keys and tokens the
-// rc files export stay in the shell. It never waits on the shell longer
-// than the timeout, and never leaves the shell's processes running.
+// Two environments come out of one read. Environ, for workers and the
+// CLIs the app runs headless, copies nothing outside that allowlist: API
+// keys and tokens the rc files export stay out of them. TerminalEnviron,
+// for the panes, is what the person's terminal has: every variable the
+// login shell exported (an env_key a Codex provider reads, proxies, cloud
+// credentials), since a pane is the person's own terminal. It never waits
+// on the shell longer than the timeout, and never leaves the shell's
+// processes running: not at the timeout, and not when the app exits
+// before the read ended (Stop).
 package shellenv
 
 import (
@@ -26,6 +32,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -85,7 +93,8 @@ type Result struct {
 	// Set names the allowlisted variables copied from the shell.
 	Set []string `json:"set"`
 
-	set [][2]string // the merge: name, value, in order
+	set   [][2]string       // the merge: name, value, in order
+	login map[string]string // everything the login shell exported
 }
 
 // Environ is the process's environment with the merge over it.
@@ -95,6 +104,38 @@ func (r Result) Environ() []string {
 		env = setIn(env, kv[0], kv[1])
 	}
 	return env
+}
+
+// TerminalEnviron is Environ with every other variable the login shell
+// exported set as the shell has it: the environment the person's terminal
+// would have, for panes. A shell pane reads the rc files itself; a pane
+// started with a command (an agent, a restore, Open in Terminal) has only
+// this.
+func (r Result) TerminalEnviron() []string {
+	env := r.Environ()
+	names := make([]string, 0, len(r.login))
+	for name := range r.login {
+		names = append(names, name)
+	}
+	slices.Sort(names) // a stable order: the same pane gets the same environment
+	for _, name := range names {
+		v := r.login[name]
+		if shellOwn(name) || strings.ContainsRune(v, 0) {
+			continue
+		}
+		env = setIn(env, name, v)
+	}
+	return withoutWindowOnly(env)
+}
+
+// shellOwn names what the reading shell set for itself, not the person:
+// PATH is merged already, the rest describe that one shell process.
+func shellOwn(name string) bool {
+	switch name {
+	case "PATH", "PWD", "OLDPWD", "SHLVL", "_", "TERM", "COLORTERM", "COLUMNS", "LINES", EnvFromTerminal:
+		return true
+	}
+	return name == ""
 }
 
 // apply makes the merge the process's own environment. Only for a process
@@ -130,6 +171,7 @@ func Resolve(ctx context.Context, o Options) (Result, error) {
 	}
 	p := plan(os.LookupEnv, login)
 	res.OK, res.Added, res.Dropped, res.Set, res.set = true, p.added, p.dropped, p.names(), p.set
+	res.login = login
 	res.Path = GetIn(res.Environ(), "PATH")
 	return res, nil
 }
@@ -161,63 +203,96 @@ func Reason(checkTerminal, stdinTerminal bool, path string) string {
 	return ""
 }
 
-// The process has one environment, so it is read at most once: the window
-// starts the read early and every place that finds or starts a CLI waits.
-var proc struct {
+// reader is one background read of the login shell: the process has one
+// environment, so the window starts it early (proc) and every place that
+// finds or starts a CLI waits for it.
+type reader struct {
 	once    sync.Once
 	mu      sync.Mutex
 	started bool
 	done    chan struct{}
+	cancel  context.CancelFunc
 	res     Result
 }
 
+var proc reader
+
 // Start begins Resolve in the background, once per process; reason is
 // reported in the Result. Later calls do nothing.
-func Start(o Options, reason string) {
-	proc.once.Do(func() {
-		proc.mu.Lock()
-		proc.started, proc.done = true, make(chan struct{})
-		proc.res = Result{Reason: reason, Pending: true}
-		proc.mu.Unlock()
+func Start(o Options, reason string) { proc.start(o, reason) }
+
+func (rd *reader) start(o Options, reason string) {
+	rd.once.Do(func() {
+		ctx, cancel := context.WithCancel(context.Background())
+		rd.mu.Lock()
+		rd.started, rd.done, rd.cancel = true, make(chan struct{}), cancel
+		rd.res = Result{Reason: reason, Pending: true}
+		rd.mu.Unlock()
 		go func() {
-			res, _ := Resolve(context.Background(), o)
+			res, _ := Resolve(ctx, o)
 			res.Reason = reason
-			proc.mu.Lock()
-			proc.res = res
-			proc.mu.Unlock()
-			close(proc.done)
+			rd.mu.Lock()
+			rd.res = res
+			rd.mu.Unlock()
+			close(rd.done)
 		}()
 	})
+}
+
+// Stop ends a read Start began that is still running, killing the shell's
+// whole process group (a slow `pyenv init` or a `sleep` an rc started),
+// and waits until it is gone. The window calls it when it exits, however
+// early: the shell runs in its own session, so nothing else would end it.
+// A read that had ended is left as it was; later Waits return at once.
+func Stop() { proc.stop() }
+
+func (rd *reader) stop() {
+	rd.mu.Lock()
+	started, done, cancel := rd.started, rd.done, rd.cancel
+	rd.mu.Unlock()
+	if !started {
+		return
+	}
+	cancel()
+	<-done // Resolve returns once the group is killed (runShell bounds it)
 }
 
 // Wait blocks until the read Start began has ended and returns its Result.
 // Without Start it returns at once (the process's environment is used as
 // it is). Every place that discovers or starts a CLI, worker or pane calls
 // it before reading PATH.
-func Wait() Result {
-	proc.mu.Lock()
-	started, done := proc.started, proc.done
-	proc.mu.Unlock()
+func Wait() Result { return proc.wait() }
+
+func (rd *reader) wait() Result {
+	rd.mu.Lock()
+	started, done := rd.started, rd.done
+	rd.mu.Unlock()
 	if started {
 		<-done
 	}
-	return Status()
+	return rd.status()
 }
 
-// Environ is the environment CLIs, workers and panes start with: the
-// process's own with the login shell's merged over it, once the read Start
-// began has ended (the process's own when nothing was read).
+// Environ is the environment CLIs and workers start with: the process's
+// own with the login shell's PATH and allowlist merged over it, once the
+// read Start began has ended (the process's own when nothing was read).
 func Environ() []string { return Wait().Environ() }
+
+// TerminalEnviron is the environment panes start with: Environ with every
+// variable the login shell exported (see Result.TerminalEnviron).
+func TerminalEnviron() []string { return Wait().TerminalEnviron() }
 
 // LookPath finds name in Environ's PATH.
 func LookPath(name string) (string, error) { return LookPathIn(name, Environ()) }
 
 // Status returns the Result so far without waiting; Path is the PATH
 // children get now.
-func Status() Result {
-	proc.mu.Lock()
-	r := proc.res
-	proc.mu.Unlock()
+func Status() Result { return proc.status() }
+
+func (rd *reader) status() Result {
+	rd.mu.Lock()
+	r := rd.res
+	rd.mu.Unlock()
 	r.Path = GetIn(r.Environ(), "PATH")
 	if r.Added == nil {
 		r.Added = []string{}

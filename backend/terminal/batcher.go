@@ -8,15 +8,24 @@ import (
 // batcher coalesces PTY output into at most one delivery per interval:
 // a burst of reads becomes one UI event per frame, never one per read.
 type batcher struct {
-	mu       sync.Mutex
-	buf      []byte
-	seq      uint64 // number of the last delivered batch
-	recent   ring   // UI bytes kept for re-attaching a view
+	mu  sync.Mutex
+	buf []byte
+	// bufHint is the size of the last batch: the next batch's buffer starts
+	// that big. Grown by append from empty, a 1.2 MB frame cost 6 MB of
+	// allocation and copying (append grows big slices by 1.25×).
+	bufHint int
+	seq     uint64 // number of the last delivered batch
+	// recent holds UI bytes kept for re-attaching a view. Batched bytes
+	// reach it when their batch goes out (or a snapshot is taken), not per
+	// read: it keeps only its last 256 KiB, so writing a frame once costs a
+	// fifth of writing every 4 KiB read of a 1.2 MB frame.
+	recent   ring
 	interval time.Duration
 	emit     func(seq uint64, b []byte)
 	timer    *time.Timer
 	armed    bool
 	stopped  bool
+	last     time.Time // when the last batch went out
 }
 
 // maxBatch caps one delivery; a 100 MB burst is sent in frame-sized
@@ -37,26 +46,56 @@ func newBatcher(interval time.Duration, emit func(seq uint64, b []byte)) *batche
 // batches: everything on screen is either in the snapshot or in a later
 // batch, never both.
 func (b *batcher) add(produce func() []byte) {
+	b.addTo(0, func(dst []byte) []byte { return append(dst, produce()...) })
+}
+
+// addTo is add for a producer that appends about size UI bytes to dst
+// (the pending batch) itself, saving a copy of every byte.
+func (b *batcher) addTo(size int, produce func(dst []byte) []byte) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	p := produce()
-	if len(p) == 0 {
+	b.reserve(size)
+	n := len(b.buf)
+	b.buf = produce(b.buf)
+	if len(b.buf) == n {
 		return
 	}
-	b.recent.write(p)
 	if b.stopped {
+		b.recent.write(b.buf[n:])
+		b.buf = b.buf[:n]
 		return
 	}
-	b.buf = append(b.buf, p...)
-	if !b.armed {
-		b.armed = true
-		b.timer.Reset(b.interval)
+	if len(b.buf) > 2*maxBatch {
+		// Only the newest maxBatch bytes can go out (see flush): keep those
+		// and the buffer bounded however late the timer fires.
+		b.recent.write(b.buf[:len(b.buf)-maxBatch])
+		b.buf = b.buf[:copy(b.buf, b.buf[len(b.buf)-maxBatch:])]
 	}
+	if !b.armed {
+		// One batch per interval at most, but output after a quiet spell
+		// (the echo of a key, a prompt) goes out at once instead of a frame
+		// later: waiting a whole interval added up to 17 ms to every echo.
+		b.armed = true
+		b.timer.Reset(max(0, b.interval-time.Since(b.last)))
+	}
+}
+
+// reserve makes room for n more bytes in the pending batch, doubling.
+func (b *batcher) reserve(n int) {
+	if cap(b.buf)-len(b.buf) >= n {
+		return
+	}
+	c := max(2*cap(b.buf), len(b.buf)+n, min(b.bufHint, 2*maxBatch))
+	nb := make([]byte, len(b.buf), c)
+	copy(nb, b.buf)
+	b.buf = nb
 }
 
 func (b *batcher) flush() {
 	b.mu.Lock()
 	out := b.buf
+	b.recent.write(out)
+	b.bufHint = len(out) + len(out)/4
 	if len(out) > maxBatch {
 		// Keep the newest bytes, from a line start: what ends up on screen.
 		out = out[len(out)-maxBatch:]
@@ -70,6 +109,7 @@ func (b *batcher) flush() {
 	if len(out) > 0 {
 		b.seq++
 		seq = b.seq
+		b.last = time.Now()
 	}
 	b.mu.Unlock()
 	if len(out) > 0 {
@@ -80,11 +120,23 @@ func (b *batcher) flush() {
 // snapshot returns render() taken atomically with the batch sequence: the
 // caller draws the snapshot and then applies only batches numbered after
 // seq. Pending bytes are dropped from the next batch (they are on screen).
-func (b *batcher) snapshot(render func(recent []byte) []byte) (seq uint64, out []byte) {
+// wrapped says the ring has dropped its oldest output.
+func (b *batcher) snapshot(render func(recent []byte, wrapped bool) []byte) (seq uint64, out []byte) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.buf = nil
-	return b.seq, render(b.recent.bytes())
+	b.recent.write(b.buf)
+	b.buf = b.buf[:0]
+	return b.seq, render(b.recent.bytes(), b.recent.full)
+}
+
+// recentCopy returns the recent output and the pending batch without
+// taking the batch from the views, with a number that changes whenever
+// more output arrived (the bytes written so far).
+func (b *batcher) recentCopy() (gen uint64, data []byte, wrapped bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	data = append(b.recent.bytes(), b.buf...)
+	return b.recent.total + uint64(len(b.buf)), data, b.recent.full
 }
 
 // stop delivers what is pending and refuses further output.
@@ -111,9 +163,12 @@ type ring struct {
 	max  int
 	pos  int // next write position
 	full bool
+	// total counts every byte ever written.
+	total uint64
 }
 
 func (r *ring) write(p []byte) {
+	r.total += uint64(len(p))
 	if r.buf == nil {
 		r.buf = make([]byte, r.max)
 	}

@@ -83,7 +83,16 @@ func (e *Emulator) WriteUI(p []byte, ui []byte) []byte {
 // scrolled-off part can be skipped. PTY reads are only ~4 KiB each.
 const lazyMax = 1 << 20
 
-func (e *Emulator) queue(b []byte) { e.pending = append(e.pending, b...) }
+func (e *Emulator) queue(b []byte) {
+	if cap(e.pending)-len(e.pending) < len(b) {
+		// Double: append grows big slices by 1.25×, which cost 5 MB of
+		// allocation and copying to queue each lazyMax burst.
+		nb := make([]byte, len(e.pending), max(2*cap(e.pending), len(e.pending)+len(b), 4<<10))
+		copy(nb, e.pending)
+		e.pending = nb
+	}
+	e.pending = append(e.pending, b...)
+}
 
 // flush emulates the queued bytes, skipping plain text that scrolls off
 // unseen (see skip.go).

@@ -7,6 +7,7 @@ import (
 	"os"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -28,7 +29,7 @@ const (
 type OutputEvent struct {
 	ID   string `json:"id"`
 	Seq  uint64 `json:"seq"`
-	Data []byte `json:"data"`
+	Data []byte `json:"data" ts_type:"string"` // base64 in JSON
 }
 
 // ExitEvent says a pane's program ended.
@@ -60,6 +61,15 @@ type Info struct {
 	// ("" when none); Resumed says how a restore brought it back.
 	Session string `json:"session,omitempty"`
 	Resumed string `json:"resumed,omitempty"`
+	// Name is what the person called the pane ("" until renamed): the rail
+	// and the Sessions board show it instead of the folder.
+	Name string `json:"name,omitempty"`
+	// Branch is the pane's own branch (nil for a pane in a plain folder);
+	// Added and Removed count its lines since the base, work not yet
+	// committed included.
+	Branch  *Branch `json:"branch,omitempty"`
+	Added   int     `json:"added,omitempty"`
+	Removed int     `json:"removed,omitempty"`
 }
 
 // Manager owns the app's panes.
@@ -69,6 +79,11 @@ type Manager struct {
 	pan  map[string]*Pane
 	// specs remembers open panes across restarts (nil: nothing is kept).
 	specs SpecStore
+	// storeMu orders a pane's saves with Close's delete: a save that found
+	// the pane open (a conversation reported, a rename) must not write its
+	// row after Close deleted it, or the closed pane comes back at the next
+	// start.
+	storeMu sync.Mutex
 	// Hooks for observers (detection): called for every pane.
 	onChange []func(id string)
 	onOSC    []func(id string, num int, payload string)
@@ -80,12 +95,19 @@ type Manager struct {
 	redraws  func(id string) bool // see RedrawsOnResume
 	views    views                // attached views per pane (views.go)
 	resume   Resume               // see SetResume
+	// envFilter adjusts each pane's environment for its program (paneenv.go).
+	envFilter EnvFilter
 	// nextPos is the rail position the next new pane gets.
 	nextPos int
 	// restoring is open from ExpectRestore until Restore returns;
 	// restoreDue says RestoreExpected has not run it yet.
 	restoring  chan struct{}
 	restoreDue bool
+	// branches: port offsets and +/− counts of branch panes (branch.go).
+	branches branchState
+	// scroll: whether and how panes' output is kept across restarts
+	// (scrollback.go).
+	scroll scrollbackState
 }
 
 // OnClose registers fn, called after a pane was closed and forgotten.
@@ -155,7 +177,10 @@ func (m *Manager) create(o Options) (Info, error) {
 		m.nextPos = o.Position
 	}
 	onChange, onOSC, onExit, onCreate, specs, launch := m.onChange, m.onOSC, m.onExit, m.onCreate, m.specs, m.launch
+	filter := m.envFilter
 	m.mu.Unlock()
+	o = filterEnv(filter, o)
+	o = m.withBranch(o)
 	if launch != nil {
 		argv := o.Argv
 		if len(o.RunArgv) > 0 {
@@ -176,7 +201,9 @@ func (m *Manager) create(o Options) (Info, error) {
 			m.emit.Emit(EventOutput, OutputEvent{ID: id, Seq: seq, Data: b})
 		}
 	}
+	drawn := new(atomic.Int64) // unix ns of the last screen change (branch panes' counts)
 	o.OnChange = func() {
+		drawn.Store(time.Now().UnixNano())
 		for _, f := range onChange {
 			f(id)
 		}
@@ -195,8 +222,10 @@ func (m *Manager) create(o Options) (Info, error) {
 	}
 	p, err := Start(o)
 	if err != nil {
+		m.branches.ports.Release(id)
 		return Info{}, err
 	}
+	p.drawn = drawn
 	m.mu.Lock()
 	m.pan[id] = p
 	m.mu.Unlock()
@@ -205,6 +234,10 @@ func (m *Manager) create(o Options) (Info, error) {
 	}
 	for _, f := range onCreate {
 		f(p)
+	}
+	if o.Branch != nil {
+		p.refreshDiff()
+		m.watchDiffs()
 	}
 	m.emit.Emit(EventPanes, nil)
 	return infoOf(p), nil
@@ -251,12 +284,18 @@ func (m *Manager) List() []Info {
 func infoOf(p *Pane) Info {
 	_, fg := p.Foreground()
 	s := p.Screen()
-	return Info{
+	info := Info{
 		ID: p.ID(), Pid: p.Pid(), Dir: p.Dir(), Folder: ShortName(p.Dir()), Argv: p.Argv(), Foreground: fg,
 		Title: s.Title, Cols: s.Cols, Rows: s.Rows, Exited: p.Exited(), ExitCode: p.ExitCode(),
 		Paused: p.Paused(), CanPause: p.CanPause() && !p.Exited(),
 		StartedAt: p.Started().UnixMilli(), Command: p.ForegroundCommand(), Session: p.Session().ID, Resumed: p.opts.Resumed,
+		Name: p.Name(), Branch: p.opts.Branch,
 	}
+	if p.opts.Branch != nil {
+		d := p.BranchDiff()
+		info.Added, info.Removed = d.Added, d.Removed
+	}
+	return info
 }
 
 // Close ends a pane's whole process session and forgets it.
@@ -271,9 +310,16 @@ func (m *Manager) Close(id string) error {
 		return fmt.Errorf("closing pane %q: no such pane", id)
 	}
 	if specs != nil {
+		m.storeMu.Lock()
 		specs.DeletePane(id)
+		if st, ok := specs.(ScrollbackStore); ok {
+			st.DeleteScrollback(id) // a closed pane's output is not kept
+		}
+		m.storeMu.Unlock()
 	}
+	m.scroll.forget(id)
 	err := p.Close()
+	m.branches.ports.Release(id) // the worktree stays: its branch holds the work
 	for _, f := range onClose {
 		f(id)
 	}
@@ -281,9 +327,14 @@ func (m *Manager) Close(id string) error {
 	return err
 }
 
-// CloseAll ends every pane in parallel (app quit).
+// CloseAll ends every pane in parallel (app quit), after writing their
+// output when the person keeps it.
 func (m *Manager) CloseAll() {
 	m.cancelRestore()
+	if err := m.SaveScrollbacks(); err != nil {
+		fmt.Fprintln(os.Stderr, "osfoundry:", err)
+	}
+	m.stopSaving()
 	m.mu.Lock()
 	ps := m.pan
 	m.pan = map[string]*Pane{}

@@ -40,7 +40,10 @@ func TestEmulatorMatchesTmux(t *testing.T) {
 		abs, _ := filepath.Abs(raw)
 		// -echo: tmux answers the capture's queries into the pane's input,
 		// and the tty must not draw those answers.
-		start := []string{"new-session", "-d", "-x", "120", "-y", "32", "-s", "o", "stty -echo; cat '" + abs + "'; exec sleep 600"}
+		// The marker file says cat has written everything: on a loaded
+		// machine a capture can be stable (and empty) before cat has run.
+		done := filepath.Join(t.TempDir(), "done")
+		start := []string{"new-session", "-d", "-x", "120", "-y", "32", "-s", "o", "stty -echo; cat '" + abs + "'; : > '" + done + "'; exec sleep 600"}
 		if _, err := run(start...); err != nil {
 			// A server that is still exiting after the previous session can
 			// refuse once; a second start is reliable.
@@ -51,7 +54,7 @@ func TestEmulatorMatchesTmux(t *testing.T) {
 		}
 		run("set-option", "-t", "o", "status", "off")
 		run("resize-window", "-t", "o", "-x", "120", "-y", "32")
-		want := captureSettled(t, run)
+		want := captureSettled(t, run, done)
 		run("kill-session", "-t", "o")
 
 		e := NewEmulator(120, 32)
@@ -80,21 +83,31 @@ func TestEmulatorMatchesTmux(t *testing.T) {
 	t.Logf("%d/%d recorded screens identical to tmux", matched, len(raws))
 }
 
-// captureSettled waits until cat has written everything (two identical
-// captures in a row) and returns the pane's rows.
-func captureSettled(t *testing.T, run func(...string) (string, error)) []string {
+// captureSettled waits until cat has written everything (the marker file
+// done exists) and tmux has drawn it (two identical captures in a row),
+// and returns the pane's rows.
+func captureSettled(t *testing.T, run func(...string) (string, error), done string) []string {
 	t.Helper()
+	for i := 0; ; i++ {
+		if _, err := os.Stat(done); err == nil {
+			break
+		}
+		if i == 1200 { // a minute: cat of one capture never takes that long
+			t.Fatalf("the capture was not written into tmux within a minute")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	prev := ""
 	for i := 0; i < 100; i++ {
-		time.Sleep(50 * time.Millisecond)
 		out, err := run("capture-pane", "-p", "-t", "o")
 		if err != nil {
 			t.Fatalf("capture-pane: %v %s", err, out)
 		}
-		if out == prev && i > 2 {
+		if out == prev {
 			return strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 		}
 		prev = out
+		time.Sleep(50 * time.Millisecond)
 	}
 	return strings.Split(prev, "\n")
 }

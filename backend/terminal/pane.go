@@ -26,12 +26,28 @@ type Options struct {
 	RunArgv []string
 	// Resumed says why RunArgv was chosen (shown with the pane).
 	Resumed string
+	// Notice, when set, is the pane's first line, dim, written before the
+	// program's output: what the app changed for it (SetEnvFilter).
+	Notice string
+	// Restored is the pane's output saved at the last quit: views draw it
+	// above everything the program prints now (scrollback.go). The
+	// emulator never sees it.
+	Restored []byte
 	// Position is the pane's place in the rail (set by the Manager).
 	Position int
 	// Session is the agent conversation the pane resumes, if any.
 	Session Session
-	Cols    int
-	Rows    int
+	// Name is what the person called the pane ("" until renamed).
+	Name string
+	// Branch, when set, is the pane's own branch and worktree (Dir is in
+	// it); the Manager gives it a port offset.
+	Branch *Branch
+	// Before, when set, runs first with the program's argv appended and
+	// is expected to exec it (`osfoundry pane setup --` runs a worktree's
+	// set-up command in the pane): not shown, not remembered.
+	Before []string
+	Cols   int
+	Rows   int
 	// Tap, when set, receives every raw byte read from the PTY (recorders).
 	Tap io.Writer
 	// OnOutput receives batched UI bytes (at most one call per frame),
@@ -85,8 +101,13 @@ type Pane struct {
 	// position orders the rail; session is what the agent last reported.
 	position int
 	session  Session
+	name     string        // the person's name for the pane (under mu)
+	diff     BranchStat    // the branch's counts, for a branch pane (under mu)
+	diffAt   time.Time     // when diff was read (under mu)
+	drawn    *atomic.Int64 // unix ns of the last screen change; nil outside a Manager
 
 	mu       sync.Mutex
+	restored []byte // Options.Restored until the recent-output ring wraps
 	closed   bool
 	exited   bool
 	exitCode int
@@ -97,7 +118,11 @@ type Pane struct {
 	pauseMu sync.Mutex
 
 	writeMu sync.Mutex
-	done    chan struct{}
+	// input puts numbered chunks of each view's typing back in order;
+	// replySeq numbers the emulator's replies, written the same way.
+	input    inputOrder
+	replySeq atomic.Uint64
+	done     chan struct{}
 
 	// lastIn and lastOut are unix ns of the last keystroke and of the last
 	// output that was not the echo of one (see LastOutput).
@@ -140,19 +165,33 @@ func Start(o Options) (*Pane, error) {
 	if len(o.ExtraArgs) > 0 {
 		run.Argv = append(append([]string(nil), run.Argv...), o.ExtraArgs...)
 	}
+	if len(o.Before) > 0 {
+		run.Argv = append(append([]string(nil), o.Before...), run.Argv...)
+	}
 	proc, err := startPTY(run)
 	if err != nil {
 		return nil, fmt.Errorf("starting pane: %w", err)
 	}
 	p := &Pane{opts: o, proc: proc, emu: NewEmulator(o.Cols, o.Rows), done: make(chan struct{}), started: time.Now(),
-		position: o.Position, session: o.Session}
-	p.emu.OnReply(func(b []byte) { go p.Write(b) })
+		position: o.Position, session: o.Session, name: o.Name, restored: SanitizeScrollback(o.Restored)}
+	// A reply is written from its own goroutine (the read loop must not
+	// block on a program that does not read its input), numbered so that
+	// two replies keep their order.
+	p.emu.OnReply(func(b []byte) {
+		seq := p.replySeq.Add(1)
+		go p.Input(replyStream, seq, b)
+	})
 	p.emu.OnOSC(o.OnOSC)
 	p.batch = newBatcher(frameInterval, func(seq uint64, b []byte) {
 		if o.OnOutput != nil {
 			o.OnOutput(seq, b)
 		}
 	})
+	if o.Notice != "" {
+		// The program has started but nothing of its output was read yet:
+		// the notice comes first on the screen and in every view.
+		p.batch.add(func() []byte { return p.emu.WriteUI(noticeLine(o.Notice), nil) })
+	}
 	go p.readLoop()
 	return p, nil
 }
@@ -165,7 +204,6 @@ const recentBytes = 256 << 10
 
 func (p *Pane) readLoop() {
 	buf := make([]byte, 64<<10)
-	var ui []byte
 	for {
 		n, err := p.proc.Read(buf)
 		if n > 0 {
@@ -175,10 +213,7 @@ func (p *Pane) readLoop() {
 			if p.opts.Tap != nil {
 				p.opts.Tap.Write(buf[:n])
 			}
-			p.batch.add(func() []byte {
-				ui = p.emu.WriteUI(buf[:n], ui[:0])
-				return ui
-			})
+			p.batch.addTo(n, func(dst []byte) []byte { return p.emu.WriteUI(buf[:n], dst) })
 			if p.opts.OnChange != nil {
 				p.opts.OnChange()
 			}
@@ -226,7 +261,28 @@ func (p *Pane) Started() time.Time { return p.started }
 // Emulator exposes the emulated screen.
 func (p *Pane) Emulator() *Emulator { return p.emu }
 
-// Write types into the pane.
+// replyStream is the input stream of the emulator's replies (views name
+// theirs with random ids, so no view takes it).
+const replyStream = "emulator-replies"
+
+// Input writes chunk seq (from 1) of an input stream — one pane view's
+// typing — after every earlier chunk of that stream, whatever order the
+// calls arrive in (see inputOrder). An empty stream writes at once.
+func (p *Pane) Input(stream string, seq uint64, b []byte) error {
+	if stream == "" || seq == 0 {
+		_, err := p.Write(b)
+		return err
+	}
+	done := p.input.turn(stream, seq)
+	defer done()
+	_, err := p.Write(b)
+	return err
+}
+
+// Write types b into the pane as one piece: it is written whole under the
+// pane's write lock, so another writer's bytes (a person's typing, an
+// agent's runtime_send of text and Enter) come before or after it, never
+// inside it.
 func (p *Pane) Write(b []byte) (int, error) {
 	if p.isClosed() {
 		return 0, ErrClosed
@@ -270,9 +326,19 @@ func (p *Pane) Screen() Screen {
 // what is on the pane now — recent output (for scrollback), then a repaint
 // of the current screen — and the number of the last batch it includes.
 func (p *Pane) Snapshot() (seq uint64, data []byte) {
-	return p.batch.snapshot(func(recent []byte) []byte {
+	seq, _, data = p.attachment()
+	return seq, data
+}
+
+// attachment is Snapshot plus, while the recent output still follows on
+// from it, the output restored from the last session, which a view draws
+// first and scrolls off (scrollback.go).
+func (p *Pane) attachment() (seq uint64, restored, data []byte) {
+	seq, data = p.batch.snapshot(func(recent []byte, wrapped bool) []byte {
+		restored = p.restoredBefore(wrapped)
 		return append(recent, p.emu.Repaint()...)
 	})
+	return seq, restored, data
 }
 
 // Foreground names the program holding the terminal now (tcgetpgrp).

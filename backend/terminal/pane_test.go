@@ -156,10 +156,11 @@ func TestManagerEmitsBatches(t *testing.T) {
 	p, _ := m.Get(info.ID)
 	// A view attaches (output is sent only to panes a view shows), then
 	// the 2000 lines are printed.
-	_, first, err := m.Attach(info.ID)
+	a, err := m.Attach(info.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
+	first := a.Data
 	if _, err := p.Write([]byte("\n")); err != nil { // the lines start after the attach
 		t.Fatal(err)
 	}

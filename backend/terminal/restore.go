@@ -8,7 +8,8 @@ import (
 )
 
 // Spec is what is remembered of a pane across restarts: where and what it
-// runs, never its text.
+// runs. Its text is kept apart, and only when the person keeps scrollback
+// (ScrollbackStore).
 type Spec struct {
 	ID   string
 	Dir  string
@@ -20,6 +21,10 @@ type Spec struct {
 	// Session is the conversation the pane's agent last reported, which a
 	// restore resumes (zero: none reported).
 	Session Session
+	// Name is what the person called the pane ("" when never renamed).
+	Name string
+	// Branch is the pane's own branch and worktree (nil: none).
+	Branch *Branch
 }
 
 // Session is a conversation an agent reported from a pane: its id, and the
@@ -60,16 +65,19 @@ func (m *Manager) SetSession(id string, s Session) error {
 	return m.save(p)
 }
 
-// save writes a pane's spec to the store, if any.
+// save writes a pane's spec to the store, if any, while the pane is open:
+// a closed pane's row stays deleted (see storeMu).
 func (m *Manager) save(p *Pane) error {
+	m.storeMu.Lock()
+	defer m.storeMu.Unlock()
 	m.mu.Lock()
-	st := m.specs
+	st, open := m.specs, m.pan[p.ID()] == p
 	m.mu.Unlock()
-	if st == nil {
+	if st == nil || !open {
 		return nil
 	}
 	c, r := p.emu.Size()
-	return st.SavePane(Spec{ID: p.ID(), Dir: p.Dir(), Argv: p.Argv(), Cols: c, Rows: r, Position: p.position, Session: p.Session()})
+	return st.SavePane(Spec{ID: p.ID(), Dir: p.Dir(), Argv: p.Argv(), Cols: c, Rows: r, Position: p.position, Session: p.Session(), Name: p.Name(), Branch: p.branch()})
 }
 
 // SpecStore persists open panes (the app passes a SQLite store).
@@ -126,6 +134,32 @@ func (m *Manager) cancelRestore() {
 	m.awaitRestore(10 * time.Second)
 }
 
+// Restoring is how many saved panes an expected or running restore has
+// not started yet: the rail says "Restoring N panes…" meanwhile instead of
+// "No panes yet" (a restore waits for the login shell's environment, which
+// can take seconds).
+func (m *Manager) Restoring() int {
+	m.mu.Lock()
+	due, st := m.restoring != nil, m.specs
+	m.mu.Unlock()
+	if !due || st == nil {
+		return 0
+	}
+	specs, err := st.LoadPanes()
+	if err != nil {
+		return 0
+	}
+	n := 0
+	m.mu.Lock()
+	for _, sp := range specs {
+		if m.pan[sp.ID] == nil {
+			n++
+		}
+	}
+	m.mu.Unlock()
+	return n
+}
+
 // awaitRestore waits, at most d, for an expected Restore to finish.
 func (m *Manager) awaitRestore(d time.Duration) {
 	m.mu.Lock()
@@ -180,10 +214,11 @@ func (m *Manager) Restore(env []string) error {
 	for i, sp := range specs {
 		go func() {
 			o := Options{ID: sp.ID, Dir: sp.Dir, Argv: sp.Argv, Env: env, Cols: sp.Cols, Rows: sp.Rows,
-				Position: first + i, Session: sp.Session}
+				Position: first + i, Session: sp.Session, Name: sp.Name, Branch: sp.Branch}
 			if resume != nil && sp.Session.ID != "" {
 				o.RunArgv, o.Resumed = resume(sp, env)
 			}
+			o = m.restoredOptions(o)
 			_, err := m.create(o)
 			if err != nil {
 				st.DeletePane(sp.ID)

@@ -55,7 +55,13 @@ func TestListWaitsForAnExpectedRestore(t *testing.T) {
 	m.SetStore(&memSpecs{specs: []Spec{{ID: "p-r1", Dir: t.TempDir(), Argv: []string{"/bin/sh"}, Cols: 80, Rows: 24}}})
 	svc := NewService(m, nil)
 
+	if n := svc.Restoring(); n != 0 {
+		t.Fatalf("Restoring before a restore is expected = %d, want 0", n)
+	}
 	m.ExpectRestore()
+	if n := svc.Restoring(); n != 1 {
+		t.Fatalf("Restoring while the restore waits = %d, want the 1 saved pane", n)
+	}
 	got := make(chan []Info, 1)
 	go func() { got <- svc.List() }()
 	select {
@@ -73,6 +79,10 @@ func TestListWaitsForAnExpectedRestore(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("List still waiting after the restore")
+	}
+
+	if n := svc.Restoring(); n != 0 {
+		t.Fatalf("Restoring after the restore = %d, want 0", n)
 	}
 
 	// The restore runs once: a second call starts no second copy.
@@ -139,5 +149,78 @@ func TestRestoreKeepsTheSavedOrder(t *testing.T) {
 	sort.SliceStable(specs, func(i, j int) bool { return specs[i].Position < specs[j].Position })
 	if last := specs[len(specs)-1]; last.ID != in.ID || specs[0].ID != "p-first" {
 		t.Fatalf("saved positions = %+v, want p-first first and the new pane %s last", specs, in.ID)
+	}
+}
+
+// gatedSpecs holds one SavePane in flight until Close deleted the row, as
+// a slow database write of the conversation an agent reported while the
+// person closes its pane would.
+type gatedSpecs struct {
+	memSpecs
+	hold    chan struct{} // closed by the held SavePane once it runs
+	deleted chan struct{} // closed by DeletePane
+	held    sync.Once
+	del     sync.Once
+	armed   bool
+}
+
+func (s *gatedSpecs) SavePane(sp Spec) error {
+	s.memSpecs.mu.Lock()
+	armed := s.armed
+	s.armed = false
+	s.memSpecs.mu.Unlock()
+	if armed {
+		s.held.Do(func() { close(s.hold) })
+		// With the saves ordered after Close's delete, the delete cannot
+		// come while this one waits: wait a while, then write.
+		select {
+		case <-s.deleted:
+		case <-time.After(time.Second):
+		}
+	}
+	return s.memSpecs.SavePane(sp)
+}
+
+func (s *gatedSpecs) DeletePane(id string) error {
+	err := s.memSpecs.DeletePane(id)
+	s.del.Do(func() { close(s.deleted) })
+	return err
+}
+
+// A conversation reported while its pane closes must not write the pane
+// back after Close forgot it: the closed pane would come back, agent and
+// all, at the next start.
+func TestClosedPaneStaysClosedWhenASaveRaces(t *testing.T) {
+	st := &gatedSpecs{hold: make(chan struct{}), deleted: make(chan struct{})}
+	m := NewManager(nil)
+	defer m.CloseAll()
+	m.SetStore(st)
+	info, err := m.Create(Options{Dir: t.TempDir(), Argv: []string{"/bin/sh"}, Cols: 80, Rows: 24})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.memSpecs.mu.Lock()
+	st.armed = true
+	st.memSpecs.mu.Unlock()
+	saved := make(chan error, 1)
+	go func() { saved <- m.SetSession(info.ID, Session{ID: "conv-1"}) }()
+	<-st.hold // the save found the pane open and is writing
+	if err := m.Close(info.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-saved; err != nil {
+		t.Fatal(err)
+	}
+
+	next := NewManager(nil)
+	defer next.CloseAll()
+	next.SetStore(st)
+	if err := next.Restore(nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range next.List() {
+		if p.ID == info.ID {
+			t.Fatalf("the closed pane %s came back at the next start (session %q)", p.ID, p.Session)
+		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/osfoundry/desktop/backend/acp"
 )
 
 // Service is the Terminal screen's binding: thin methods with concrete
@@ -14,6 +16,7 @@ import (
 type Service struct {
 	m   *Manager
 	env func() []string
+	exe string // the set-up helper (see helper); "" is this program
 }
 
 // NewService binds the Manager. env returns the environment new panes get
@@ -31,13 +34,58 @@ type CreateRequest struct {
 	Command string `json:"command"` // empty: the user's shell
 	Cols    int    `json:"cols"`
 	Rows    int    `json:"rows"`
+	// Branch, when set, starts the pane in a new worktree of Dir's
+	// repository on a branch of its own.
+	Branch *BranchRequest `json:"branch,omitempty"`
+	// ACP, when set, runs the app's own Agent Client Protocol client in
+	// the pane instead of Command (the form's "Agent Client Protocol").
+	ACP *ACPRequest `json:"acp,omitempty"`
+}
+
+// ACPRequest names the ACP agent of a pane: one of ACPAgents by id, or
+// another agent's adapter command (split like Command, never by a shell).
+type ACPRequest struct {
+	Agent   string `json:"agent,omitempty"`
+	Adapter string `json:"adapter,omitempty"`
+}
+
+// ACPAgents lists the ACP agents the New pane form offers.
+func (s *Service) ACPAgents() []acp.Agent { return acp.Agents }
+
+// argvOf is the program a new pane runs. An ACP pane runs this program's
+// own `acp` command (s.helper), so it works without `osfoundry` on PATH.
+func (s *Service) argvOf(req CreateRequest) ([]string, error) {
+	if req.ACP == nil {
+		return SplitCommand(req.Command)
+	}
+	if strings.TrimSpace(req.Command) != "" {
+		return nil, errors.New("a pane runs either a command or an ACP agent, not both")
+	}
+	var adapter []string
+	if req.ACP.Agent != "" {
+		a, ok := acp.FindAgent(req.ACP.Agent)
+		if !ok {
+			return nil, fmt.Errorf("unknown ACP agent %q", req.ACP.Agent)
+		}
+		adapter = a.Argv
+	} else {
+		var err error
+		if adapter, err = SplitCommand(req.ACP.Adapter); err != nil {
+			return nil, err
+		}
+		if len(adapter) == 0 {
+			return nil, errors.New("name the ACP agent's command, e.g. gemini --acp")
+		}
+	}
+	return acp.PaneArgv(s.helper(), adapter), nil
 }
 
 // Create starts a pane. The command line is split into argv like a shell
 // would split words (quotes and backslashes), but nothing is expanded or
-// interpreted: no variables, globs, pipes or command substitution.
+// interpreted: no variables, globs, pipes or command substitution. An ACP
+// request runs this program's own ACP client instead (argvOf).
 func (s *Service) Create(req CreateRequest) (Info, error) {
-	argv, err := SplitCommand(req.Command)
+	argv, err := s.argvOf(req)
 	if err != nil {
 		return Info{}, err
 	}
@@ -45,12 +93,21 @@ func (s *Service) Create(req CreateRequest) (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
-	info, err := s.m.Create(Options{Dir: dir, Argv: argv, Env: s.env(), Cols: req.Cols, Rows: req.Rows})
+	var info Info
+	if req.Branch != nil {
+		info, err = s.createOnBranch(req, dir, argv)
+	} else {
+		info, err = s.m.Create(Options{Dir: dir, Argv: argv, Env: s.env(), Cols: req.Cols, Rows: req.Rows})
+	}
 	if err != nil {
 		return Info{}, err
 	}
 	if fs := s.m.folders(); fs != nil {
-		if err := fs.UseFolder(info.Dir); err != nil {
+		used := info.Dir
+		if info.Branch != nil {
+			used = dir // the repository, not its worktree, is what the form offers again
+		}
+		if err := fs.UseFolder(used); err != nil {
 			fmt.Fprintln(os.Stderr, "osfoundry:", err) // the pane runs; only the suggestion is lost
 		}
 	}
@@ -101,6 +158,10 @@ const restoreWait = 5 * time.Second
 // nothing (see Manager.ExpectRestore).
 func (s *Service) RestoreSaved() error { return s.m.RestoreExpected(s.env()) }
 
+// Restoring is how many saved panes are still to come back at this start
+// (0 once the restore has run).
+func (s *Service) Restoring() int { return s.m.Restoring() }
+
 // List returns the panes for the rail, including the restored ones while
 // they are still starting (see Manager.ExpectRestore).
 func (s *Service) List() []Info {
@@ -111,13 +172,19 @@ func (s *Service) List() []Info {
 // Close ends a pane and everything it started.
 func (s *Service) Close(id string) error { return s.m.Close(id) }
 
+// Rename names a pane ("" gives it back its folder's name); the name is
+// kept with the pane across restarts.
+func (s *Service) Rename(id, name string) (Info, error) { return s.m.Rename(id, name) }
+
 // Pause freezes everything running in a pane until Resume.
 func (s *Service) Pause(id string) error { return s.m.Pause(id) }
 
 // Resume continues a paused pane.
 func (s *Service) Resume(id string) error { return s.m.Resume(id) }
 
-// Input types keystrokes or pasted text into a pane.
+// Input types keystrokes or pasted text into a pane, in no particular
+// order with other calls (tests and tools that send one call at a time);
+// a pane view uses Type.
 func (s *Service) Input(id, data string) error {
 	p, err := s.m.Get(id)
 	if err != nil {
@@ -125,6 +192,21 @@ func (s *Service) Input(id, data string) error {
 	}
 	_, err = p.Write([]byte(data))
 	return err
+}
+
+// Type types chunk seq (numbered from 1 by the view) of what was typed in
+// view into pane id, after the view's earlier chunks: Wails serves each
+// call on its own goroutine, so calls can overtake each other (see
+// inputOrder).
+func (s *Service) Type(id, view string, seq uint64, data string) error {
+	p, err := s.m.Get(id)
+	if err != nil {
+		return err
+	}
+	if err := p.Input("view:"+view, seq, []byte(data)); err != nil {
+		return fmt.Errorf("typing into pane %s: %w", id, err)
+	}
+	return nil
 }
 
 // Resize follows the view's size.
@@ -138,18 +220,19 @@ func (s *Service) Resize(id string, cols, rows int) error {
 
 // Attachment is what a view draws when it attaches to a pane.
 type Attachment struct {
-	Seq  uint64 `json:"seq"`  // apply only output events after this
-	Data []byte `json:"data"` // base64 in JSON
+	Seq  uint64 `json:"seq"`                   // apply only output events after this
+	Data []byte `json:"data" ts_type:"string"` // base64 in JSON
+	// Restored is the pane's output from the last session (base64), when
+	// it still comes right before Data: the view draws it first and
+	// scrolls it off its screen, so Data starts on a blank one. Only the
+	// view knows its rows when it draws.
+	Restored []byte `json:"restored,omitempty" ts_type:"string"`
 }
 
 // Attach returns the pane's current contents for a fresh view; from now
 // on the pane's output is sent as events until the view calls Detach.
 func (s *Service) Attach(id string) (Attachment, error) {
-	seq, data, err := s.m.Attach(id)
-	if err != nil {
-		return Attachment{}, err
-	}
-	return Attachment{Seq: seq, Data: data}, nil
+	return s.m.Attach(id)
 }
 
 // Detach says a view that attached to pane id is gone; a pane no view

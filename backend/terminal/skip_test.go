@@ -93,3 +93,64 @@ func TestSkipScrolledOffMatchesFullEmulation(t *testing.T) {
 		}
 	}
 }
+
+// plainRun and appendPen take shortcuts (eight bytes at a time, walking
+// back from the end); they must agree with the plain byte-by-byte reading.
+func TestPlainRunAndPenMatchByteByByte(t *testing.T) {
+	slowPlainRun := func(b []byte) int {
+		start := 0
+		for i := 0; i < len(b); i++ {
+			c := b[i]
+			if c >= 0x20 || c == '\r' || c == '\n' || c == '\t' || c == '\b' || c == '\a' {
+				continue
+			}
+			if c == 0x1b {
+				if end, _, ok := lineLocalEnd(b, i); ok {
+					i = end - 1
+					continue
+				}
+				i = seqEnd(b, i) - 1
+			}
+			start = i + 1
+		}
+		return min(start, len(b))
+	}
+	slowPen := func(p []byte) []byte {
+		var sgrs [][2]int
+		for i := 0; i < len(p); i++ {
+			if p[i] != 0x1b {
+				continue
+			}
+			end, final, ok := lineLocalEnd(p, i)
+			if !ok || final != 'm' {
+				continue
+			}
+			if params := string(p[i+2 : end-1]); params == "" || params == "0" {
+				sgrs = sgrs[:0]
+			}
+			sgrs = append(sgrs, [2]int{i, end})
+			i = end - 1
+		}
+		var out []byte
+		for _, s := range sgrs {
+			out = append(out, p[s[0]:s[1]]...)
+		}
+		return out
+	}
+	pieces := []string{"plain text ", "日本語 ", "\r\n", "\t", "\b", "\a", "\x0e", "\x00", "\x1b[0m", "\x1b[m",
+		"\x1b[31m", "\x1b[0;32m", "\x1b[1;34m", "\x1b[2K", "\x1b[12G", "\x1b[3;4H", "\x1b7", "\x1b(B", "\x1b[?25l", "x"}
+	for seed := int64(1); seed <= 500; seed++ {
+		r := rand.New(rand.NewSource(seed))
+		var b []byte
+		for n := r.Intn(80); n > 0; n-- {
+			b = append(b, pieces[r.Intn(len(pieces))]...)
+		}
+		if got, want := plainRun(b), slowPlainRun(b); got != want {
+			t.Fatalf("seed %d: plainRun(%q) = %d, want %d", seed, b, got, want)
+		}
+		run := b[slowPlainRun(b):]
+		if got, want := appendPen(nil, run), slowPen(run); string(got) != string(want) {
+			t.Fatalf("seed %d: appendPen(%q) = %q, want %q", seed, run, got, want)
+		}
+	}
+}

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// BenchmarkPaneDrain is the `osfoundry bench pty` pane side as a Go
+// BenchmarkPaneDrain is the `osfoundry-bench pty` pane side as a Go
 // benchmark (for profiling): 8 MB through a real pane.
 func BenchmarkPaneDrain(b *testing.B) {
 	file := filepath.Join(b.TempDir(), "out.txt")

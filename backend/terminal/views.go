@@ -32,14 +32,14 @@ func (v *views) reset() { v.m.Clear() }
 // Attach counts a view on pane id and returns what it must draw first and
 // the number of the last batch that includes. The count goes up before the
 // snapshot is taken, so every batch after the snapshot is sent.
-func (m *Manager) Attach(id string) (seq uint64, data []byte, err error) {
+func (m *Manager) Attach(id string) (Attachment, error) {
 	p, err := m.Get(id)
 	if err != nil {
-		return 0, nil, err
+		return Attachment{}, err
 	}
 	m.views.of(id).Add(1)
-	seq, data = p.Snapshot()
-	return seq, data, nil
+	seq, restored, data := p.attachment()
+	return Attachment{Seq: seq, Restored: restored, Data: data}, nil
 }
 
 // Detach ends one view's Attach; a Detach without one does nothing.

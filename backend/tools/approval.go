@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"sort"
 	"sync"
-	"time"
 )
 
 // ApprovalRequest is what the user sees in the Approve / Decline prompt.
@@ -18,9 +17,9 @@ type ApprovalRequest struct {
 	User      string          `json:"user"`
 	Channel   string          `json:"channel"`
 	Tool      string          `json:"tool"`
-	Args      json.RawMessage `json:"args"`
+	Args      json.RawMessage `json:"args" ts_type:"unknown"`
 	Source    string          `json:"source"`
-	At        time.Time       `json:"at"`
+	At        int64           `json:"at"` // epoch ms, as every time the window gets
 }
 
 // ApprovalDecision is the user's answer.
@@ -119,6 +118,6 @@ func (q *ApprovalQueue) Pending() []ApprovalRequest {
 	for _, p := range q.pending {
 		out = append(out, p.req)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].At.Before(out[j].At) })
+	sort.Slice(out, func(i, j int) bool { return out[i].At < out[j].At })
 	return out
 }

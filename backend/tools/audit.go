@@ -79,7 +79,7 @@ func (m *MemoryAuditor) Entries() []AuditEntry {
 // write: the kernel keeps it when the process is killed) and moved into
 // tool_audit by a background writer moments later, so a tool's answer
 // never waits on a database commit — that commit was half an allowed
-// call's cost in the bridge (osfoundry bench bridge). A journal left by a
+// call's cost in the bridge (osfoundry-bench bridge). A journal left by a
 // process that died is imported by the next auditor that opens. Without a
 // journal (a database with no folder) each entry is inserted at once.
 type SQLAuditor struct {

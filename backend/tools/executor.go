@@ -225,7 +225,7 @@ func (e *Executor) approve(ctx context.Context, c Call) (bool, string, error) {
 	}
 	d, err := e.approver.RequestApproval(ctx, ApprovalRequest{
 		Workspace: c.Workspace, User: c.User, Channel: c.Channel,
-		Tool: c.Tool, Args: c.Args, Source: c.Source, At: e.now(),
+		Tool: c.Tool, Args: c.Args, Source: c.Source, At: e.now().UnixMilli(),
 	})
 	if err != nil {
 		return false, "", err

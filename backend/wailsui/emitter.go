@@ -1,6 +1,8 @@
 // Package wailsui is the one adapter between backend packages and the
-// Wails runtime: backend code emits through small Emitter interfaces and
-// never imports the runtime itself.
+// Wails runtime: it runs the window (Run, after TuneWebView; or, built
+// with the bindings tag, writes the TypeScript bindings instead), and
+// backend code emits through small Emitter interfaces and never imports
+// the runtime itself. Only the root package imports it.
 package wailsui
 
 import (

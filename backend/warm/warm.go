@@ -3,7 +3,7 @@
 // a bridge request (JSON decoding, the MCP SDK, then SQLite in modernc's
 // transpiled C) needs tens of KiB, and on the fresh goroutine every HTTP
 // request gets, that growth was a fifth of an allowed memory_search call in
-// the bridge's profile (osfoundry bench bridge). A kept goroutine has grown
+// the bridge's profile (osfoundry-bench bridge). A kept goroutine has grown
 // already. Workers are made as work needs them (a tool call may wait for a
 // person's approval for minutes) and end after a minute without work.
 package warm

@@ -14,7 +14,7 @@ import (
 	"github.com/osfoundry/desktop/backend/connect/connecttest"
 	"github.com/osfoundry/desktop/backend/connect/notesres"
 	"github.com/osfoundry/desktop/backend/orchestrate"
-	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/runs"
 	"github.com/osfoundry/desktop/backend/tools"
 )
 
@@ -168,9 +168,9 @@ func TestRequestSessionRunNeedsTheRunScope(t *testing.T) {
 	if st.State != orchestrate.StateDone || st.Answer != "Researcher finished" {
 		t.Fatalf("read back: %+v", st)
 	}
-	run, err := w.w.Pipeline.GetRun(ctx, runID)
+	run, err := w.w.Chat.GetRun(ctx, runID)
 	must(t, err)
-	if run.Role != "Researcher" || run.State != pipeline.StateDone || run.Title != "Assistant: Researcher · Summarise the launch notes" {
+	if run.Role != "Researcher" || run.State != runs.StateDone || run.Title != "Assistant: Researcher · Summarise the launch notes" {
 		t.Errorf("pipeline run = %+v", run)
 	}
 	other, _ := w.client(t, "other", tools.ScopeRun)

@@ -8,7 +8,8 @@ import (
 	"github.com/osfoundry/desktop/backend/connect"
 	"github.com/osfoundry/desktop/backend/messages"
 	"github.com/osfoundry/desktop/backend/notes"
-	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/roles"
+	"github.com/osfoundry/desktop/backend/runs"
 	"github.com/osfoundry/desktop/backend/tools"
 )
 
@@ -23,8 +24,8 @@ var projectTools = []string{messages.ToolListChannelMessages, messages.ToolPostC
 
 // runAccess binds a run's bridge from who started it: the starter's
 // workspace and user, watched unless started unattended, the orchestration
-// tools only where pipeline.MayOrchestrate allows them.
-func runAccess(exec *tools.Executor, base []string, role pipeline.Role, o pipeline.Origin) *agentcli.ToolAccess {
+// tools only where runs.MayOrchestrate allows them.
+func runAccess(exec *tools.Executor, base []string, role roles.Role, o runs.Origin) *agentcli.ToolAccess {
 	ws, user := o.Workspace, o.User
 	if ws == "" {
 		ws = notes.DefaultWorkspace
@@ -32,7 +33,7 @@ func runAccess(exec *tools.Executor, base []string, role pipeline.Role, o pipeli
 	if user == "" {
 		user = User
 	}
-	allow := pipeline.Allowlist(base, role, o)
+	allow := runs.Allowlist(base, role.Name, o)
 	if strings.HasPrefix(o.Source, "connect:") {
 		allow = slices.DeleteFunc(allow, func(n string) bool { return slices.Contains(outsideDenied, n) })
 	}

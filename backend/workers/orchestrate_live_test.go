@@ -11,7 +11,7 @@ import (
 	"github.com/osfoundry/desktop/backend/agentcli"
 	"github.com/osfoundry/desktop/backend/board"
 	"github.com/osfoundry/desktop/backend/orchestrate"
-	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/runs"
 	"github.com/osfoundry/desktop/backend/store"
 	"github.com/osfoundry/desktop/backend/terminal"
 	"github.com/osfoundry/desktop/backend/testkit/agentenv"
@@ -46,19 +46,18 @@ func newLiveOrch(t *testing.T, turns ...fakemodel.Turn) *liveOrch {
 	t.Cleanup(func() { w.Close() })
 	ctx := context.Background()
 	for _, role := range []string{"Worker", "Researcher", "Reviewer"} {
-		_, err := w.Pipeline.SetRoleModel(ctx, role, agentcli.ModelClaudeAgent)
+		_, err := w.Chat.Roles().SetRoleModel(ctx, role, agentcli.ModelClaudeAgent)
 		must(t, err)
 	}
-	_, err = w.Pipeline.AddFolder(ctx, e.Work)
+	_, err = w.Chat.Roles().AddFolder(ctx, e.Work)
 	must(t, err)
 	pane, err := term.Create(terminal.Options{Dir: e.Work, Argv: []string{"/bin/cat"}})
 	must(t, err)
 	b := board.New(t.TempDir(), nil)
-	pipe := board.NewPipeline(w.Pipeline, b.Changed)
-	teams := board.NewTeams(w.Orchestrator, board.RunStates(w.Pipeline))
-	pipe.SetHidden(teams.ChildRuns)
-	b.Add("pipeline", pipe)
-	b.Add("orchestrate", teams)
+	chats, jobs := w.BoardSources()
+	chats.Watch(b.Changed)
+	b.Add("pipeline", chats)
+	b.Add("orchestrate", jobs)
 	return &liveOrch{w: w, srv: srv, b: b, pane: pane.ID, p: w.Orchestrator.ForPerson(orchestrate.OwnerWindow), owner: orchestrate.OwnerWindow}
 }
 
@@ -106,7 +105,7 @@ func TestLiveFleetChildWaitingForApprovalPutsTheTeamInNeedsYou(t *testing.T) {
 	l := newLiveOrch(t, search, fakemodel.Text("answer two"), fakemodel.Text("answer three"))
 	l.srv.Push(fakemodel.ClaudeMCP("osfoundry", "runtime_send", map[string]any{"id": l.pane, "text": "hello"}), fakemodel.Text("typed hello"))
 	st, err := l.p.StartFleet(context.Background(), orchestrate.FleetRequest{Title: "Three tasks", Tasks: []orchestrate.ChildSpec{
-		{Role: "Worker", Prompt: "task one"}, {Role: "Worker", Prompt: "task two"}, {Role: "Worker", Prompt: "task three"}}})
+		{Role: "Worker", Task: "task one"}, {Role: "Worker", Task: "task two"}, {Role: "Worker", Task: "task three"}}})
 	must(t, err)
 	until(t, "every child to ask the model", func() bool { return l.srv.Used() >= 3 })
 	close(hold)
@@ -158,7 +157,7 @@ func TestLiveFleetChildWaitingForApprovalPutsTheTeamInNeedsYou(t *testing.T) {
 // carries the last iteration's result; the Loop card counts them.
 func TestLiveLoopOfThreeSeesTheLastResult(t *testing.T) {
 	l := newLiveOrch(t, fakemodel.Text("first pass: alpha"), fakemodel.Text("second pass: beta"), fakemodel.Text("third pass: gamma"))
-	st, err := l.p.StartLoop(context.Background(), orchestrate.LoopRequest{Role: "Worker", Prompt: "improve the draft", Count: 3})
+	st, err := l.p.StartLoop(context.Background(), orchestrate.LoopRequest{Role: "Worker", Task: "improve the draft", Count: 3})
 	must(t, err)
 	st = l.wait(t, st.ID)
 	if st.State != orchestrate.StateDone || len(st.Steps) != 3 || st.Answer != "third pass: gamma" {
@@ -192,7 +191,7 @@ func TestLiveCancelOneChildSiblingsContinue(t *testing.T) {
 	}
 	l := newLiveOrch(t, turns...)
 	st, err := l.p.StartFleet(context.Background(), orchestrate.FleetRequest{Tasks: []orchestrate.ChildSpec{
-		{Role: "Worker", Prompt: "one"}, {Role: "Worker", Prompt: "two"}, {Role: "Worker", Prompt: "three"}}})
+		{Role: "Worker", Task: "one"}, {Role: "Worker", Task: "two"}, {Role: "Worker", Task: "three"}}})
 	must(t, err)
 	until(t, "every child to ask the model", func() bool { return l.srv.Used() >= 3 })
 	st, err = l.p.CancelChild(st.ID, "2")
@@ -200,9 +199,9 @@ func TestLiveCancelOneChildSiblingsContinue(t *testing.T) {
 	if st.Steps[1].State != orchestrate.StateCancelled || st.Steps[0].State != orchestrate.StateRunning || st.Steps[2].State != orchestrate.StateRunning {
 		t.Fatalf("after cancelling child 2: %+v", st.Steps)
 	}
-	run, err := l.w.Pipeline.GetRun(context.Background(), st.Steps[1].RunID)
+	run, err := l.w.Chat.GetRun(context.Background(), st.Steps[1].RunID)
 	must(t, err)
-	if run.State != pipeline.StateFailed {
+	if run.State != runs.StateFailed {
 		t.Errorf("the cancelled child's run is %s", run.State)
 	}
 	for _, h := range holds {
@@ -226,11 +225,11 @@ func TestLiveCancelOneChildSiblingsContinue(t *testing.T) {
 func TestLiveSpendLimitStopsTheFleet(t *testing.T) {
 	l := newLiveOrch(t, fakemodel.Text("first answer"), fakemodel.Text("second answer"))
 	st, err := l.p.StartFleet(context.Background(), orchestrate.FleetRequest{Tasks: []orchestrate.ChildSpec{
-		{Role: "Worker", Prompt: "one"}, {Role: "Worker", Prompt: "two"}},
+		{Role: "Worker", Task: "one"}, {Role: "Worker", Task: "two"}},
 		Limits: orchestrate.Limits{MaxSpendUSD: 0.000001, Concurrency: 1}})
 	must(t, err)
 	st = l.wait(t, st.ID)
-	if st.State != orchestrate.StateStopped || !strings.HasPrefix(st.Error, "stopped: spend limit $0.000001 reached ($0.") ||
+	if st.State != orchestrate.StateStopped || !strings.HasPrefix(st.Error, "stopped: spend limit $0.000001 reached (≈$0.") ||
 		st.Steps[0].State != orchestrate.StateDone || st.Steps[0].CostUSD <= 0 || st.Steps[1].State != orchestrate.StateCancelled || st.Steps[1].RunID != "" {
 		b, _ := json.MarshalIndent(st, "", "  ")
 		t.Fatalf("fleet = %s", b)

@@ -16,6 +16,8 @@ import (
 	"github.com/osfoundry/desktop/backend/notes"
 	"github.com/osfoundry/desktop/backend/orchestrate"
 	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/roles"
+	"github.com/osfoundry/desktop/backend/runs"
 	"github.com/osfoundry/desktop/backend/store"
 	"github.com/osfoundry/desktop/backend/testkit/procs"
 )
@@ -78,10 +80,10 @@ func newOrchRig(t *testing.T) *orchRig {
 	t.Cleanup(func() { w.Close() })
 	ctx := context.Background()
 	for _, role := range []string{"Worker", "Researcher", "Reviewer"} {
-		_, err := w.Pipeline.SetRoleModel(ctx, role, agentcli.ModelClaudeAgent)
+		_, err := w.Chat.Roles().SetRoleModel(ctx, role, agentcli.ModelClaudeAgent)
 		must(t, err)
 	}
-	_, err = w.Pipeline.AddFolder(ctx, work)
+	_, err = w.Chat.Roles().AddFolder(ctx, work)
 	must(t, err)
 	return &orchRig{w: w, db: db, dir: dir, notes: st}
 }
@@ -93,15 +95,15 @@ func must(t testing.TB, err error) {
 	}
 }
 
-func (r *orchRig) run(t *testing.T, role, task string, o pipeline.Origin) pipeline.Run {
+func (r *orchRig) run(t *testing.T, role, task string, o runs.Origin) runs.Run {
 	t.Helper()
-	run, err := r.w.Pipeline.StartRole(context.Background(), pipeline.RoleTask{Role: role, Task: task, Origin: o})
+	run, err := r.w.Chat.Pipeline().StartRole(context.Background(), pipeline.RoleTask{Role: role, Task: task, Origin: o})
 	must(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	run, err = r.w.Pipeline.WaitRun(ctx, run.ID)
+	run, err = r.w.Chat.Runs().WaitRun(ctx, run.ID)
 	must(t, err)
-	if run.State != pipeline.StateDone {
+	if run.State != runs.StateDone {
 		t.Fatalf("run %s: %s %s", role, run.State, run.Error)
 	}
 	return run
@@ -111,16 +113,16 @@ func (r *orchRig) run(t *testing.T, role, task string, o pipeline.Origin) pipeli
 // person started; the allowlist is what the real bridge answers.
 func TestBridgeOffersOrchestrationOnlyToTopWorkers(t *testing.T) {
 	r := newOrchRig(t)
-	orch := pipeline.OrchestrationTools
+	orch := runs.OrchestrationTools
 	tests := []struct {
 		name, role string
-		origin     pipeline.Origin
+		origin     runs.Origin
 		want, not  []string
 	}{
-		{"Worker from the window", "Worker", pipeline.Origin{}, append([]string{"memory_search"}, orch...), nil},
-		{"Researcher", "Researcher", pipeline.Origin{}, []string{"memory_search"}, orch},
-		{"Worker started by a fleet", "Worker", pipeline.Origin{Source: "bridge:x", Depth: 1}, []string{"memory_search"}, orch},
-		{"Worker an assistant started", "Worker", pipeline.Origin{Source: "connect:c", Workspace: "ws", Unattended: true, Depth: 1},
+		{"Worker from the window", "Worker", runs.Origin{}, append([]string{"memory_search"}, orch...), nil},
+		{"Researcher", "Researcher", runs.Origin{}, []string{"memory_search"}, orch},
+		{"Worker started by a fleet", "Worker", runs.Origin{Source: "bridge:x", Depth: 1}, []string{"memory_search"}, orch},
+		{"Worker an assistant started", "Worker", runs.Origin{Source: "connect:c", Workspace: "ws", Unattended: true, Depth: 1},
 			[]string{"code_search"}, append([]string{"memory_search", "todo_list"}, orch...)},
 	}
 	for _, tc := range tests {
@@ -148,7 +150,7 @@ func TestWorkerSpawnsAFleetThroughItsBridge(t *testing.T) {
 	// The Worker works in a chat's own folder, not the current Local
 	// Folder: its fleet works there too.
 	chatFolder := t.TempDir()
-	parent := r.run(t, "Worker", "FLEET", pipeline.Origin{Folder: chatFolder})
+	parent := r.run(t, "Worker", "FLEET", runs.Origin{Folder: chatFolder})
 	if !strings.Contains(parent.Text, "kind: fleet") || !strings.Contains(parent.Text, "state: done") {
 		t.Fatalf("spawn_fleet answered: %s", parent.Text)
 	}
@@ -165,9 +167,9 @@ func TestWorkerSpawnsAFleetThroughItsBridge(t *testing.T) {
 		t.Fatalf("fleet run ids in %s", parent.Text)
 	}
 	for _, id := range ids {
-		child, err := r.w.Pipeline.GetRun(context.Background(), id[1])
+		child, err := r.w.Chat.GetRun(context.Background(), id[1])
 		must(t, err)
-		if child.Folder != chatFolder || child.State != pipeline.StateDone || child.Role != "Worker" {
+		if child.Folder != chatFolder || child.State != runs.StateDone || child.Role != "Worker" {
 			t.Errorf("fleet run = %+v, want Worker done in %s", child, chatFolder)
 		}
 	}
@@ -179,7 +181,7 @@ func TestGraphCancelKillsTheRunningStep(t *testing.T) {
 	r := newOrchRig(t)
 	m := r.w.Orchestrator
 	g := orchestrate.Graph{Task: "Ship it", Stages: []orchestrate.Stage{{{Role: "Researcher"}}, {{Role: "Worker", Task: "HANG"}}, {{Role: "Reviewer"}}}}
-	st, err := m.StartGraph(context.Background(), "owner", g, pipeline.Origin{}, nil)
+	st, err := m.StartGraph(context.Background(), "owner", g, runs.Origin{}, nil)
 	must(t, err)
 	var pid int
 	for deadline := time.Now().Add(30 * time.Second); pid == 0; time.Sleep(10 * time.Millisecond) {
@@ -206,31 +208,31 @@ func TestGraphCancelKillsTheRunningStep(t *testing.T) {
 	if st.State != orchestrate.StateCancelled || st.Steps[0].Answer != "Researcher finished" {
 		t.Errorf("graph = %+v", st)
 	}
-	run, err := r.w.Pipeline.GetRun(context.Background(), st.Steps[1].RunID)
+	run, err := r.w.Chat.GetRun(context.Background(), st.Steps[1].RunID)
 	must(t, err)
-	if run.State != pipeline.StateFailed {
+	if run.State != runs.StateFailed {
 		t.Errorf("the cancelled run is recorded as %s", run.State)
 	}
 }
 
 func TestRunAccess(t *testing.T) {
-	worker, _ := pipeline.LookupRole("Worker")
+	worker, _ := roles.LookupRole("Worker")
 	base := []string{"memory_search", "code_search", "runtime_read", "spawn_fleet"}
 	tests := []struct {
 		name     string
-		o        pipeline.Origin
+		o        runs.Origin
 		ws, user string
 		watched  bool
 		allow    []string
 	}{
-		{"window", pipeline.Origin{}, notes.DefaultWorkspace, User, true,
+		{"window", runs.Origin{}, notes.DefaultWorkspace, User, true,
 			[]string{"memory_search", "code_search", "runtime_read", "spawn_fleet", "loop_run", "graph_run"}},
-		{"fleet run", pipeline.Origin{Source: "bridge:r", Workspace: "w", User: "u", Depth: 1}, "w", "u", true,
+		{"fleet run", runs.Origin{Source: "bridge:r", Workspace: "w", User: "u", Depth: 1}, "w", "u", true,
 			[]string{"memory_search", "code_search", "runtime_read"}},
-		{"assistant", pipeline.Origin{Source: "connect:c", Workspace: "ws-acme", User: "owner", Unattended: true, Depth: 1}, "ws-acme", "owner", false,
+		{"assistant", runs.Origin{Source: "connect:c", Workspace: "ws-acme", User: "owner", Unattended: true, Depth: 1}, "ws-acme", "owner", false,
 			[]string{"code_search"}},
 		// A run for a project reads and posts in its discussion channel.
-		{"assistant, for a project", pipeline.Origin{Source: "connect:c", Workspace: "ws-acme", User: "owner", Unattended: true, Depth: 1, Project: "proj-a"},
+		{"assistant, for a project", runs.Origin{Source: "connect:c", Workspace: "ws-acme", User: "owner", Unattended: true, Depth: 1, Project: "proj-a"},
 			"ws-acme", "owner", false, []string{"code_search", "list_channel_messages", "post_channel_message"}},
 	}
 	for _, tc := range tests {

@@ -5,7 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/roles"
+	"github.com/osfoundry/desktop/backend/runs"
 )
 
 // toolName is how a prompt names one of the app's tools (memory_search,
@@ -18,14 +19,14 @@ var toolName = regexp.MustCompile(`\b[a-z]+(?:_[a-z]+)+\b`)
 // looking for it).
 func TestRolePromptsNameOnlyOfferedTools(t *testing.T) {
 	r := newRig(t)
-	base := append(slices.Clone(pipeline.DefaultTools), liveScreen...)
-	for _, name := range pipeline.RoleNames() {
-		role, err := pipeline.LookupRole(name)
+	base := append(slices.Clone(roles.DefaultTools), liveScreen...)
+	for _, name := range roles.RoleNames() {
+		role, err := roles.LookupRole(name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var offered []string
-		for _, tool := range runAccess(r.w.Executor, base, role, pipeline.Origin{}).Allow {
+		for _, tool := range runAccess(r.w.Executor, base, role, runs.Origin{}).Allow {
 			if _, ok := r.w.Executor.Lookup(tool); ok {
 				offered = append(offered, tool)
 			}

@@ -16,11 +16,15 @@ import (
 
 	"github.com/osfoundry/desktop/backend/agentcli"
 	"github.com/osfoundry/desktop/backend/approvals"
+	"github.com/osfoundry/desktop/backend/board"
+	"github.com/osfoundry/desktop/backend/chat"
+	"github.com/osfoundry/desktop/backend/code"
 	"github.com/osfoundry/desktop/backend/detect"
 	"github.com/osfoundry/desktop/backend/orchestrate"
 	"github.com/osfoundry/desktop/backend/panetools"
-	"github.com/osfoundry/desktop/backend/pipeline"
+	"github.com/osfoundry/desktop/backend/roles"
 	"github.com/osfoundry/desktop/backend/runnotify"
+	"github.com/osfoundry/desktop/backend/runs"
 	"github.com/osfoundry/desktop/backend/terminal"
 	"github.com/osfoundry/desktop/backend/tools"
 	"github.com/osfoundry/desktop/rules"
@@ -64,19 +68,23 @@ type Workers struct {
 	Audit     *tools.SQLAuditor
 	Todos     *tools.Todos
 	Runner    *agentcli.Runner
-	Pipeline  *pipeline.Service
+	Chat      *chat.Service // chats, and through it roles, the run engine, code and the pipeline
 	// Orchestrator runs fleets, loops and graphs of pipeline runs
 	// (spawn_fleet, loop_run, graph_run; the Connected run tools).
 	Orchestrator *orchestrate.Manager
 
 	// Window bindings.
-	PipelineBinding    *pipeline.Binding
+	ChatBinding        *chat.Binding
+	RolesBinding       *roles.Binding
 	ApprovalsBinding   *approvals.Binding
 	OrchestrateBinding *orchestrate.OrchestrateBinding
 
 	// CodeBinding is the Code screen's: a workspace's repository, its
 	// worktree isolation and the isolated runs.
-	CodeBinding *pipeline.CodeBinding
+	CodeBinding *code.Binding
+
+	// ring raises the chats' and runs' notifications; nil rings nothing.
+	ring *runnotify.Notifier
 
 	cancel context.CancelFunc
 }
@@ -112,20 +120,19 @@ func Open(ctx context.Context, o Options) (*Workers, error) {
 	}
 	// The queue reaches the pipeline through this variable: the pipeline
 	// needs the queue's Pending, the queue tells the pipeline of changes.
-	var svc *pipeline.Service
-	var ring *runnotify.Notifier // set with svc; nil rings nothing
+	var svc *chat.Service
 	w.Approvals = approvals.NewQueue(o.Emitter, func() {
 		if svc != nil {
 			svc.ApprovalsChanged()
 		}
 	}, func(r tools.ApprovalRequest) {
-		if ring != nil {
-			ring.Asked(r)
+		if w.ring != nil { // set with svc
+			w.ring.Asked(r)
 		}
 	})
 	w.Executor = tools.NewExecutor(tools.Options{Approver: w.Approvals, Auditor: w.Audit})
 	deps := tools.Deps{Memory: o.Memory, Todos: w.Todos}
-	allow := slices.Clone(pipeline.DefaultTools)
+	allow := slices.Clone(roles.DefaultTools)
 	if o.Terminal != nil {
 		reg := o.Rules
 		if reg == nil {
@@ -145,24 +152,24 @@ func Open(ctx context.Context, o Options) (*Workers, error) {
 		return nil, fmt.Errorf("starting the workers: %w", err)
 	}
 	w.Runner = agentcli.NewRunner(runnerOpts)
-	svc, err = pipeline.New(ctx, pipeline.Options{
+	svc, err = chat.New(ctx, chat.Options{
 		DB: o.DB, Runner: w.Runner, Emitter: progressTee{o.Emitter, w}, Pending: w.Approvals.Pending,
 		// Runs started in the window are watched: a tool that needs the
 		// user raises a prompt there instead of being refused. Runs started
 		// by an outside assistant are not (runAccess).
-		Tools: func(runID string, role pipeline.Role) *agentcli.ToolAccess {
-			o, _ := svc.RunOrigin(runID)
+		Tools: func(runID string, role roles.Role) *agentcli.ToolAccess {
+			o, _ := svc.Runs().OriginOf(runID)
 			return runAccess(w.Executor, allow, role, o)
 		},
 	})
 	if err != nil {
 		return nil, err
 	}
-	w.Pipeline = svc
+	w.Chat = svc
 	if o.Notify != nil {
-		ring = runnotify.New(svc, nil, o.Notify)
+		w.ring = runnotify.New(svc, nil, o.Notify)
 	}
-	if w.Orchestrator, err = orchestrate.Open(ctx, svc, o.DB); err != nil {
+	if w.Orchestrator, err = orchestrate.Open(ctx, svc.Pipeline(), svc.Runs(), o.DB); err != nil {
 		return nil, fmt.Errorf("starting the workers: %w", err)
 	}
 	if o.Emitter != nil {
@@ -173,9 +180,9 @@ func Open(ctx context.Context, o Options) (*Workers, error) {
 			return nil, fmt.Errorf("starting the workers: %w", err)
 		}
 	}
-	var open pipeline.PaneOpener
+	var open roles.PaneOpener
 	if o.Terminal != nil {
-		open = func(si pipeline.SignIn) (string, error) {
+		open = func(si roles.SignIn) (string, error) {
 			info, err := o.Terminal.Create(terminal.Options{Dir: si.Dir, Argv: si.Argv, Env: si.Env})
 			if err != nil {
 				return "", fmt.Errorf("opening the Sign in terminal: %w", err)
@@ -185,15 +192,19 @@ func Open(ctx context.Context, o Options) (*Workers, error) {
 	}
 	var bctx context.Context
 	bctx, w.cancel = context.WithCancel(context.Background())
-	w.PipelineBinding = pipeline.NewBinding(bctx, svc, open)
-	w.CodeBinding = pipeline.NewCodeBinding(bctx, svc)
+	w.ChatBinding = chat.NewBinding(bctx, svc)
+	w.RolesBinding = roles.NewBinding(bctx, svc.Roles(), open)
+	w.CodeBinding = code.NewBinding(bctx, svc.Code())
 	w.ApprovalsBinding = approvals.NewBinding(w.Approvals)
 	w.OrchestrateBinding = orchestrate.NewBinding(w.Orchestrator)
 	return w, nil
 }
 
-// progressTee passes the pipeline's events on and gives a run's progress
-// lines to the orchestrator, whose jobs show each child's newest line.
+// progressTee passes the pipeline's events on, gives a run's progress
+// lines to the orchestrator, whose jobs show each child's newest line, and
+// tells the notifier when a chat's run ended: the end event goes out once
+// the answer is kept in the chat, so the chat's state is already the new
+// one.
 type progressTee struct {
 	em Emitter
 	w  *Workers
@@ -203,8 +214,11 @@ func (t progressTee) Emit(event string, payload any) {
 	if t.em != nil {
 		t.em.Emit(event, payload)
 	}
-	if e, ok := payload.(pipeline.RunEvent); ok && event == pipeline.EventRun && e.Kind == agentcli.KindProgress && t.w.Orchestrator != nil {
+	if e, ok := payload.(runs.RunEvent); ok && event == runs.EventRun && e.Kind == agentcli.KindProgress && t.w.Orchestrator != nil {
 		t.w.Orchestrator.RunProgress(e.RunID, e.Text)
+	}
+	if e, ok := payload.(runs.RunEvent); ok && event == runs.EventRun && e.Kind == "end" && e.ChatID != "" && e.State == runs.StateDone && t.w.ring != nil {
+		t.w.ring.Answered(e.ChatID)
 	}
 }
 
@@ -212,7 +226,17 @@ func (t progressTee) Emit(event string, payload any) {
 // are recorded, and ends calls still waiting in the window.
 func (w *Workers) Close() error {
 	w.Orchestrator.Close()
-	err := w.Pipeline.Close()
+	err := w.Chat.Close()
 	w.cancel()
 	return errors.Join(err, w.Audit.Close())
+}
+
+// BoardSources are the Sessions board's sources of the chats and agent
+// runs and of the Team and Loop cards; a job's runs show on its card, not
+// as agent cards of their own.
+func (w *Workers) BoardSources() (chats, jobs board.Watched) {
+	teams := orchestrate.NewBoardSource(w.Orchestrator, w.Chat.RunStates)
+	pipe := chat.NewBoardSource(w.Chat, teams.ChildRuns)
+	// A Team or Loop card pauses its runs the way an Agent card does.
+	return pipe, teams.PauseWith(pipe)
 }

@@ -188,7 +188,7 @@ func TestApprovalRequestsReachTheWindow(t *testing.T) {
 // environment, and returns Claude's hint.
 func TestSignInOpensATerminalPane(t *testing.T) {
 	r := newRig(t)
-	got, err := r.w.PipelineBinding.SignIn("claude")
+	got, err := r.w.RolesBinding.SignIn("claude")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,10 +210,10 @@ func TestSignInOpensATerminalPane(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	if _, err := r.w.PipelineBinding.SignIn("gemini"); err == nil || !strings.Contains(err.Error(), "use claude or codex") {
+	if _, err := r.w.RolesBinding.SignIn("gemini"); err == nil || !strings.Contains(err.Error(), "use claude or codex") {
 		t.Fatalf("unknown CLI = %v", err)
 	}
-	if _, err := r.w.PipelineBinding.SignIn("codex"); err == nil {
+	if _, err := r.w.RolesBinding.SignIn("codex"); err == nil {
 		t.Fatal("codex is not installed here, Sign in must say so")
 	}
 }

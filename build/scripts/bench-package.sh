@@ -5,7 +5,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
-build/bin/osfoundry bench start --dir build/bin
+make -s bench-cli
+build/bin/osfoundry-bench start --dir build/bin
 echo
 printf '%-58s  %-22s  %s\n' "package" "size" "installed"
 printf '%-58s  %-22s  %s\n' "-------" "----" "---------"

@@ -3,8 +3,10 @@
 # (dpkg-deb -x), its desktop entry validates and its icon resolves, the
 # command line runs without GTK, and the entry's Exec opens the window
 # under Xvfb from a minimal environment (env -i), finding a `claude` that
-# only ~/.bashrc puts on PATH. Also a login shell that prints noise, one
-# that hangs and one that exits non-zero: the window still opens.
+# only ~/.bashrc puts on PATH. The man pages render with man -l and the
+# documents the help pages name are installed. Also a login shell that
+# prints noise, one that hangs and one that exits non-zero: the window
+# still opens.
 set -euo pipefail
 if [ -z "${OSF_CHECK_UNDER_XVFB:-}" ]; then
   exec env OSF_CHECK_UNDER_XVFB=1 xvfb-run -a -s "-screen 0 1280x820x24" "$0" "$@"
@@ -69,6 +71,30 @@ out=$(env -i "$r/usr/bin/osfoundry" pane report working 2>&1); code=$?
 set -e
 [ "$code" = 1 ] && grep -q 'not inside an osFoundry pane' <<<"$out" || fail "pane report outside a pane: exit $code, $out"
 ok "command line: static, version $VERSION, detect and pane report run"
+
+# --- man pages and documents ------------------------------------------
+# A man page per command `osfoundry help` lists, rendered by man itself;
+# every --help's Docs line names a file the package installs.
+man1="$r/usr/share/man/man1"
+cmds=$("$r/usr/bin/osfoundry" help | sed -n 's/^  osfoundry \([a-z-]*\).*/\1/p')
+[ "$(wc -w <<<"$cmds")" -ge 10 ] || fail "osfoundry help lists too few commands: $cmds"
+for cmd in "" $cmds; do
+  page="$man1/osfoundry${cmd:+-$cmd}.1.gz"
+  [ -f "$page" ] || fail "no man page $page; build/mangen writes them (package-linux.sh)"
+  text=$(MANWIDTH=100 man -l "$page" 2>&1) || fail "man -l $page: $text"
+  grep -q "^NAME" <<<"$text" && grep -q "osfoundry${cmd:+-$cmd}" <<<"$text" || fail "man -l $page renders no NAME section: $(head -5 <<<"$text")"
+  [ -z "$cmd" ] && continue
+  help=$("$r/usr/bin/osfoundry" "$cmd" --help) || fail "osfoundry $cmd --help exited $?"
+  docs=$(sed -n 's/^Docs: \([^ ]*\) .*/\1/p' <<<"$help")
+  [ -n "$docs" ] && [ -s "$r$docs" ] || fail "osfoundry $cmd --help points at '$docs', which the package does not install"
+done
+run_man=$(MANWIDTH=200 man -l "$man1/osfoundry-run.1.gz")
+grep -q -- '--fleet' <<<"$run_man" && grep -q 'osfoundry run --fleet' <<<"$run_man" || fail "man osfoundry-run lacks --fleet or its example"
+for f in README.md docs/orchestration.md docs/architecture.md rules/README.md; do
+  [ -s "$r/usr/share/doc/osfoundry/$f" ] || fail "the package lacks /usr/share/doc/osfoundry/$f"
+done
+grep -q '^## Fleet file' "$r/usr/share/doc/osfoundry/docs/orchestration.md" || fail "the installed docs/orchestration.md does not describe the fleet file"
+ok "man pages for osfoundry and its $(wc -w <<<"$cmds") commands render; the documents every --help names are installed"
 
 # --- the window from its desktop entry, env -i -------------------------
 # A HOME whose ~/.bashrc alone puts claude (and node) on PATH, as nvm does.

@@ -89,6 +89,14 @@ for want in osfoundry-desktop.exe osfoundry.exe; do
     fail "installer does not contain $want; see the File lines in build/windows/installer.nsi"
   fi
 done
+# The documents the command line's help pages point at (its doc folder).
+for want in README.md docs/*.md rules/README.md; do
+  if grep -qxF -- "doc/$want" <<<"$paths" || grep -qxF -- "doc\\${want//\//\\}" <<<"$paths"; then
+    ok "installer contains doc/$want"
+  else
+    fail "installer does not contain doc/$want, which osfoundry --help points at; see the doc lines in build/windows/installer.nsi"
+  fi
+done
 7z e -y -o"$work" "$installer" osfoundry-desktop.exe osfoundry.exe >/dev/null 2>&1 || true
 
 app="$work/osfoundry-desktop.exe"

@@ -3,7 +3,7 @@
 #   deps.sh app    — system libraries for the window + frontend packages
 #   deps.sh package — the above + what `make package` builds with (NSIS)
 #   deps.sh test   — the above + Xvfb, Chromium, tmux, the package checkers
-#                    and the pinned agent CLIs
+#                    PostgreSQL (the team server's tests) and the pinned agent CLIs
 # Debian/Ubuntu: apt packages (needs root or sudo). macOS/Windows: prints
 # what to install (see README) and checks it is there.
 set -euo pipefail
@@ -20,7 +20,7 @@ if [ "$mode" = package ] || [ "$mode" = test ]; then
   apt_pkgs+=(nsis file)
 fi
 if [ "$mode" = test ]; then
-  apt_pkgs+=(chromium tmux imagemagick git icoutils p7zip-full desktop-file-utils python3)
+  apt_pkgs+=(chromium tmux imagemagick git icoutils p7zip-full desktop-file-utils python3 xdotool xclip man-db dbus postgresql haproxy gnome-keyring)
 fi
 
 if [ "$(uname -s)" = Linux ] && command -v apt-get >/dev/null 2>&1; then

@@ -108,6 +108,15 @@ done
 lipo -create -output "$app/Contents/MacOS/osfoundry-desktop" "$work/osfoundry-desktop-arm64" "$work/osfoundry-desktop-amd64"
 lipo -create -output "$app/Contents/Resources/osfoundry" "$work/osfoundry-arm64" "$work/osfoundry-amd64"
 cp "$icns" "$app/Contents/Resources/osfoundry.icns"
+# The documents `osfoundry CMD --help` points at, with their source-tree
+# paths, in Contents/Resources/doc beside the command line (sealed by the
+# bundle's signature below).
+doc="$app/Contents/Resources/doc"
+mkdir -p "$doc/docs" "$doc/rules"
+cp README.md "$doc/"
+cp docs/*.md "$doc/docs/"
+cp rules/README.md "$doc/rules/"
+[ -s "$doc/docs/orchestration.md" ] || die "the bundle lacks $doc/docs/orchestration.md, which osfoundry run --help points at"
 write_plist "$app/Contents/Info.plist"
 printf 'APPL????' >"$app/Contents/PkgInfo"
 

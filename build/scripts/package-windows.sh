@@ -82,6 +82,7 @@ nsis=(makensis -V2 -INPUTCHARSET UTF8
   "-DICON=$root/$ico"
   "-DICON_PNG=$root/$png"
   "-DOUT_FILE=$root/$out"
+  "-DSRC_DIR=$root"
   build/windows/installer.nsi)
 "${nsis[@]}"
 echo "package-windows.sh: wrote $out ($(du -k "$out" | cut -f1) KiB)"

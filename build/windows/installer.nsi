@@ -7,8 +7,8 @@
 ; folder (%APPDATA%\osfoundry, or $OSFOUNDRY_HOME).
 ; Only stock NSIS headers and no plugins beyond what Debian's nsis ships.
 
-!ifndef VERSION | VERSION4 | BIN_DIR | ICON | ICON_PNG | OUT_FILE
-  !error "Build the installer with build/scripts/package-windows.sh (make package-windows): it defines VERSION, VERSION4, BIN_DIR, ICON, ICON_PNG and OUT_FILE"
+!ifndef VERSION | VERSION4 | BIN_DIR | ICON | ICON_PNG | OUT_FILE | SRC_DIR
+  !error "Build the installer with build/scripts/package-windows.sh (make package-windows): it defines VERSION, VERSION4, BIN_DIR, ICON, ICON_PNG, OUT_FILE and SRC_DIR"
 !endif
 
 Target amd64-unicode
@@ -278,6 +278,15 @@ Section "osFoundry" SecApp
   File "/oname=${APP_EXE}" "${BIN_DIR}/osfoundry-desktop.exe"
   File "/oname=${CLI_EXE}" "${BIN_DIR}/osfoundry.exe"
   File "/oname=osfoundry.png" "${ICON_PNG}"
+  ; The documents `osfoundry CMD --help` points at, in the doc folder beside
+  ; the command line, with their paths in the source tree.
+  SetOutPath "$INSTDIR\doc"
+  File "/oname=README.md" "${SRC_DIR}/README.md"
+  SetOutPath "$INSTDIR\doc\docs"
+  File "${SRC_DIR}/docs/*.md"
+  SetOutPath "$INSTDIR\doc\rules"
+  File "/oname=README.md" "${SRC_DIR}/rules/README.md"
+  SetOutPath "$INSTDIR"
   WriteUninstaller "$INSTDIR\${UNINSTALL_EXE}"
 
   CreateShortcut "$SMPROGRAMS\osFoundry.lnk" "$INSTDIR\${APP_EXE}" "" "$INSTDIR\${APP_EXE}" 0
@@ -331,6 +340,12 @@ Section "Uninstall"
   Delete "$INSTDIR\${APP_EXE}"
   Delete "$INSTDIR\${CLI_EXE}"
   Delete "$INSTDIR\osfoundry.png"
+  Delete "$INSTDIR\doc\README.md"
+  Delete "$INSTDIR\doc\docs\*.md"
+  Delete "$INSTDIR\doc\rules\README.md"
+  RMDir "$INSTDIR\doc\docs"
+  RMDir "$INSTDIR\doc\rules"
+  RMDir "$INSTDIR\doc"
   Delete "$INSTDIR\${UNINSTALL_EXE}"
   RMDir "$INSTDIR"
 SectionEnd

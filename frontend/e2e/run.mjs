@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { freePort, waitHTTP } from './lib.mjs';
+import { freePort, waitHTTP, patience } from './lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = resolve(process.argv[2] ?? '../build/bin/osfoundry-dev');
@@ -63,8 +63,18 @@ try {
   const specs = readdirSync(join(here, 'specs')).filter((f) => f.endsWith('.mjs') && f.includes(filter)).sort();
   for (const f of specs) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    // Playwright's own waits (locator actions, waitFor) stretch like until().
+    page.setDefaultTimeout(30000 * patience);
     const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('pageerror', (e) => {
+      // Wails' browser bridge (ipc_websocket.js, used only when a browser
+      // drives the dev build) hands an event to window.wails.EventsNotify as
+      // soon as its websocket opens, and on a loaded machine that can be
+      // before its runtime.js has defined window.wails. The desktop window
+      // injects the runtime before any page script; the app is not involved.
+      if (e.message === "Cannot read properties of undefined (reading 'EventsNotify')") return;
+      errors.push(e.message);
+    });
     const t0 = Date.now();
     try {
       await resetFakeModel();

@@ -17,7 +17,7 @@ import (
 	"github.com/osfoundry/desktop/backend/store"
 )
 
-// BenchOptions size `osfoundry bench connect`.
+// BenchOptions size `osfoundry-bench connect`.
 type BenchOptions struct {
 	Dir         string        // scratch folder for the database
 	Discoveries int           // discovery runs

@@ -1,7 +1,7 @@
 // Package connecttest drives the Connected endpoint from outside, over
 // real HTTP, the way a host and its user do: the owner's browser on the
 // consent page, and a hand-written OAuth client doing discovery → DCR →
-// PKCE → token. Tests, the TypeScript client test and `osfoundry bench
+// PKCE → token. Tests, the TypeScript client test and `osfoundry-bench
 // connect` use it, much like net/http/httptest.
 package connecttest
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,6 +50,10 @@ type TSClient struct {
 	Iss   string
 	// Logf receives the client's other output lines (nil drops them).
 	Logf func(format string, args ...any)
+	// Approve, when set, answers a consent page instead of Browser (a
+	// browser that must first sign in at the team's provider); it returns
+	// the redirect back to the client.
+	Approve func(authURL string) (*url.URL, error)
 
 	cmd    *exec.Cmd
 	in     io.WriteCloser
@@ -92,7 +97,11 @@ func (c *TSClient) Send(cmd string) (string, error) {
 		switch word {
 		case "AUTHORIZE":
 			c.Auths = append(c.Auths, rest)
-			loc, err := c.Browser.Approve(rest, c.Workspace, c.Choice)
+			approve := c.Approve
+			if approve == nil {
+				approve = func(u string) (*url.URL, error) { return c.Browser.Approve(u, c.Workspace, c.Choice) }
+			}
+			loc, err := approve(rest)
 			if err != nil {
 				return "", fmt.Errorf("approving the consent page: %w", err)
 			}

@@ -20,7 +20,7 @@ import (
 // whether it was a tool error.
 type caller func(tool string, args map[string]any) (string, bool)
 
-// seedExamples runs the seed's central examples as a connected assistant
+// seedExamples runs the reference article's central examples as a connected assistant
 // would, against what the owner made in project Launch (proj-a): "what
 // does our knowledge base say about refunds?", "mark the pricing page
 // record Ready", and a reply in the project's discussion channel. A
@@ -151,7 +151,7 @@ func seedExamples(t *testing.T, w *world, conn connect.Connection, display strin
 	}
 }
 
-// TestSeedExamplesGoSDK runs the seed's examples with the Go SDK client
+// TestSeedExamplesGoSDK runs the reference article's examples with the Go SDK client
 // after a real OAuth flow.
 func TestSeedExamplesGoSDK(t *testing.T) {
 	w := newWorld(t)
@@ -160,7 +160,7 @@ func TestSeedExamplesGoSDK(t *testing.T) {
 	seedExamples(t, w, conn, "Claude chat", w.goClient(t, "Claude chat"))
 }
 
-// TestSeedExamplesTypeScriptSDK runs the seed's examples with the official
+// TestSeedExamplesTypeScriptSDK runs the reference article's examples with the official
 // TypeScript client (@modelcontextprotocol/sdk from npm) after its own
 // OAuth flow: discovery, registration, PKCE and token are the SDK's.
 func TestSeedExamplesTypeScriptSDK(t *testing.T) {

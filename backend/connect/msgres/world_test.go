@@ -29,8 +29,19 @@ type world struct {
 	discA, discB messages.Channel
 }
 
-func newWorld(t *testing.T) *world {
+// worldOptions change a world: the message store's options and the
+// Connected service's.
+type worldOptions struct {
+	msgs    messages.Options
+	connect func(*connect.Options)
+}
+
+func newWorld(t *testing.T, opts ...worldOptions) *world {
 	t.Helper()
+	var o worldOptions
+	if len(opts) > 0 {
+		o = opts[0]
+	}
 	dir := t.TempDir()
 	db, err := store.Open(filepath.Join(dir, "osfoundry.db"))
 	must(t, err)
@@ -43,7 +54,7 @@ func newWorld(t *testing.T) *world {
 	must(t, err)
 	_, err = st.CreateProject(bg, "ws-acme", "proj-b", "Finance")
 	must(t, err)
-	ms, err := messages.Open(db, messages.Options{})
+	ms, err := messages.Open(db, o.msgs)
 	must(t, err)
 	must(t, ms.EnsureDiscussions(bg))
 	w := &world{notes: st, msgs: ms}
@@ -52,8 +63,12 @@ func newWorld(t *testing.T) *world {
 	w.discB, err = ms.ProjectDiscussion(bg, "proj-b")
 	must(t, err)
 
-	w.svc, err = connect.Open(bg, db, connect.Options{Resources: msgres.Resources{Resources: notesres.New(st), S: ms},
-		Extra: []connect.ToolSource{msgres.Source{S: ms}}})
+	co := connect.Options{Resources: msgres.Resources{Resources: notesres.New(st), S: ms},
+		Extra: []connect.ToolSource{msgres.Source{S: ms}}}
+	if o.connect != nil {
+		o.connect(&co)
+	}
+	w.svc, err = connect.Open(bg, db, co)
 	must(t, err)
 	ms.SetNameOf(msgres.NameOf(w.svc))
 	w.srv, err = connect.NewServer(w.svc, connect.ServerConfig{})

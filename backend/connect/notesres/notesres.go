@@ -1,5 +1,6 @@
 // Package notesres serves the notes store (Notes, knowledge bases,
-// Records) through the Connected endpoint: it adapts *notes.Store to
+// Records) through the Connected endpoint: it adapts the notes store's
+// tools and its Places (where each item sits, read on every call) to
 // connect.Resources so neither package imports the other.
 package notesres
 
@@ -15,7 +16,8 @@ import (
 	"github.com/osfoundry/desktop/backend/tools"
 )
 
-// Adapter is connect.Resources (and connect.WorkspaceLister) over a notes.Store.
+// Adapter is connect.Resources (and connect.WorkspaceLister) over a
+// notes.Store: its tools, and its Places for targets and listings.
 type Adapter struct{ S *notes.Store }
 
 var (
@@ -32,7 +34,7 @@ func (a Adapter) Tools() []tools.Tool { return a.S.Tools() }
 // CallTarget maps the store's answer: an unknown item is a Target with no
 // workspace (the endpoint answers not_found without saying more).
 func (a Adapter) CallTarget(ctx context.Context, tool string, args json.RawMessage) (connect.Target, error) {
-	t, err := a.S.CallTarget(ctx, tool, args)
+	t, err := a.S.Places.CallTarget(ctx, tool, args)
 	switch {
 	case errors.Is(err, notes.ErrNotFound):
 		return connect.Target{Kind: t.Kind, ID: t.ID}, nil
@@ -46,7 +48,7 @@ func (a Adapter) CallTarget(ctx context.Context, tool string, args json.RawMessa
 
 // ProjectResources lists a project's items now.
 func (a Adapter) ProjectResources(ctx context.Context, project string) ([]connect.Resource, error) {
-	rs, err := a.S.ProjectResources(ctx, project)
+	rs, err := a.S.Places.ProjectResources(ctx, project)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +61,7 @@ func (a Adapter) ProjectResources(ctx context.Context, project string) ([]connec
 
 // Workspaces names the workspaces for the consent page.
 func (a Adapter) Workspaces(ctx context.Context) ([]connect.Workspace, error) {
-	ws, err := a.S.ListWorkspaces(ctx)
+	ws, err := a.S.Places.ListWorkspaces(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -13,15 +13,15 @@ import (
 // Message channel. It reads the notes store now, so a project created a
 // moment ago is offered. Bound to the window; methods take no context.
 type Picker struct {
-	ctx context.Context
-	s   *notes.Store
-	ms  *messages.Store
+	ctx    context.Context
+	places *notes.Places
+	ms     *messages.Store
 }
 
-// NewPicker lists projects from s and Message channels from ms; ctx is
-// the app's lifetime.
+// NewPicker lists projects from s's places and Message channels from ms;
+// ctx is the app's lifetime.
 func NewPicker(ctx context.Context, s *notes.Store, ms *messages.Store) *Picker {
-	return &Picker{ctx: ctx, s: s, ms: ms}
+	return &Picker{ctx: ctx, places: s.Places, ms: ms}
 }
 
 // PickProject is one project offered to a connection, with what adding
@@ -50,7 +50,7 @@ type PickWorkspace struct {
 
 // Workspaces lists the workspaces by name.
 func (p *Picker) Workspaces() ([]PickWorkspace, error) {
-	ws, err := p.s.ListWorkspaces(p.ctx)
+	ws, err := p.places.ListWorkspaces(p.ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +64,7 @@ func (p *Picker) Workspaces() ([]PickWorkspace, error) {
 // opens lists a project's knowledge bases and Record channels by name,
 // then its discussion channel.
 func (p *Picker) opens(project string) ([]PickResource, error) {
-	rs, err := p.s.ProjectResources(p.ctx, project)
+	rs, err := p.places.ProjectResources(p.ctx, project)
 	if err != nil {
 		return nil, err
 	}
@@ -95,13 +95,13 @@ type PickChannel struct {
 
 // Projects lists every workspace's projects, workspaces and projects by name.
 func (p *Picker) Projects() ([]PickProject, error) {
-	ws, err := p.s.ListWorkspaces(p.ctx)
+	ws, err := p.places.ListWorkspaces(p.ctx)
 	if err != nil {
 		return nil, err
 	}
 	out := []PickProject{}
 	for _, w := range ws {
-		ps, err := p.s.ListProjects(p.ctx, w.ID)
+		ps, err := p.places.ListProjects(p.ctx, w.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -119,7 +119,7 @@ func (p *Picker) Projects() ([]PickProject, error) {
 // Channels lists the Message channels an invite can open: every channel
 // but the discussion channels (a project opens its own), by workspace.
 func (p *Picker) Channels() ([]PickChannel, error) {
-	ws, err := p.s.ListWorkspaces(p.ctx)
+	ws, err := p.places.ListWorkspaces(p.ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -68,7 +68,7 @@ func must(t *testing.T, err error) {
 	}
 }
 
-// TestScenarioRealNotes is SPEC §6's 9-step scenario against the real
+// TestScenarioRealNotes is docs/reference.md §6's 9-step scenario against the real
 // notes store, with the Go SDK client doing discovery, DCR, PKCE and
 // token exchange, and step-up authorization at step 6.
 func TestScenarioRealNotes(t *testing.T) {

@@ -6,6 +6,7 @@
 //   Go → node:  CALL {"tool":…,"args":…}     run one tools/call, answer RESULT <outcome>
 //               RAW {"tool":…,"args":…}      the same, answer RESULT {"isError":…,"text":…}
 //               RESET <scope>                 forget tokens, reconnect, ask <scope> next time
+//               LIST                          run tools/list, answer RESULT OK <tools> <tools with securitySchemes>
 //               CODE <code> <iss>             the browser's redirect back (after AUTHORIZE)
 //   node → Go:  AUTHORIZE <url>               open this consent page and approve it
 //               RESULT <outcome>              "OK <value>", "DENY <code>" or "ERR <status> <message>"
@@ -111,6 +112,14 @@ for (;;) {
   } else if (word === "RAW") {
     const { tool, args } = JSON.parse(rest);
     say("RESULT " + (await call(tool, args, raw)));
+  } else if (word === "LIST") {
+    try {
+      const { tools } = await client.listTools();
+      const schemed = tools.filter((t) => Array.isArray(t.securitySchemes) || Array.isArray(t._meta?.securitySchemes));
+      say("RESULT OK " + tools.length + " " + schemed.length);
+    } catch (e) {
+      say("RESULT ERR " + (e.code ?? "") + " " + String(e.message).replace(/\s+/g, " "));
+    }
   } else if (word === "RESET") {
     wantScope = rest;
     delete saved.tokens;

@@ -1,6 +1,6 @@
-// Package detectbench re-runs seed 004's live experiment: a fake agent that
+// Package detectbench re-runs article C's live experiment: a fake agent that
 // draws like Claude Code, a user bot, and several "needs you" detectors
-// scored against the agent's true state. `osfoundry bench detect` prints it.
+// scored against the agent's true state. `osfoundry-bench detect` prints it.
 package detectbench
 
 import (
@@ -28,11 +28,11 @@ type Script struct {
 	Waited  time.Duration // total time prompts waited for the bot
 }
 
-// Habits of the fake agent and the bot, from seed 004.
+// Habits of the fake agent and the bot, from article C.
 const (
 	spinnerEvery = 100 * time.Millisecond // 10 Hz, redrawn with \r
 	frameBytes   = 60
-	promptProb   = 0.8 // per tool call: ≈25 prompts in 30 tasks, as in the seed's run
+	promptProb   = 0.8 // per tool call: ≈25 prompts in 30 tasks, as in the reference article's run
 )
 
 var spinnerGlyphs = []string{"·", "✢", "✳", "✶", "✻", "✽"}

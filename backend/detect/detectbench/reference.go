@@ -5,13 +5,13 @@ import (
 	"time"
 )
 
-// Reference is a row of seed 004's table (seed 7, 30 tasks, 25 prompts,
-// 10.6 minutes), printed beside ours. Cells are the seed's own text.
+// Reference is a row of article C's table (seed 7, 30 tasks, 25 prompts,
+// 10.6 minutes), printed beside ours. Cells are the reference article's own text.
 type Reference struct {
 	Median, Max, Misses, Residual, FPWork, FPIdle string
 }
 
-// SeedRows maps our detector names to the seed's measured rows; our own
+// SeedRows maps our detector names to the reference article's measured rows; our own
 // detector is shown against the targets instead.
 var SeedRows = map[string]Reference{
 	"targets":                        {"≤ 0.050 s", "≤ 0.150 s", "0", "≤ 0.150 s", "0", "0"},
@@ -27,7 +27,7 @@ var SeedRows = map[string]Reference{
 	"output quiet ≥ 8s":              {"–", "–", "25 / 25", "0 s", "0", "6 / 7 s"},
 }
 
-// Cells renders a score like the seed's table.
+// Cells renders a score like the reference article's table.
 func (s Score) Cells() []string {
 	lat := func(d time.Duration) string {
 		if d < 0 {

@@ -30,7 +30,7 @@ type Result struct {
 	EvalCPU time.Duration // wall time spent inside them
 }
 
-// The seed's detectors sample every 50 ms (its supervisor's tick); the
+// The reference article's detectors sample every 50 ms (its supervisor's tick); the
 // shipped sweep reads the screen every 700 ms.
 const (
 	sampleEvery = 50 * time.Millisecond
@@ -40,7 +40,7 @@ const (
 
 var quietThresholds = []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 3 * time.Second, 5 * time.Second, 8 * time.Second}
 
-// lab is one pane under observation: the emulator, our Tracker, the seed's
+// lab is one pane under observation: the emulator, our Tracker, the reference article's
 // detectors, and the truth, on one clock (virtual or real).
 type lab struct {
 	mu        sync.Mutex // raw, lastOut, truth, series (live mode has several goroutines)
@@ -92,7 +92,7 @@ func newLab(reg *detect.Registry, o Options, clock detect.Clock) (*lab, error) {
 	l.sched = detect.NewScheduler(clock, o.Sweep)
 	l.sched.Add(l.tr)
 	l.sched.Start()
-	// The seed's detectors, on its 50 ms supervisor tick and 700 ms sweep.
+	// The reference article's detectors, on its 50 ms supervisor tick and 700 ms sweep.
 	var tick, sweepTick func()
 	tick = func() {
 		lines := l.emu.Lines()
@@ -209,7 +209,7 @@ var (
 	escSeq = regexp.MustCompile(`\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]`)
 )
 
-// strippedTail is the byte-tail method the seed measured: the last 8 KB,
+// strippedTail is the byte-tail method the reference article measured: the last 8 KB,
 // escape sequences deleted, each line reduced to what follows its last \r.
 func strippedTail(raw []byte) string {
 	if len(raw) > tailBytes {

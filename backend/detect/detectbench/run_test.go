@@ -11,7 +11,7 @@ import (
 
 // The experiment's outcome that does not depend on timing: our detector and
 // the screen-rule sweep never miss a prompt and never cry wolf; the quiet
-// timers and the "?" heuristic do, as in the seed.
+// timers and the "?" heuristic do, as in the reference article.
 func TestRunScoresTheExperiment(t *testing.T) {
 	reg, _, err := detect.Load(rules.Files, "")
 	if err != nil {

@@ -53,7 +53,7 @@ func (l *truthLine) set(t time.Duration, s detect.State) {
 	l.at, l.val = append(l.at, t), append(l.val, s)
 }
 
-// Score is one detector's row in the seed's table.
+// Score is one detector's row in the reference article's table.
 type Score struct {
 	Name      string
 	Latencies []time.Duration // per detected prompt
@@ -87,7 +87,7 @@ func (s Score) Max() time.Duration {
 	return slices.Max(s.Latencies)
 }
 
-// score compares a detector's verdicts with the truth, the way seed 004
+// score compares a detector's verdicts with the truth, the way article C
 // did: latency from the prompt being drawn to the first "needs you"; a miss
 // when it never said so while the prompt showed; residual = how long it
 // kept saying so after the answer; false positives = episodes that began

@@ -22,6 +22,12 @@ type Options struct {
 	Cols  int
 	Rows  int
 	Chunk int // bytes per simulated PTY read; 0 = 4096
+	// Hooks are the agent's hook reports, each given to detection once the
+	// output reached its offset (File reads them from beside the capture).
+	Hooks []Hook
+	// Settle is how long the last screen stays before it is judged;
+	// 0 = DefaultSettle, negative = judged at once.
+	Settle time.Duration
 }
 
 // Result is the decision for one capture.
@@ -60,6 +66,11 @@ func File(reg *detect.Registry, path string, o Options) (Result, error) {
 	}
 	defer f.Close()
 	hintAgent, expected := ParseName(filepath.Base(path))
+	if o.Hooks == nil {
+		if o.Hooks, err = ReadHooks(path); err != nil {
+			return Result{}, err
+		}
+	}
 	res, err := Reader(reg, f, o, hintAgent)
 	res.File, res.Expected = path, expected
 	return res, err
@@ -100,11 +111,20 @@ func Reader(reg *detect.Registry, r io.Reader, o Options, hintAgent string) (Res
 		o.Chunk = chunk
 	}
 	buf := make([]byte, o.Chunk)
+	hooks := o.Hooks
+	pos := 0
 	var d detect.Decision
 	for {
-		n, err := r.Read(buf)
+		// A read ends where the next hook report arrived, so each report
+		// meets the screen it met live.
+		want := o.Chunk
+		if len(hooks) > 0 && hooks[0].Offset > pos && hooks[0].Offset-pos < want {
+			want = hooks[0].Offset - pos
+		}
+		n, err := r.Read(buf[:want])
 		if n > 0 {
 			emu.Write(buf[:n])
+			pos += n
 			for _, fn := range pending {
 				fn()
 			}
@@ -112,12 +132,25 @@ func Reader(reg *detect.Registry, r io.Reader, o Options, hintAgent string) (Res
 			tr.ScreenChanged()
 			clock.Advance(detect.DefaultDelay)
 		}
+		for len(hooks) > 0 && (hooks[0].Offset <= pos || err == io.EOF) {
+			if s, ok := hooks[0].signal(); ok {
+				tr.Report(s)
+				clock.Advance(detect.DefaultDelay)
+			}
+			hooks = hooks[1:]
+		}
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return Result{}, fmt.Errorf("reading capture: %w", err)
 		}
+	}
+	if o.Settle == 0 {
+		o.Settle = DefaultSettle
+	}
+	if o.Settle > 0 {
+		clock.Advance(o.Settle)
 	}
 	d = tr.Evaluate()
 	if hint := resolveHint(reg, hintAgent); d.Agent == "" && hint != "" {

@@ -176,3 +176,26 @@ func TestFileErrors(t *testing.T) {
 		t.Fatalf("res = %+v, %v", res, err)
 	}
 }
+
+// A Codex prompt's card and notification name what it asks: Codex's own
+// report says only "permission", so the rules read it off the screen.
+func TestCodexPromptsNameWhatTheyAsk(t *testing.T) {
+	reg := registry(t)
+	dir := captureDirs[0]
+	for _, c := range []struct{ file, want string }{
+		{"codex-0.169.0.blocked.bash.raw", "Codex CLI wants to run: touch osf-bash.txt && echo osf-marker-$((6*7))"},
+		{"codex-inline-0.169.0.blocked.bash.raw", "Codex CLI wants to run: touch osf-bash.txt && echo osf-marker-$((6*7))"},
+		{"codex-0.169.0.blocked.edit.raw", "Codex CLI wants to edit /tmp/osf-fixtures/codex-0.169.0/home/notes.txt"},
+		{"codex-0.169.0.blocked.mcp-tool.raw", "Codex CLI wants to use memory_search from osfoundry"},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			res, err := File(reg, filepath.Join(dir, c.file), Options{Agent: "auto"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Decision.State != detect.Blocked || res.Decision.Message != c.want {
+				t.Errorf("got %s %q, want blocked %q", res.Decision.State, res.Decision.Message, c.want)
+			}
+		})
+	}
+}

@@ -81,7 +81,7 @@ type CostResult struct {
 }
 
 // WriteCost times calls sequential edit_note_tab calls with a 200-character
-// replace_text under scope (the seed's bench.py). The time covers the whole
+// replace_text under scope (the reference article's bench.py). The time covers the whole
 // tool call: argument validation, the transaction and the JSON result.
 func WriteCost(ctx context.Context, dir string, scope notes.Scope, calls int) (CostResult, error) {
 	opts := notes.Options{Scope: scope}

@@ -38,7 +38,7 @@ type RaceConfig struct {
 	Edits    int // per editor
 	// Think times between read and write (uniform in [min, max]).
 	AgentThink, PersonThink [2]time.Duration
-	// Idle gaps before each read. The seed's runs took 9.6–10.5 s for 100
+	// Idle gaps before each read. The reference article's runs took 9.6–10.5 s for 100
 	// edits whatever the mode, so both editors edited about every 100 ms;
 	// the gap makes up the rest of that period beyond the think time.
 	AgentIdle, PersonIdle [2]time.Duration
@@ -190,7 +190,7 @@ type tabRead struct {
 }
 
 // runAgent is the scripted model: read_note_tab → think → edit_note_tab
-// with a fresh idempotency key per attempt, as the seed's loop does.
+// with a fresh idempotency key per attempt, as the reference article's loop does.
 func runAgent(ctx context.Context, e *editor, f fixture, cfg RaceConfig, rng *rand.Rand, t *tally) error {
 	read := func() (tabRead, error) {
 		var r tabRead

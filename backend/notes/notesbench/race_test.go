@@ -10,8 +10,8 @@ import (
 	"github.com/osfoundry/desktop/backend/notes"
 )
 
-// Think times are a tenth of the seed's so the suite stays fast; the
-// invariants do not depend on them. The bench runs the seed's figures.
+// Think times are a tenth of the reference article's so the suite stays fast; the
+// invariants do not depend on them. The bench runs the reference article's figures.
 var (
 	fastAgent  = [2]time.Duration{2 * time.Millisecond, 8 * time.Millisecond}
 	fastPerson = [2]time.Duration{500 * time.Microsecond, 4 * time.Millisecond}

@@ -1,7 +1,7 @@
-// Package notesbench reproduces the seed's experiments on the real Notes
+// Package notesbench reproduces the reference article's experiments on the real Notes
 // store: two editors racing on one Note, version scope, millisecond
 // versions, creates under lost responses, and the cost of a guarded write.
-// `osfoundry bench notes` prints its tables; its tests assert the
+// `osfoundry-bench notes` prints its tables; its tests assert the
 // invariants (nothing lost with re-apply, no duplicates with keys).
 package notesbench
 
@@ -21,7 +21,7 @@ import (
 const workspace = "ws-bench"
 
 // editor is one client with its own database connection pool, as the
-// seed's race.py gives each thread its own sqlite connection.
+// reference article's race.py gives each thread its own sqlite connection.
 type editor struct {
 	db *sql.DB
 	s  *notes.Store

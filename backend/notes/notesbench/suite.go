@@ -12,7 +12,7 @@ import (
 	"github.com/osfoundry/desktop/backend/notes"
 )
 
-// Table is one printed result table, with the seed's figures beside ours.
+// Table is one printed result table, with the reference article's figures beside ours.
 type Table struct {
 	Title  string
 	Header []string
@@ -23,7 +23,7 @@ type Table struct {
 // Experiments, in print order.
 var Experiments = []string{"race", "records", "scope", "fast", "create", "cost", "kbsearch"}
 
-// SuiteOptions size the experiments; zero values are the seed's sizes.
+// SuiteOptions size the experiments; zero values are the reference article's sizes.
 type SuiteOptions struct {
 	Dir       string // scratch folder for the databases
 	Runs      int    // race seeds 1..Runs (5)
@@ -32,7 +32,7 @@ type SuiteOptions struct {
 	Calls     int    // write-cost calls per repetition (2,000)
 	Only      []string
 	// OnTable, when set, gets each table as soon as it is measured (the
-	// whole suite takes about a minute at the seed's sizes).
+	// whole suite takes about a minute at the reference article's sizes).
 	OnTable func(Table)
 }
 

@@ -5,6 +5,7 @@
 package fakemodel
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -65,9 +66,24 @@ type Request struct {
 	// Side is true for requests that do not consume the script (titles,
 	// quota checks, topic detection, …).
 	Side bool
+	// Title is true for a request of the app's Titling role (its prompt
+	// holds TitleMarker): it is answered from the title script, never from
+	// the conversation's, and is not a main request.
+	Title bool
 	// Turn is the index of the scripted turn that answered, or -1.
 	Turn int
 }
+
+// TitleMarker is the fixed text of the Titling role's prompt
+// (backend/roles), by which a request that names a chat is told apart from
+// the chat's own turns. The app titles a chat in the background after its
+// first answer, so that request can arrive before or after the chat's next
+// turn: answered from the conversation's script, it would take a turn
+// scripted for the chat.
+const TitleMarker = "title of at most six words"
+
+// DefaultTitle answers a titling request when no title was scripted.
+const DefaultTitle = "Fake chat title"
 
 // JSON decodes the body into a generic map (nil when it is not JSON).
 func (r Request) JSON() map[string]any {
@@ -91,8 +107,13 @@ type Server struct {
 	next  int
 	reqs  []Request
 	ids   int
+	// titles is the titling requests' own script (PushTitle).
+	titles    []Turn
+	nextTitle int
 	// Fallback answers main requests once the script is used up.
 	Fallback Turn
+	// TitleFallback answers titling requests once their script is used up.
+	TitleFallback Turn
 }
 
 // New starts a server on 127.0.0.1 with an OS-chosen port.
@@ -106,6 +127,9 @@ func New(turns ...Turn) (*Server, error) {
 		ln:       ln,
 		turns:    turns,
 		Fallback: Turn{Text: "Done."},
+		// A title the app accepts, so every chat is named without a spec
+		// having to script it.
+		TitleFallback: Turn{Text: DefaultTitle},
 	}
 	s.cond = sync.NewCond(&s.mu)
 	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
@@ -138,6 +162,26 @@ func (s *Server) Push(turns ...Turn) {
 	s.mu.Unlock()
 }
 
+// PushTitle appends answers for the Titling role's requests; they are taken
+// in order by titling requests only, whatever the conversation's script
+// holds.
+func (s *Server) PushTitle(turns ...Turn) {
+	s.mu.Lock()
+	s.titles = append(s.titles, turns...)
+	s.mu.Unlock()
+}
+
+// TitleRequests returns the Titling role's requests so far.
+func (s *Server) TitleRequests() []Request {
+	var out []Request
+	for _, r := range s.Requests() {
+		if r.Title {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // Requests returns a copy of every request recorded so far.
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
@@ -145,11 +189,12 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.reqs...)
 }
 
-// MainRequests returns the requests that consumed (or asked for) a scripted turn.
+// MainRequests returns the requests that consumed (or asked for) a turn of
+// the conversation's script (titling requests are not among them).
 func (s *Server) MainRequests() []Request {
 	var out []Request
 	for _, r := range s.Requests() {
-		if r.API != "" && !r.Side {
+		if r.isMain() {
 			out = append(out, r)
 		}
 	}
@@ -183,12 +228,14 @@ func (s *Server) WaitMain(n int, timeout time.Duration) bool {
 func (s *Server) countMain() int {
 	n := 0
 	for _, r := range s.reqs {
-		if r.API != "" && !r.Side {
+		if r.isMain() {
 			n++
 		}
 	}
 	return n
 }
+
+func (r Request) isMain() bool { return r.API != "" && !r.Side && !r.Title }
 
 func (s *Server) newID(prefix string) string {
 	s.mu.Lock()
@@ -202,15 +249,25 @@ func (s *Server) newID(prefix string) string {
 func (s *Server) Reset() {
 	s.mu.Lock()
 	s.turns = s.turns[:s.next]
+	s.titles = s.titles[:s.nextTitle]
 	s.mu.Unlock()
 }
 
-// record stores a request; for main requests it also takes the next turn.
+// record stores a request; for main requests it also takes the next turn,
+// for titling requests the next title.
 func (s *Server) record(r Request) (Turn, int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	turn, idx := Turn{}, -1
-	if r.API != "" && !r.Side {
+	r.Title = r.API != "" && !r.Side && bytes.Contains(r.Body, []byte(TitleMarker))
+	switch {
+	case r.Title:
+		turn = s.TitleFallback
+		if s.nextTitle < len(s.titles) {
+			turn = s.titles[s.nextTitle]
+			s.nextTitle++
+		}
+	case r.API != "" && !r.Side:
 		if s.next < len(s.turns) {
 			turn, idx = s.turns[s.next], s.next
 			s.next++

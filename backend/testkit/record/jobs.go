@@ -38,6 +38,7 @@ func Jobs() []Job {
 	)
 	jobs = append(jobs, dialogJobs()...)
 	jobs = append(jobs, promptJobs()...)
+	jobs = append(jobs, stuckJobs()...)
 	jobs = append(jobs,
 		Job{Name: "claude-headless", Agent: "claude", Record: RecordClaudeHeadless},
 		Job{Name: "codex-headless", Agent: "codex", Record: RecordCodexHeadless},

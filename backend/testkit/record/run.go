@@ -21,6 +21,9 @@ type Run struct {
 	// re-record to the next, so a diff shows only what the CLI changed.
 	TmpRoot string
 	Log     func(format string, args ...any)
+	// HelperExe is the recorder's own binary, run by Claude Code's hooks as
+	// the pane helper (HelperArg); "" records no hook reports.
+	HelperExe string
 
 	mu    sync.Mutex
 	files []string

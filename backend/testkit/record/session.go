@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/osfoundry/desktop/backend/detect/replay"
 	"github.com/osfoundry/desktop/backend/terminal"
 	"github.com/osfoundry/desktop/backend/testkit/agentenv"
 )
@@ -42,6 +43,9 @@ type Session struct {
 	last    time.Time // last output
 	saved   []string
 	history []string // transcript of what was matched/sent, for error messages
+	// hooks are the reports the agent's hooks sent, each at the number of
+	// output bytes printed when it arrived (hooks.go).
+	hooks []replay.Hook
 }
 
 // tap receives the raw PTY stream.
@@ -190,6 +194,12 @@ func (s *Session) Save(state string) error {
 		return fmt.Errorf("saving %s: %w", base, err)
 	}
 	s.saved = append(s.saved, filepath.Base(base)+".raw", filepath.Base(base)+".screen.txt")
+	if hooks := s.hooksUpTo(len(raw)); len(hooks) > 0 {
+		if err := writeHooks(base+replay.HooksSuffix, hooks); err != nil {
+			return err
+		}
+		s.saved = append(s.saved, filepath.Base(base)+replay.HooksSuffix)
+	}
 	s.note("saved %s", state)
 	s.Log("  %-48s %7d bytes", filepath.Base(base)+".raw", len(raw))
 	return nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/osfoundry/desktop/backend/testkit/agentenv"
@@ -31,6 +32,9 @@ type tuiSpec struct {
 	untrusted bool
 	// setup prepares the work folder before the CLI starts (e.g. a .mcp.json).
 	setup func(env *agentenv.Env) error
+	// hooks runs Claude Code with the app's hooks and saves their reports
+	// beside each capture (hooks.go).
+	hooks bool
 	// fixture is the fixture prefix when it is not the recording's name: the
 	// first-run dialogs are recorded apart but belong to the agent's set.
 	fixture string
@@ -68,10 +72,22 @@ func recordTUI(r *Run, name string, spec tuiSpec, flow func(t *tui) []step) erro
 	if spec.fixture != "" {
 		fixture = spec.fixture
 	}
-	s, err := Start(env, fixture, r.Out, env.Argv(spec.args...), spec.env...)
+	args, extraEnv := spec.args, spec.env
+	var started atomic.Pointer[Session]
+	if spec.hooks {
+		hookArgs, hookEnv, closeHooks, err := r.claudeHooks(&started)
+		if err != nil {
+			return err
+		}
+		defer closeHooks()
+		args = append(append([]string(nil), args...), hookArgs...)
+		extraEnv = append(append([]string(nil), extraEnv...), hookEnv...)
+	}
+	s, err := Start(env, fixture, r.Out, env.Argv(args...), extraEnv...)
 	if err != nil {
 		return err
 	}
+	started.Store(s)
 	defer s.Close()
 	s.Log = r.Log
 	if err := runSteps(flow(&tui{srv: srv, env: env, s: s, echo: spec.echo}), srv); err != nil {

@@ -48,8 +48,11 @@ function gitRepo(dir, branch) {
 
 /** claudeTranscript: title/mode records first, the first cwd on line 6, then
  * conversation records with thinking, text, tool_use and tool_result blocks. */
-export function claudeTranscript({ id, cwd, branch, title, firstMessage, mode = 'default', pairs = 2 }) {
-  const ts = (k) => new Date(Date.UTC(2026, 10, 4, 10, 0, k)).toISOString();
+export function claudeTranscript({ id, cwd, branch, title, firstMessage, mode = 'default', pairs = 2, at }) {
+  // at: when the last record was written (the session's "last used"); by
+  // default a fixed day, so rows show their date.
+  const start = at ? at - 2 * pairs * 1000 : Date.UTC(2026, 10, 4, 10, 0, 0);
+  const ts = (k) => new Date(start + k * 1000).toISOString();
   const base = (type, k) => ({ parentUuid: null, isSidechain: false, userType: 'external', cwd, sessionId: id, version: '2.1.328', gitBranch: branch, type, uuid: `${id.slice(0, 8)}-${type}-${k}`, timestamp: ts(k) });
   let out = '';
   out += line({ type: 'custom-title', customTitle: title, sessionId: id });
@@ -84,8 +87,9 @@ export function claudeTranscript({ id, cwd, branch, title, firstMessage, mode = 
   return out;
 }
 
-function codexRollout({ id, cwd, branch, title }) {
-  const ts = (k) => new Date(Date.UTC(2026, 10, 9, 9, 0, k)).toISOString();
+function codexRollout({ id, cwd, branch, title, at }) {
+  const start = at ? at - 8000 : Date.UTC(2026, 10, 9, 9, 0, 0);
+  const ts = (k) => new Date(start + k * 1000).toISOString();
   const rec = (k, type, payload) => line({ timestamp: ts(k), type, payload });
   return (
     rec(0, 'session_meta', {
@@ -144,23 +148,23 @@ export default async function ({ home, tmp }) {
   const projects = join(home, '.claude', 'projects');
   const m = seeded.mismatch;
   put(join(projects, escape(f.shopApi), m.id + '.jsonl'),
-    claudeTranscript({ id: m.id, cwd: f.shopApi, branch: m.branch, title: m.title, firstMessage: 'Why does a retry charge the card twice?', pairs: seeded.toolRecords }),
+    claudeTranscript({ id: m.id, cwd: f.shopApi, branch: m.branch, title: m.title, firstMessage: 'Why does a retry charge the card twice?', pairs: seeded.toolRecords, at: now - 6 * DAY - 2 * HOUR }),
     now - 6 * DAY - 2 * HOUR);
   // A sub-agent transcript: never listed.
   put(join(projects, escape(f.shopApi), m.id, 'subagents', 'agent-a1b2c3.jsonl'),
     claudeTranscript({ id: m.id, cwd: f.shopApi, branch: m.branch, title: 'Sub-agent work', firstMessage: 'Search the code' }), now - 6 * DAY);
   const p = seeded.permissive;
   put(join(projects, escape(f.shopApi), p.id + '.jsonl'),
-    claudeTranscript({ id: p.id, cwd: f.shopApi, branch: p.branch, title: p.title, firstMessage: 'Make the payment logs shorter', mode: p.mode }),
+    claudeTranscript({ id: p.id, cwd: f.shopApi, branch: p.branch, title: p.title, firstMessage: 'Make the payment logs shorter', mode: p.mode, at: now - 2 * HOUR }),
     now - 2 * HOUR);
   const g = seeded.gone;
   put(join(projects, escape(f.gone), g.id + '.jsonl'),
-    claudeTranscript({ id: g.id, cwd: f.gone, branch: 'main', title: g.title, firstMessage: 'Sketch an importer' }), now - 20 * DAY);
+    claudeTranscript({ id: g.id, cwd: f.gone, branch: 'main', title: g.title, firstMessage: 'Sketch an importer', at: now - 20 * DAY }), now - 20 * DAY);
 
   const c = seeded.codex;
   const rollout = join(home, '.codex', 'sessions', '2026', '11', '09', `rollout-2026-11-09T09-00-00-${c.id}.jsonl`);
   const codexMs = now - DAY - 3 * HOUR;
-  put(rollout, codexRollout({ id: c.id, cwd: f.shopWeb, branch: c.branch, title: c.title }), codexMs);
+  put(rollout, codexRollout({ id: c.id, cwd: f.shopWeb, branch: c.branch, title: c.title, at: codexMs }), codexMs);
   codexStateDB(home, { id: c.id, cwd: f.shopWeb, branch: c.branch, title: c.title }, rollout, codexMs);
 
   // The fake claude, first on the PATH the app (and its panes) get.

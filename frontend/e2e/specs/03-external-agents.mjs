@@ -146,7 +146,7 @@ export default async function ({ page, base, home, tmp, env, shot }) {
   await page.getByRole('button', { name: 'Continue here' }).click();
   await page.waitForURL(/#\/chat\?chat=/);
   const chatId = decodeURIComponent(new URL(page.url()).hash.split('chat=')[1]);
-  const chat = (await goCall(page, 'pipeline.Binding.GetChat', chatId)).chat;
+  const chat = (await goCall(page, 'chat.Binding.GetChat', chatId)).chat;
   assert(chat.cliAgent === 'claude' && chat.cliSession === seeded.permissive.id && chat.folder === f.shopApi,
     `continued chat: ${JSON.stringify(chat)}`);
   await shot('external-agents-continue-here');
@@ -169,7 +169,7 @@ export default async function ({ page, base, home, tmp, env, shot }) {
   await page.waitForSelector(rowSel(seeded.mismatch.id));
   const liveId = 'c0ffee00-1111-4222-8333-444455556666';
   put(join(home, '.claude', 'projects', escape(f.shopWeb), liveId + '.jsonl'),
-    claudeTranscript({ id: liveId, cwd: f.shopWeb, branch: 'main', title: 'Started in a terminal just now', firstMessage: 'Hello' }));
+    claudeTranscript({ id: liveId, cwd: f.shopWeb, branch: 'main', title: 'Started in a terminal just now', firstMessage: 'Hello', at: Date.now() }));
   await until('the new session to appear live', async () => (await visibleKeys())[0]?.endsWith(liveId), 20000);
   assert((await chipText('claude-code')) === 'Claude Code 4', `Claude Code chip after the new session: ${await chipText('claude-code')}`);
   assert((await page.textContent(rowSel(liveId))).includes('just now'), 'the new session was used just now');

@@ -32,8 +32,9 @@ export default async function ({ page, base, env, shot }) {
   const view = page.locator('[data-note-view]');
   await view.waitFor();
   const noteId = await view.getAttribute('data-note-view');
-  const textTab = page.locator('[data-tab][data-kind="text"]').first();
-  const tabId = await textTab.getAttribute('data-tab');
+  // A note with one tab shows no tab bar; its body names the tab.
+  const tabId = await until('the text tab', () => page.locator('[data-note-tab]').getAttribute('data-note-tab'));
+  assert((await page.locator('[role="tablist"][aria-label="Tabs"]').count()) === 0, 'a note with one tab should show no tab bar');
   const workspace = await until('the note in the list', async () => {
     const ws = await page.evaluate(async (id) => (await window.go.notes.Binding.GetNote(id)).workspace_id, noteId);
     return ws || null;

@@ -131,8 +131,12 @@ export default async function ({ page, base, tmp, shot }) {
         assert(body.includes(s), `the consent page shows "${s}"`);
       // One workspace is chosen (radio buttons); pick Acme.
       await browser.getByRole('radio', { name: 'Acme' }).check();
-      assert(await browser.getByRole('radio', { name: 'Use pending: E2E client' }).isChecked(), 'the pending connection is offered first');
-      await browser.getByRole('radio', { name: 'Create a new connection' }).waitFor();
+      // The pending connection is offered but never preselected (the
+      // client's own name must not choose it); the owner picks it.
+      const pendingChoice = browser.getByRole('radio', { name: 'Use pending: E2E client' });
+      assert(!(await pendingChoice.isChecked()), 'the pending connection is not preselected');
+      assert(await browser.getByRole('radio', { name: 'Create a new connection' }).isChecked(), 'a new connection is the default');
+      await pendingChoice.check();
       const approve = browser.getByRole('checkbox', { name: 'I approve connecting this assistant to Acme' });
       await approve.waitFor();
 

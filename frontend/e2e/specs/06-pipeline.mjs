@@ -83,10 +83,12 @@ export default async function ({ page, base, tmp, shot }) {
   const chatMode = list.getByRole('option', { name: /^cli:claude Claude Code — chat/ });
   assert((await chatMode.getAttribute('aria-disabled')) === 'true', 'cli:claude cannot be picked for Worker');
   await chatMode.getByText("'cli:claude' is chat mode", { exact: false }).waitFor();
+  const rule = await page.locator('[data-cost-rule]').textContent();
+  assert(rule.includes('not billed per token') && rule.includes('at API prices'), `the cost rule on Pipeline: ${rule}`);
   await shot('pipeline-roles-picker');
   await list.getByRole('option', { name: /^cli:claude:agent/ }).click();
   await worker.getByText('Saved').waitFor();
-  const roles = await goCall(page, 'pipeline.Binding.Roles');
+  const roles = await goCall(page, 'roles.Binding.Roles');
   assert(roles.find((r) => r.name === 'Worker').model === 'cli:claude:agent', 'Worker runs on cli:claude:agent');
 
   // --- Chat: a task, progress lines streaming in, the final answer ---
@@ -111,7 +113,9 @@ export default async function ({ page, base, tmp, shot }) {
   await until('the final answer', async () => ((await run.locator('[data-answer]').textContent().catch(() => '')) ?? '').trim() === answer, 60000);
   assert((await run.getAttribute('data-state')) === 'done', 'the run is done');
   const foot = await run.locator('.foot').textContent();
-  assert(foot.includes('$0 (subscription)') && /context [\d,]+ tokens/.test(foot), `usage footer: ${foot}`);
+  // The cost by the app's one rule (as Orchestration words it): subscription,
+  // and Claude Code's own figure as an estimate at API prices.
+  assert(/tokens · subscription( · ≈\$[\d.]+ at API prices)?( · |$)/.test(foot.trim()) && !foot.includes('(subscription)') && /context [\d,]+ tokens/.test(foot), `usage footer: ${foot}`);
   // The steps fold away once the run is done, and open again.
   await run.getByRole('button', { name: /\d+ steps/ }).click();
   const final = (await lines()).map((s) => s.trim());
@@ -160,7 +164,7 @@ export default async function ({ page, base, tmp, shot }) {
   await prefs.getByRole('option', { name: /^cli:claude:agent/ }).click();
   await page.getByRole('button', { name: 'Create agent' }).click();
   await page.getByText('Saved.').waitFor();
-  const agents = await goCall(page, 'pipeline.Binding.Agents');
+  const agents = await goCall(page, 'roles.Binding.Agents');
   const helper = agents.find((a) => a.name === 'Release helper');
   assert(helper && helper.runtimeRole === 'Researcher' && helper.modelPreference === 'cli:claude:agent', `saved agent: ${JSON.stringify(agents)}`);
   await push('verify');

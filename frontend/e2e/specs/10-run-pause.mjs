@@ -35,8 +35,8 @@ export default async function ({ page, base, tmp, shot }) {
 
   // The set-up 06 does through its screens (this spec also runs alone).
   await page.goto(base + '/#/chat');
-  await goCall(page, 'pipeline.Binding.SetRoleModel', 'Worker', 'cli:claude:agent');
-  await goCall(page, 'pipeline.Binding.AddFolder', seed.work);
+  await goCall(page, 'roles.Binding.SetRoleModel', 'Worker', 'cli:claude:agent');
+  await goCall(page, 'roles.Binding.AddFolder', seed.work);
 
   const before = await requests();
   assert((await fake('/_testkit/push?scenario=slow', { method: 'POST' })).status === 204, 'push slow');
@@ -78,12 +78,12 @@ export default async function ({ page, base, tmp, shot }) {
     await shot('run-pause-chat-paused');
     await box.fill('One more thing');
     assert(await page.getByRole('button', { name: 'Send' }).isDisabled(), 'Send is off while the run is paused');
-    const refused = await goCall(page, 'pipeline.Binding.Send', chatId, 'One more thing').then(
+    const refused = await goCall(page, 'chat.Binding.Send', chatId, 'One more thing').then(
       () => '',
       (e) => String(e?.message ?? e),
     );
     assert(refused.includes("This chat's run is paused. Resume it, or end the chat."), `sending to the paused chat: ${refused}`);
-    const got = await goCall(page, 'pipeline.Binding.GetChat', chatId);
+    const got = await goCall(page, 'chat.Binding.GetChat', chatId);
     assert(got.runs.length === 1 && got.runs[0].state === 'paused', `the chat's runs: ${JSON.stringify(got.runs.map((r) => r.state))}`);
     await box.fill('');
 
@@ -112,7 +112,7 @@ export default async function ({ page, base, tmp, shot }) {
     await board.waitForSelector(inColumn('done'), { timeout: 5000 });
 
     // The Agents screen: Pause on its running run, Resume on the paused one.
-    const agent = await goCall(page, 'pipeline.Binding.SaveAgent', { id: '', name: 'Slow helper', modelPreference: 'cli:claude:agent', runtimeRole: 'Worker', instructions: '' });
+    const agent = await goCall(page, 'roles.Binding.SaveAgent', { id: '', name: 'Slow helper', modelPreference: 'cli:claude:agent', runtimeRole: 'Worker', instructions: '' });
     const asked = await requests();
     assert((await fake('/_testkit/push?scenario=slow', { method: 'POST' })).status === 204, 'push slow');
     await page.goto(base + '/#/agents');
@@ -133,7 +133,7 @@ export default async function ({ page, base, tmp, shot }) {
     await board.waitForSelector(`[data-column="running"] ${agentCard}`, { timeout: 5000 });
     await agentRun.getByRole('button', { name: 'Cancel' }).click();
     await until('the agent run to end', async () => (await agentRun.getAttribute('data-state')) === 'failed');
-    await goCall(page, 'pipeline.Binding.DeleteAgent', agent.id);
+    await goCall(page, 'roles.Binding.DeleteAgent', agent.id);
   } finally {
     await board.close();
   }

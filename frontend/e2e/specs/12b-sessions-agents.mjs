@@ -11,7 +11,8 @@ import { until, assert, goCall } from '../lib.mjs';
 // Each dropped on Done asks first, lands in Done and stays there (also
 // after a reload) until cleared; each summary names Claude Code's own
 // session id and the exact command that resumes it, and opens in the app.
-// Teams and loops cannot be created in this build, so they have no card.
+// Team and Loop cards (a fleet and a loop started for real) are dragged to
+// Done the same way in 12c-sessions-jobs.
 // The board with cards of every kind is shot at 1280×820 (the README's).
 const here = dirname(fileURLToPath(import.meta.url));
 const results = join(here, '..', '..', 'test-results');
@@ -32,11 +33,13 @@ export default async function ({ page, base, tmp, shot }) {
       until(what, async () => (await screen()).includes(text), ms).catch(async (e) => {
         throw new Error(`${e.message}; the pane shows:\n${await screen()}`);
       });
-    // The app's environment has an API key; as a user would, keep the
-    // subscription login (here the apiKeyHelper the seed configured).
-    await shows('the API key question', 'Do you want to use this API key?');
-    await goCall(page, 'terminal.Service.Input', pane.id, '\r');
+    // The app's environment has an API key: a Claude Code pane the app
+    // starts does not inherit it (work stays on the subscription, here the
+    // apiKeyHelper the seed configured), says so on its first line, and
+    // Claude Code never asks whether to use it.
+    await shows('the notice that the API key was removed', 'osFoundry removed ANTHROPIC_API_KEY from this pane so Claude Code uses your subscription');
     await shows('Claude Code to start in the pane', 'shift+tab to cycle');
+    assert(!(await screen()).includes('Do you want to use this API key?'), `Claude Code asked about an API key the pane should not have:\n${await screen()}`);
     await push('verify');
     await goCall(page, 'terminal.Service.Input', pane.id, 'Reply with ok');
     await goCall(page, 'terminal.Service.Input', pane.id, '\r');
@@ -52,20 +55,20 @@ export default async function ({ page, base, tmp, shot }) {
     const termSession = await reported();
 
     // A chat whose run answered: Idle.
-    await goCall(page, 'pipeline.Binding.SetRoleModel', 'Worker', 'cli:claude:agent');
-    await goCall(page, 'pipeline.Binding.AddFolder', seed.work);
-    const chat = await goCall(page, 'pipeline.Binding.CreateChat', { title: 'Release checklist', folder: seed.work, agentId: '', worktree: false });
+    await goCall(page, 'roles.Binding.SetRoleModel', 'Worker', 'cli:claude:agent');
+    await goCall(page, 'roles.Binding.AddFolder', seed.work);
+    const chat = await goCall(page, 'chat.Binding.CreateChat', { title: 'Release checklist', folder: seed.work, agentId: '', worktree: false });
     await push('verify');
-    await goCall(page, 'pipeline.Binding.Send', chat.id, 'Reply with ok');
+    await goCall(page, 'chat.Binding.Send', chat.id, 'Reply with ok');
     const chatKey = `pipeline/${chat.id}`;
-    await until('the chat to answer', async () => (await goCall(page, 'pipeline.Binding.GetChat', chat.id)).runs[0]?.state === 'done', 90000);
+    await until('the chat to answer', async () => (await goCall(page, 'chat.Binding.GetChat', chat.id)).runs[0]?.state === 'done', 90000);
     await page.waitForSelector(inColumn('idle', chatKey), { timeout: 10000 });
 
     // An agent run that works on a held turn, paused from its card.
-    const agent = await goCall(page, 'pipeline.Binding.SaveAgent', { id: '', name: 'Slow helper', modelPreference: 'cli:claude:agent', runtimeRole: 'Worker', instructions: '' });
+    const agent = await goCall(page, 'roles.Binding.SaveAgent', { id: '', name: 'Slow helper', modelPreference: 'cli:claude:agent', runtimeRole: 'Worker', instructions: '' });
     const asked = (await (await fake('/_testkit/requests')).json()).length;
     await push('slow');
-    const run = await goCall(page, 'pipeline.Binding.RunAgent', agent.id, 'Draft the release notes slowly', false);
+    const run = await goCall(page, 'chat.Binding.RunAgent', agent.id, 'Draft the release notes slowly', false);
     const runKey = `pipeline/${run.id}`;
     await until('the agent run to ask the model', async () => (await (await fake('/_testkit/requests')).json()).length > asked, 90000);
     await page.waitForSelector(inColumn('running', runKey), { timeout: 10000 });
@@ -123,8 +126,8 @@ export default async function ({ page, base, tmp, shot }) {
       await page.waitForSelector(inColumn('done', key), { timeout: 10000 });
       summaries[name] = path;
     }
-    const runAfter = await goCall(page, 'pipeline.Binding.GetRun', run.id);
-    const chatAfter = (await goCall(page, 'pipeline.Binding.GetChat', chat.id)).chat;
+    const runAfter = await goCall(page, 'chat.Binding.GetRun', run.id);
+    const chatAfter = (await goCall(page, 'chat.Binding.GetChat', chat.id)).chat;
     const ids = { terminal: termSession, chat: chatAfter.cliSession, 'agent run': runAfter.sessionId };
     for (const [name, path] of Object.entries(summaries)) {
       const md = readFileSync(path, 'utf8');
@@ -148,7 +151,7 @@ export default async function ({ page, base, tmp, shot }) {
     await viewer.getByRole('button', { name: 'Close' }).click();
     await page.getByRole('button', { name: 'Clear every card in Done' }).click();
     await until('Done to be cleared', async () => (await page.$$('[data-column="done"] [data-card]')).length === 0);
-    await goCall(page, 'pipeline.Binding.DeleteAgent', agent.id);
+    await goCall(page, 'roles.Binding.DeleteAgent', agent.id);
   } finally {
     for (const id of [pane.id, ...extra]) await goCall(page, 'terminal.Service.Close', id).catch(() => {});
   }

@@ -45,9 +45,9 @@ export default async function ({ page, base, home, tmp, shot }) {
   const sha = () => createHash('sha256').update(readFileSync(file)).digest('hex');
   const before = { sha: sha(), mtime: statSync(file).mtimeMs, size: statSync(file).size };
 
-  await goCall(page, 'pipeline.Binding.SetRoleModel', 'Worker', 'cli:claude:agent').catch(async () => {
+  await goCall(page, 'roles.Binding.SetRoleModel', 'Worker', 'cli:claude:agent').catch(async () => {
     await page.goto(base + '/#/external-agents');
-    return goCall(page, 'pipeline.Binding.SetRoleModel', 'Worker', 'cli:claude:agent');
+    return goCall(page, 'roles.Binding.SetRoleModel', 'Worker', 'cli:claude:agent');
   });
 
   await page.goto(base + '/#/external-agents');
@@ -65,7 +65,7 @@ export default async function ({ page, base, home, tmp, shot }) {
   await thread.locator('[data-message="earlier"]', { hasText: 'Running the payment tests (round 1).' }).waitFor();
   assert((await thread.locator('[data-message="earlier"] .who').first().textContent()) === 'Claude Code · earlier', 'earlier answers are labelled');
   assert((await thread.locator('article[data-run]').count()) === 0, 'earlier answers are not shown as runs');
-  const d0 = await goCall(page, 'pipeline.Binding.GetChat', chatId);
+  const d0 = await goCall(page, 'chat.Binding.GetChat', chatId);
   assert(d0.chat.cliAgent === 'claude' && d0.chat.cliSession === id && d0.chat.folder === folder, `continued chat: ${JSON.stringify(d0.chat)}`);
   assert(d0.messages[0].role === 'user' && d0.messages[0].text === firstMessage && d0.messages.length === 3,
     `earlier conversation: ${JSON.stringify(d0.messages.map((m) => [m.role, m.text]))}`);
@@ -78,7 +78,7 @@ export default async function ({ page, base, home, tmp, shot }) {
   const run = thread.locator('article[data-run]:not([data-run^="m"])');
   await run.waitFor();
   await until('the continued run to finish', async () => ['done', 'failed'].includes(await run.getAttribute('data-state')), 120000);
-  const d1 = await goCall(page, 'pipeline.Binding.GetChat', chatId);
+  const d1 = await goCall(page, 'chat.Binding.GetChat', chatId);
   const r = d1.runs[0];
   assert((await run.getAttribute('data-state')) === 'done', `run: ${r?.state} ${r?.error}`);
 

@@ -6,8 +6,11 @@ import { join } from 'node:path';
 import { until, assert, goCall } from '../lib.mjs';
 
 // Proposals that apply. An assistant (node as the MCP client, signed in
-// through the consent page) proposes a change set for the project's Local
-// Folder, a real git repository with uncommitted work. Checks:
+// through the consent page) proposes a change set for the project's git
+// repository — the Local Folder its workspace picked on the Code screen, a
+// real repository with uncommitted work. Checks:
+// - before the workspace picks a repository, a change set is refused and
+//   says the project has none;
 // - the card under "Needs your approval" names the repository and files
 //   and shows the diff (the removed and the added line);
 // - Approve commits it on osfoundry/proposal-<id>: "Applied" shows the
@@ -27,7 +30,7 @@ export default async function ({ page, base, tmp, shot }) {
   writeFileSync(join(repo, 'pricing.md'), '# Pricing\nStarter: 10 EUR\nTeam: 30 EUR\nmy draft line\n');
   await page.goto(base + '/');
   await page.getByRole('button', { name: 'Connections' }).waitFor();
-  const folder = await goCall(page, 'pipeline.Binding.AddFolder', repo);
+  const folder = await goCall(page, 'roles.Binding.AddFolder', repo);
 
   try {
     await page.getByRole('button', { name: 'Connections' }).click();
@@ -78,6 +81,11 @@ export default async function ({ page, base, tmp, shot }) {
     const conn = conns.find((c) => c.displayName.includes('Proposals client')) ?? conns[0];
     await goCall(page, 'connect.Panel.AddToProject', conn.id, seed.launch);
 
+    // A project tied to no repository: refused, saying so.
+    const none = await call('propose_change_set', { project_id: seed.launch, title: 'Nowhere', files: [{ path: 'pricing.md', content: 'x\n' }] });
+    assert(none.isError && none.text.includes('has no git repository') && none.text.includes('Code screen'), 'a project with no repository is refused: ' + none.text);
+    await goCall(page, 'code.Binding.SetRepo', seed.ws, repo);
+
     // Bad input is refused with the reason.
     const bad = await call('propose_change_set', { project_id: seed.launch, title: 'Sneaky', files: [{ path: '../outside.txt', content: 'x' }] });
     assert(bad.isError && bad.text.includes('leaves the repository'), 'a path with .. is refused: ' + bad.text);
@@ -121,6 +129,7 @@ export default async function ({ page, base, tmp, shot }) {
     assert(st.status === 'declined', 'the stale proposal reads declined: ' + JSON.stringify(st));
     assert(git('branch', '--list', 'osfoundry/*').trim() === `osfoundry/proposal-${pid}`, 'only the approved branch exists');
   } finally {
-    await goCall(page, 'pipeline.Binding.RemoveFolder', folder.id);
+    await goCall(page, 'code.Binding.SetRepo', seed.ws, '').catch(() => {});
+    await goCall(page, 'roles.Binding.RemoveFolder', folder.id);
   }
 }

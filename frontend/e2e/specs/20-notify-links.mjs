@@ -13,7 +13,7 @@ import { until, assert, goCall } from '../lib.mjs';
 export default async function ({ page, base, env, bin, shot }) {
   await page.goto(base + '/#/sessions');
   await page.waitForSelector('[data-column="idle"]');
-  const chat = await goCall(page, 'pipeline.Binding.CreateChat', { title: 'Ship the beta', folder: '', agentId: '', worktree: false });
+  const chat = await goCall(page, 'chat.Binding.CreateChat', { title: 'Ship the beta', folder: '', agentId: '', worktree: false });
   const info = JSON.parse(readFileSync(join(env.OSFOUNDRY_HOME, 'instance.json'), 'utf8'));
   const link = (kind, id, secret = info.secret) =>
     `osfoundry://${kind}/${id}?t=${createHmac('sha256', Buffer.from(secret, 'hex')).update(`${kind}/${id}`).digest('hex').slice(0, 32)}`;
@@ -37,6 +37,6 @@ export default async function ({ page, base, env, bin, shot }) {
     await new Promise((r) => setTimeout(r, 1500));
     assert(page.url().endsWith('#/sessions'), `a link the window did not make moved the page to ${page.url()}`);
   } finally {
-    await goCall(page, 'pipeline.Binding.DeleteChat', chat.id).catch(() => {});
+    await goCall(page, 'chat.Binding.DeleteChat', chat.id).catch(() => {});
   }
 }

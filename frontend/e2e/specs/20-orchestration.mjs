@@ -11,7 +11,8 @@ import { until, assert, goCall } from '../lib.mjs';
 //   (a limit that is not a number; an empty task, refused by the backend);
 // - a fleet of 2 (two tasks, Worker on cli:claude:agent, limits set): both
 //   runs are seen Running, then Done with their own answers rendered as
-//   Markdown, the job reads "2 of 2 done" with its cost and its limits;
+//   Markdown, the job reads "2 of 2 done" with its cost ("subscription ·
+//   ≈$x at API prices", as Chat words it) and its limits;
 // - a fleet of 2 held by the fake model: Cancel on run 1 cancels it while
 //   run 2 keeps running; the Sessions board shows the fleet as a Team card
 //   with its runs counted, and the card opens the job here; Cancel all ends
@@ -30,8 +31,8 @@ export default async function ({ page, base, tmp, env, bin, shot }) {
 
   // The set-up 06 does through its screens (this spec also runs alone).
   await page.goto(base + '/#/sessions');
-  await goCall(page, 'pipeline.Binding.SetRoleModel', 'Worker', 'cli:claude:agent');
-  await goCall(page, 'pipeline.Binding.AddFolder', seed.work);
+  await goCall(page, 'roles.Binding.SetRoleModel', 'Worker', 'cli:claude:agent');
+  await goCall(page, 'roles.Binding.AddFolder', seed.work);
 
   // --- The screen, empty ---
   await page.locator('nav[aria-label="Main"]').getByRole('button', { name: 'Orchestration' }).click();
@@ -97,7 +98,13 @@ export default async function ({ page, base, tmp, env, bin, shot }) {
   assert((await job.locator('[data-child-result] strong').count()) === 2, 'answers are rendered as Markdown');
   await until('the job to end done', async () => (await job.getAttribute('data-state')) === 'done');
   assert((await job.locator('[data-job-progress]').textContent()) === '2 of 2 done', `the job's progress: ${await job.locator('[data-job-progress]').textContent()}`);
-  assert(/^\$\d+\.\d+$/.test(await job.locator('[data-job-cost]').textContent()), 'the job shows its cost');
+  // Cost by the app's one rule: the runs are on the subscription; the CLI's
+  // own figure is an estimate at API prices, never dollars spent.
+  const jobCost = await job.locator('[data-job-cost]').textContent();
+  assert(/^subscription · ≈\$\d+\.\d+ at API prices$/.test(jobCost), `the job's cost: ${jobCost}`);
+  for (const c of await job.locator('[data-child-cost]').allTextContents()) {
+    assert(/^subscription( · ≈\$\d+\.\d+ at API prices)?$/.test(c), `a run's cost: ${c}`);
+  }
   assert((await job.locator('[data-job-limits]').textContent()) === 'Limits: time 10 min · spend $2.00 · 2 at once', `the limits: ${await job.locator('[data-job-limits]').textContent()}`);
   assert((await job.getByRole('button', { name: 'Cancel all' }).count()) === 0, 'no Cancel all on a finished job');
   assert(/^took (\d+ min )?\d+ s$|^took \d+ min$/.test(await job.locator('[data-job-elapsed]').textContent()), `how long it took: ${await job.locator('[data-job-elapsed]').textContent()}`);

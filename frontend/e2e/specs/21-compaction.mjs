@@ -4,17 +4,20 @@ import { until, assert, goCall } from '../lib.mjs';
 
 // Titling and Compaction in the Chat screen, with the REAL Claude Code
 // (build/agents) against the scripted fake model:
-// - with cli:claude on the Titling role, a new chat (named after the first
-//   line of its task) is renamed by the Titling role after its first
-//   answer, live in the chat list and the chat's heading;
+// - with no model picked for Titling, the default Pipeline Roles shows
+//   (cli:claude) renames a new chat (named after the first line of its
+//   task) after its first answer, live in the chat list and the chat's
+//   heading; the fake model answers the titling request with the title
+//   pushed for it, never with the chat's scripted answers;
 // - Compact has the Compaction role summarise the chat: a marker line
 //   "Compacted — earlier turns summarised" shows below the turns it covers
 //   (which stay), its summary opens as Markdown, and Compact is greyed out
 //   until there is something new;
 // - the next task's request to the model carries the summary and the task
 //   alone, not the earlier turns.
-// Titling and Compaction get their defaults back at the end, so later
-// specs' chats spend no scripted answers on them.
+// Compaction gets its default back at the end.
+const roleOf = async (page, name) => (await goCall(page, 'roles.Binding.Roles')).find((r) => r.name === name);
+
 export default async function ({ page, base, tmp, shot }) {
   const seed = JSON.parse(readFileSync(join(tmp, 'pipeline-seed.json'), 'utf8'));
   if (seed.missing) throw new Error(seed.missing);
@@ -24,15 +27,19 @@ export default async function ({ page, base, tmp, shot }) {
   const requests = async () => (await (await fake('/_testkit/requests')).json()).filter((r) => r.api === 'anthropic');
 
   await page.goto(base + '/#/sessions');
-  await goCall(page, 'pipeline.Binding.SetRoleModel', 'Worker', 'cli:claude:agent');
-  await goCall(page, 'pipeline.Binding.AddFolder', seed.work);
-  await goCall(page, 'pipeline.Binding.SetRoleModel', 'Titling', 'cli:claude');
-  await goCall(page, 'pipeline.Binding.SetRoleModel', 'Compaction', 'cli:claude');
+  await goCall(page, 'roles.Binding.SetRoleModel', 'Worker', 'cli:claude:agent');
+  await goCall(page, 'roles.Binding.AddFolder', seed.work);
+  await goCall(page, 'roles.Binding.SetRoleModel', 'Titling', '');
+  await goCall(page, 'roles.Binding.SetRoleModel', 'Compaction', 'cli:claude');
   try {
     // --- The first answer, then the Titling role's title ---
+    const titling = (await roleOf(page, 'Titling'));
+    assert(titling.default && titling.model === 'cli:claude', `Pipeline Roles shows Titling as ${JSON.stringify(titling)}`);
     const start = (await requests()).length;
+    const titledBefore = (await (await fake('/_testkit/titles')).json()).length;
+    // The title is pushed first: it must not answer the chat's task.
+    assert((await fake('/_testkit/push?scenario=title&text=' + encodeURIComponent('"Zebra word to remember."'), { method: 'POST' })).status === 204, 'push the title');
     await say('Noted: the word is **zebra**.');
-    await say('"Zebra word to remember."');
     await page.goto(base + '/#/chat');
     await page.getByRole('heading', { name: 'New chat' }).waitFor();
     await page.getByLabel('Task').fill('Please keep the word zebra for later');
@@ -44,6 +51,9 @@ export default async function ({ page, base, tmp, shot }) {
     await until('the title from the Titling role in the chat list', async () => (await active.textContent()).includes('Zebra word to remember'), 60000);
     await page.getByRole('heading', { name: 'Zebra word to remember', exact: true }).waitFor();
     assert(!(await active.textContent()).includes('Please keep the word'), 'the first-line title is replaced');
+    const titled = (await (await fake('/_testkit/titles')).json()).slice(titledBefore);
+    assert(titled.length === 1, `one titling request for the chat: ${JSON.stringify(titled)}`);
+    await shot('chat-titled-by-default');
 
     // --- Compact ---
     await say('SUMMARY-4412: the person asked me to keep **zebra** in mind.');
@@ -85,7 +95,6 @@ export default async function ({ page, base, tmp, shot }) {
     assert(next.messages <= first.messages, `the request after Compact carries ${next.messages} messages, the first task's ${first.messages}`);
     assert(!(await compact.isDisabled()), 'Compact is offered again after a new turn');
   } finally {
-    await goCall(page, 'pipeline.Binding.SetRoleModel', 'Titling', '');
-    await goCall(page, 'pipeline.Binding.SetRoleModel', 'Compaction', '');
+    await goCall(page, 'roles.Binding.SetRoleModel', 'Compaction', '');
   }
 }

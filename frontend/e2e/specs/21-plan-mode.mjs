@@ -21,8 +21,8 @@ export default async function ({ page, base, tmp, shot }) {
   const refusal = 'plan mode: runtime_send changes things; switch plan mode off in the chat to allow it';
 
   await page.goto(base + '/#/pipeline');
-  await goCall(page, 'pipeline.Binding.SetRoleModel', 'Worker', 'cli:claude:agent');
-  await goCall(page, 'pipeline.Binding.AddFolder', seed.work);
+  await goCall(page, 'roles.Binding.SetRoleModel', 'Worker', 'cli:claude:agent');
+  await goCall(page, 'roles.Binding.AddFolder', seed.work);
   await page.reload();
   const worker = page.locator('[data-role="Worker"]');
   await worker.getByRole('combobox', { name: 'Model for Worker' }).click();
@@ -66,7 +66,7 @@ export default async function ({ page, base, tmp, shot }) {
     await toggle.getByRole('checkbox', { name: 'Plan mode' }).uncheck();
     await until('plan mode off', async () => (await toggle.getAttribute('data-plan-mode')) === 'off');
     await until('the chat list without the Plan tag', async () => (await item.locator('[data-plan]').count()) === 0);
-    const saved = await goCall(page, 'pipeline.Binding.GetChat', chatId);
+    const saved = await goCall(page, 'chat.Binding.GetChat', chatId);
     assert(saved.chat.planMode === false, `plan mode saved off: ${JSON.stringify(saved.chat)}`);
     await page.reload();
     await until('plan mode still off after a reload', async () => (await page.locator('[data-plan-mode]').getAttribute('data-plan-mode')) === 'off');
@@ -77,7 +77,7 @@ export default async function ({ page, base, tmp, shot }) {
   // A run from the Agents screen in plan mode: the same refusal, nothing typed.
   const pane = await goCall(page, 'terminal.Service.Create', { dir: seed.work, command: 'cat', cols: 80, rows: 24 });
   try {
-    await goCall(page, 'pipeline.Binding.SaveAgent', { id: '', name: 'Planner', modelPreference: 'cli:claude:agent', runtimeRole: 'Worker', instructions: '' });
+    await goCall(page, 'roles.Binding.SaveAgent', { id: '', name: 'Planner', modelPreference: 'cli:claude:agent', runtimeRole: 'Worker', instructions: '' });
     const before = (await (await fake('/_testkit/requests')).json()).length;
     assert((await fake(`/_testkit/push?scenario=approve&pane=${pane.id}`, { method: 'POST' })).status === 204, 'push approve');
     await page.goto(base + '/#/agents');

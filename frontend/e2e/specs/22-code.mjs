@@ -6,7 +6,7 @@ import { until, assert, goCall } from '../lib.mjs';
 // The Code screen with the REAL Claude Code against the scripted fake
 // model. Checks:
 // - the sidebar has Code; with no repository picked the screen says runs
-//   use the first Local Folder, and that folder (not a git repository)
+//   use the most recently added Local Folder, and that folder (not a git repository)
 //   is refused both as the repository and for "Enable for this workspace",
 //   with a message saying it is not a git repository;
 // - picking the repository says "Runs use <repo> (the repository picked
@@ -34,18 +34,18 @@ export default async function ({ page, base, tmp, shot }) {
 
   await page.goto(base + '/#/terminal');
   await page.getByRole('button', { name: 'Connections' }).waitFor();
-  const before = await goCall(page, 'pipeline.Binding.Folders');
-  const roles = await goCall(page, 'pipeline.Binding.Roles');
+  const before = await goCall(page, 'roles.Binding.Folders');
+  const roles = await goCall(page, 'roles.Binding.Roles');
   const workerModel = roles.find((r) => r.name === 'Worker');
-  await goCall(page, 'pipeline.Binding.SetRoleModel', 'Worker', 'cli:claude:agent');
-  const repoFolder = await goCall(page, 'pipeline.Binding.AddFolder', repo);
-  const plainFolder = await goCall(page, 'pipeline.Binding.AddFolder', plain); // now the first Local Folder
+  await goCall(page, 'roles.Binding.SetRoleModel', 'Worker', 'cli:claude:agent');
+  const repoFolder = await goCall(page, 'roles.Binding.AddFolder', repo);
+  const plainFolder = await goCall(page, 'roles.Binding.AddFolder', plain); // now the most recently added Local Folder
   try {
     // --- The screen, and a folder outside git refused ---
     await page.locator('[data-route="/code"]').click();
     await page.getByRole('heading', { name: 'Code', level: 1 }).waitFor();
     const uses = page.locator('[data-uses]');
-    await until('the folder runs use', async () => (await uses.textContent()) === `Runs use ${plain} (the first Local Folder)`);
+    await until('the folder runs use', async () => (await uses.textContent()) === `Runs use ${plain} (the most recently added Local Folder)`);
     assert((await page.locator(`[data-repo="${plain}"]`).innerText()).includes('not a git repository'), 'the plain folder is marked as not a git repository');
     const toggle = page.getByRole('switch', { name: 'Enable for this workspace' });
     await toggle.click();
@@ -54,7 +54,7 @@ export default async function ({ page, base, tmp, shot }) {
     assert(!(await toggle.isChecked()), 'the switch stays off');
     await page.locator(`[data-repo="${plain}"] input`).click();
     await until('the refusal to pick it', async () => ((await alert.textContent().catch(() => '')) ?? '').startsWith(`${plain} is not a git repository: run \`git init\` there`));
-    await until('the choice back on the first Local Folder', async () => !(await page.locator(`[data-repo="${plain}"] input`).isChecked()));
+    await until('the choice back on following Settings', async () => !(await page.locator(`[data-repo="${plain}"] input`).isChecked()));
 
     // --- Pick the repository and enable ---
     await page.locator(`[data-repo="${repo}"] input`).click();
@@ -110,7 +110,7 @@ export default async function ({ page, base, tmp, shot }) {
 
     // --- The open chat follows the workspace, and can turn it off for itself ---
     await page.goto(base + '/#/chat');
-    const chatId = (await goCall(page, 'pipeline.Binding.GetRun', runId)).chatId;
+    const chatId = (await goCall(page, 'chat.Binding.GetRun', runId)).chatId;
     await page.locator(`[data-chat="${chatId}"]`).click();
     const own = page.getByLabel('Own branch per run');
     await own.waitFor();
@@ -118,13 +118,13 @@ export default async function ({ page, base, tmp, shot }) {
     assert((await page.locator('[data-isolation]').getAttribute('data-isolation')) === 'on', 'its next run gets a branch');
     await own.selectOption('off');
     await until('the chat turned off', async () => (await page.locator('[data-isolation]').getAttribute('data-isolation')) === 'off');
-    assert((await goCall(page, 'pipeline.CodeBinding.ChatIsolation', chatId)).mode === 'off', 'the choice is saved');
+    assert((await goCall(page, 'code.Binding.ChatIsolation', chatId)).mode === 'off', 'the choice is saved');
   } finally {
     // Later specs find the folders and roles as they were, without isolation.
-    await goCall(page, 'pipeline.CodeBinding.SetEnabled', '', false).catch(() => {});
-    await goCall(page, 'pipeline.CodeBinding.SetRepo', '', '').catch(() => {});
-    for (const f of [repoFolder, plainFolder]) if (!before.some((b) => b.path === f.path)) await goCall(page, 'pipeline.Binding.RemoveFolder', f.id).catch(() => {});
-    for (const f of [...before].reverse()) await goCall(page, 'pipeline.Binding.AddFolder', f.path).catch(() => {});
-    await goCall(page, 'pipeline.Binding.SetRoleModel', 'Worker', !workerModel || workerModel.default ? '' : workerModel.model).catch(() => {});
+    await goCall(page, 'code.Binding.SetEnabled', '', false).catch(() => {});
+    await goCall(page, 'code.Binding.SetRepo', '', '').catch(() => {});
+    for (const f of [repoFolder, plainFolder]) if (!before.some((b) => b.path === f.path)) await goCall(page, 'roles.Binding.RemoveFolder', f.id).catch(() => {});
+    for (const f of [...before].reverse()) await goCall(page, 'roles.Binding.AddFolder', f.path).catch(() => {});
+    await goCall(page, 'roles.Binding.SetRoleModel', 'Worker', !workerModel || workerModel.default ? '' : workerModel.model).catch(() => {});
   }
 }

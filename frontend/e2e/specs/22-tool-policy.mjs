@@ -17,8 +17,8 @@ export default async function ({ page, base, tmp, shot }) {
   const refusal = 'memory_search is turned off for "pipeline" runs in Settings → Tool policy; ask the user to turn it back on there';
 
   await page.goto(base + '/#/settings');
-  await goCall(page, 'pipeline.Binding.SetRoleModel', 'Worker', 'cli:claude:agent');
-  await goCall(page, 'pipeline.Binding.AddFolder', seed.work);
+  await goCall(page, 'roles.Binding.SetRoleModel', 'Worker', 'cli:claude:agent');
+  await goCall(page, 'roles.Binding.AddFolder', seed.work);
   const section = page.locator('section[aria-labelledby="policy-title"]');
   await section.getByRole('heading', { name: 'Tool policy' }).waitFor();
   const channel = section.locator('[data-channel="pipeline"]');

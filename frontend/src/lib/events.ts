@@ -1,64 +1,42 @@
-// One typed map of event names → payloads, mirroring the Go constants
-// (backend/terminal/manager.go, backend/inventory/binding.go, …).
-import { onRuntimeEvent } from './wails';
+// One typed map of event names → payloads, generated from the Go code
+// (bindings_events.go) like every bound method's types.
+import { onRuntimeEvent, type Narrow } from './wails';
+import type { main, notes, terminal } from './wailsjs/go/models';
 import type { BoardCard, PaneState } from './api/board';
-import type { RunEvent, VerifyState } from './api/pipeline';
-import type { ApprovalRequest } from './api/approvals';
+import type { RunEvent } from './api/pipeline';
 import type { PostedEvent } from './api/messages';
-import type { RecordsChangedEvent } from './api/records';
 import type { Job } from './api/orchestrate';
+import type { BusyPane } from './api/quit';
+import type { TeamStatus } from './api/team';
 
-export interface PaneOutputEvent {
-  id: string;
-  seq: number;
-  data: string; // base64
-}
+/** pane:output: a batch of a pane's output, at most one per frame; data is
+ * base64 (decodeBase64). */
+export type PaneOutputEvent = terminal.OutputEvent;
+export type PaneExitEvent = terminal.ExitEvent;
+/** notes:changed: a Note committed a new version. */
+export type NotesChangedEvent = notes.ChangedEvent;
 
-export interface PaneExitEvent {
-  id: string;
-  code: number;
-}
-
-/** notes:changed (backend/notes/binding.go EventChanged): a Note committed a new version. */
-export interface NotesChangedEvent {
-  note_id: string;
-  version: number;
-}
-
-export interface EventMap {
-  'pane:output': PaneOutputEvent;
-  'pane:exit': PaneExitEvent;
+/**
+ * EventMap: each event's payload as the Go code emits it, generated from
+ * EventPayloads (bindings_events.go, which says what each event means),
+ * narrowed where a string is one of a few states.
+ */
+export type EventMap = Narrow<
+  main.EventPayloads,
+  {
+    'pipeline:run': RunEvent;
+    'panes:state': PaneState;
+    'messages:posted': PostedEvent;
+    'orchestrate:changed': Job;
+    'board:changed': BoardCard[];
+    'app:quit-asked': BusyPane[];
+    'team:status': TeamStatus;
+  }
+> & {
   'panes:changed': null;
-  'notes:changed': NotesChangedEvent;
-  /** A post was committed in a Message channel, by the person or an assistant (backend/messages EventPosted). */
-  'messages:posted': PostedEvent;
-  /** A Record item committed a new version, from any writer (backend/notes EventRecordsChanged). */
-  'records:changed': RecordsChangedEvent;
   /** The External agents list changed (a session appeared, grew or went). */
   'inventory:changed': null;
-  /** A pipeline run's progress line, partial text, session id or end (backend/pipeline EventRun). */
-  'pipeline:run': RunEvent;
-  /** A sign-in check started, shows a new status line, or ended (backend/pipeline EventVerify). */
-  'pipeline:verify': VerifyState;
-  /** Chats, runs or roles changed; payload is the chat id or "" (backend/pipeline EventChanged). */
-  'pipeline:changed': string;
-  /** A tool call waits for Approve / Decline (backend/approvals EventRequest). */
-  'tools:approval': ApprovalRequest;
-  /** An approval request was answered, cancelled or expired (backend/approvals EventDone). */
-  'tools:approval-done': { id: string };
-  /** A fleet, loop or graph changed: a child started, showed progress or ended (backend/orchestrate EventChanged). */
-  'orchestrate:changed': Job;
-  /** The Sessions board's cards after any change (backend/board EventChanged). */
-  'board:changed': BoardCard[];
-  /** One pane's detected state changed (backend/panestate EventState). */
-  'panes:state': PaneState;
-  /** A desktop notification for this pane id was clicked. */
-  'panes:focus': string;
-  /** A message for a notice over any screen (app.go eventNotice), e.g. a link that opened nothing. */
-  'app:notice': { title: string; text: string };
-  /** A window route to show, e.g. "/chat?chat=<id>": a chat's or run's desktop notification was clicked (app.go eventOpen). */
-  'app:open': string;
-}
+};
 
 export function on<K extends keyof EventMap>(name: K, cb: (payload: EventMap[K]) => void): () => void {
   return onRuntimeEvent(name, cb);

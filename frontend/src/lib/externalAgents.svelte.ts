@@ -1,6 +1,6 @@
-import { inventoryApi, type AppInfo, type Detail, type Plan, type Row, type Session } from './api/inventory';
+import { inventoryApi, type AppInfo, type Detail, type Plan, type Row, type Session, type TextStatus } from './api/inventory';
 import { on } from './events';
-import { chips, filterSessions, rememberedView } from './externalAgents';
+import { chips, filterSessions, haystack, minTextQuery, ownRunCount, rememberedView } from './externalAgents';
 
 function message(e: unknown): string {
   const s = e instanceof Error ? e.message : String(e);
@@ -17,11 +17,22 @@ export class ExternalAgentsState {
   #query = $state(this.#kept.query);
   #app = $state(this.#kept.app);
   #selectedKey = $state<string | null>(this.#kept.selectedKey);
+  #showRuns = $state(this.#kept.showRuns);
+  /** showRuns shows osFoundry's own runs (hidden until the person asks). */
+  get showRuns() {
+    return this.#showRuns;
+  }
+  set showRuns(v: boolean) {
+    this.#showRuns = this.#kept.showRuns = v;
+    // An app whose sessions are all the app's runs loses its chip.
+    if (this.app && !this.chips.some((c) => c.app === this.app)) this.app = '';
+  }
   get query() {
     return this.#query;
   }
   set query(v: string) {
     this.#query = this.#kept.query = v;
+    this.#searchSoon();
   }
   get app() {
     return this.#app;
@@ -38,8 +49,24 @@ export class ExternalAgentsState {
   loaded = $state(false);
   error = $state('');
 
-  visible = $derived(filterSessions(this.sessions, this.query, this.app));
-  chips = $derived(chips(this.apps));
+  /** textStatus: "Search in conversations" and its index's progress. */
+  textStatus = $state.raw<TextStatus | null>(null);
+  textOn = $derived(!!this.textStatus?.on);
+  /** textHits are the sessions whose conversation matched the query, with
+   * the words around the match. */
+  textHits = $state.raw<ReadonlySet<string>>(new Set());
+  textSnippets = $state.raw<ReadonlyMap<string, string>>(new Map());
+  #searchTimer: ReturnType<typeof setTimeout> | undefined;
+  visible = $derived(filterSessions(this.sessions, this.query, this.app, haystack, { showRuns: this.showRuns, textHits: this.textHits }));
+  chips = $derived(chips(this.apps, this.showRuns));
+  ownRuns = $derived(ownRunCount(this.apps));
+  /** hiddenMatches is how many of the app's own runs the search would
+   * also list if they were shown. */
+  hiddenMatches = $derived(
+    this.showRuns ? 0 : filterSessions(this.sessions, this.query, this.app, haystack, { showRuns: true, textHits: this.textHits }).length - this.visible.length,
+  );
+  /** listed is how many sessions the list holds before the search and chip. */
+  listed = $derived(this.showRuns ? this.sessions.length : this.sessions.length - this.ownRuns);
   selected = $derived(this.sessions.find((s) => s.key === this.selectedKey) ?? null);
 
   private inFlight = false;
@@ -48,7 +75,60 @@ export class ExternalAgentsState {
   /** start loads the list and follows live updates; returns the stop function. */
   start(): () => void {
     this.load();
-    return on('inventory:changed', () => this.load());
+    this.loadText();
+    const offList = on('inventory:changed', () => this.load());
+    // The index grows in the background: a query already typed finds more.
+    const offText = on('inventory:textindex', (st) => {
+      this.textStatus = st;
+      this.#searchSoon();
+    });
+    return () => {
+      offList();
+      offText();
+      clearTimeout(this.#searchTimer);
+    };
+  }
+
+  async loadText() {
+    try {
+      this.textStatus = await inventoryApi.textSearch();
+      this.#searchSoon();
+    } catch (e) {
+      this.error = message(e);
+    }
+  }
+
+  /** setTextSearch turns "search in conversations" on or off. */
+  async setTextSearch(on: boolean) {
+    try {
+      this.textStatus = await inventoryApi.setTextSearch(on);
+      this.error = '';
+    } catch (e) {
+      this.error = message(e);
+    }
+    this.#searchSoon();
+  }
+
+  #searchSoon() {
+    clearTimeout(this.#searchTimer);
+    this.#searchTimer = setTimeout(() => this.searchText(), 150);
+  }
+
+  /** searchText asks the conversation index for the current query. */
+  async searchText() {
+    const q = this.query.trim();
+    if (!this.textOn || [...q].length < minTextQuery) {
+      if (this.textHits.size) (this.textHits = new Set()), (this.textSnippets = new Map());
+      return;
+    }
+    try {
+      const hits = (await inventoryApi.searchText(q)) ?? [];
+      if (this.query.trim() !== q) return; // a newer query is on its way
+      this.textHits = new Set(hits.map((h) => h.key));
+      this.textSnippets = new Map(hits.map((h) => [h.key, h.snippet]));
+    } catch (e) {
+      this.error = message(e);
+    }
   }
 
   /** load re-reads the list. Updates arriving while a load runs (an agent

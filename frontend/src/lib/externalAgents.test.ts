@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ago, argvText, chatRoute, chips, clockTime, continueAgent, filterSessions, formatBytes, prettyJSON, toolSummary } from './externalAgents';
+import { ago, argvText, chatRoute, chips, clockTime, continueAgent, filterSessions, formatBytes, lastUsedTip, matchedInText, ownRunCount, prettyJSON, textStatusLine, toolSummary } from './externalAgents';
 import { offsets, rowAt, visibleRange } from './virtual';
 import type { AppInfo, Session } from './api/inventory';
 
@@ -74,10 +74,10 @@ describe('filterSessions', () => {
 
 describe('chips', () => {
   const apps: AppInfo[] = [
-    { app: 'claude-code', name: 'Claude Code', enabled: true, count: 3 },
-    { app: 'claude-app', name: 'Claude app', enabled: true, count: 0 },
-    { app: 'codex-cli', name: 'Codex CLI', enabled: true, count: 2 },
-    { app: 'gemini-cli', name: 'Gemini CLI', enabled: false, count: 4 },
+    { app: 'claude-code', name: 'Claude Code', enabled: true, count: 3, ownRuns: 1 },
+    { app: 'claude-app', name: 'Claude app', enabled: true, count: 0, ownRuns: 0 },
+    { app: 'codex-cli', name: 'Codex CLI', enabled: true, count: 2, ownRuns: 2 },
+    { app: 'gemini-cli', name: 'Gemini CLI', enabled: false, count: 4, ownRuns: 0 },
   ];
   it('lists All and each app that is on and has sessions', () => {
     expect(chips(apps)).toEqual([
@@ -85,6 +85,38 @@ describe('chips', () => {
       { app: 'claude-code', label: 'Claude Code', count: 3 },
       { app: 'codex-cli', label: 'Codex CLI', count: 2 },
     ]);
+  });
+  it("leaves osFoundry's own runs out of the counts while they are hidden", () => {
+    expect(chips(apps, false)).toEqual([
+      { app: '', label: 'All', count: 2 },
+      { app: 'claude-code', label: 'Claude Code', count: 2 },
+    ]);
+    expect(ownRunCount(apps)).toBe(3);
+  });
+});
+
+describe("osFoundry's own runs and conversation hits", () => {
+  const list = [
+    session({ key: 'claude-code:mine', id: 'mine', title: 'Fix the retry' }),
+    session({ key: 'claude-code:run', id: 'run', title: 'Launch checklist', ownRun: true, runWhy: 'recorded' }),
+  ];
+  const keys = (ss: Session[]) => ss.map((s) => s.key);
+  it('hides them unless asked', () => {
+    expect(keys(filterSessions(list, '', '', undefined, { showRuns: false }))).toEqual(['claude-code:mine']);
+    expect(keys(filterSessions(list, '', '', undefined, { showRuns: true }))).toEqual(['claude-code:mine', 'claude-code:run']);
+    expect(keys(filterSessions(list, 'launch', '', undefined, { showRuns: false }))).toEqual([]);
+  });
+  it('matches a session whose conversation matched, and says so', () => {
+    const hits = new Set(['claude-code:mine']);
+    const got = filterSessions(list, 'idempotency key', '', undefined, { showRuns: true, textHits: hits });
+    expect(keys(got)).toEqual(['claude-code:mine']);
+    expect(matchedInText(got[0], 'idempotency key', hits)).toBe(true);
+    expect(matchedInText(got[0], 'retry', hits)).toBe(false); // the title matched
+  });
+  it('says when the time is only the file time', () => {
+    const local = (ms: number) => new Date(ms).toISOString();
+    expect(lastUsedTip(session({ timeFrom: 'recorded' }), local)).toBe('Last message 2026-11-10T12:00:00.000Z');
+    expect(lastUsedTip(session({ timeFrom: 'file' }), local)).toBe("2026-11-10T12:00:00.000Z (the file's time: the session records none)");
   });
 });
 
@@ -164,5 +196,19 @@ describe('Continue here', () => {
   it('finds the chat screen only when it is built', () => {
     expect(chatRoute(['/terminal', '/external-agents'])).toBeNull();
     expect(chatRoute(['/terminal', '/chat'])).toBe('/chat');
+  });
+});
+
+describe('textStatusLine', () => {
+  const st = { on: true, running: false, indexed: 0, total: 0, skipped: 0 };
+  it.each([
+    [null, ''],
+    [{ ...st, on: false }, ''],
+    [{ ...st, running: true, indexed: 12, total: 40 }, 'Indexing conversations… 12 of 40'],
+    [{ ...st, indexed: 40, total: 40, skipped: 2 }, '40 conversations indexed (2 unreadable)'],
+    [{ ...st, indexed: 1, total: 1 }, '1 conversation indexed'],
+    [{ ...st, error: 'database is locked' }, 'Indexing stopped: database is locked'],
+  ])('%j → %s', (s, want) => {
+    expect(textStatusLine(s)).toBe(want);
   });
 });

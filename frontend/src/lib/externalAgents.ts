@@ -1,5 +1,5 @@
 // Pure logic of the External agents screen (tested in externalAgents.test.ts).
-import type { AppInfo, Session } from './api/inventory';
+import type { AppInfo, Session, TextStatus } from './api/inventory';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -25,13 +25,46 @@ export function haystack(s: Session): string {
   return [s.title, s.folder, s.branch, s.appName, s.app, s.id].join('\u0000').toLowerCase();
 }
 
+/** What the list shows besides the search and the app chip. */
+export interface ListOptions {
+  /** showRuns shows osFoundry's own runs (hidden by default). */
+  showRuns?: boolean;
+  /** textHits are the keys of sessions whose conversation matched the
+   * query ("search in conversations"); they match besides the haystack. */
+  textHits?: ReadonlySet<string>;
+}
+
 /** filterSessions keeps the sessions of app ('' = all) whose title, folder,
- * branch, app name or id contains query (case-insensitive), in the given
- * order (the backend sends them newest first). */
-export function filterSessions(list: Session[], query: string, app: string, hay: (s: Session) => string = haystack): Session[] {
+ * branch, app name or id contains query (case-insensitive), or whose
+ * conversation matched it (opts.textHits), in the given order (the backend
+ * sends them newest first). osFoundry's own runs are left out unless
+ * opts.showRuns. */
+export function filterSessions(list: Session[], query: string, app: string, hay: (s: Session) => string = haystack, opts: ListOptions = { showRuns: true }): Session[] {
   const q = query.trim().toLowerCase();
-  if (!q && !app) return list;
-  return list.filter((s) => (!app || s.app === app) && (!q || hay(s).includes(q)));
+  const runs = opts.showRuns ?? false;
+  if (!q && !app && runs) return list;
+  return list.filter((s) => (runs || !s.ownRun) && (!app || s.app === app) && (!q || hay(s).includes(q) || !!opts.textHits?.has(s.key)));
+}
+
+/** matchedInText reports whether a listed session is there only because its
+ * conversation matched (the row then says so). */
+export function matchedInText(s: Session, query: string, textHits: ReadonlySet<string> | undefined, hay: (s: Session) => string = haystack): boolean {
+  const q = query.trim().toLowerCase();
+  return !!q && !!textHits?.has(s.key) && !hay(s).includes(q);
+}
+
+/** ownRunCount is how many osFoundry runs the apps hold (the "Show
+ * osFoundry runs" filter's count). */
+export function ownRunCount(apps: AppInfo[]): number {
+  return apps.filter((a) => a.enabled).reduce((n, a) => n + (a.ownRuns ?? 0), 0);
+}
+
+/** lastUsedTip is the row time's tooltip: the exact time, and whether it is
+ * one the session records or only its file's time. */
+export function lastUsedTip(s: Session, local: (ms: number) => string): string {
+  if (!s.updatedMs) return 'The session records no time';
+  const when = local(s.updatedMs);
+  return s.timeFrom === 'file' ? `${when} (the file's time: the session records none)` : `Last message ${when}`;
 }
 
 export interface Chip {
@@ -41,11 +74,13 @@ export interface Chip {
 }
 
 /** chips lists "All" and one chip per app that is on and has sessions, in
- * the backend's app order. */
-export function chips(apps: AppInfo[]): Chip[] {
-  const on = apps.filter((a) => a.enabled && a.count > 0);
-  const total = on.reduce((n, a) => n + a.count, 0);
-  return [{ app: '', label: 'All', count: total }, ...on.map((a) => ({ app: a.app, label: a.name, count: a.count }))];
+ * the backend's app order; osFoundry's own runs are counted only when they
+ * are shown. */
+export function chips(apps: AppInfo[], showRuns = true): Chip[] {
+  const count = (a: AppInfo) => (showRuns ? a.count : a.count - (a.ownRuns ?? 0));
+  const on = apps.filter((a) => a.enabled && count(a) > 0);
+  const total = on.reduce((n, a) => n + count(a), 0);
+  return [{ app: '', label: 'All', count: total }, ...on.map((a) => ({ app: a.app, label: a.name, count: count(a) }))];
 }
 
 /** toolSummary is the one-line gist of a tool call's JSON input: the command,
@@ -128,9 +163,10 @@ export interface RememberedView {
   query: string;
   app: string;
   selectedKey: string | null;
+  showRuns: boolean;
 }
 
-const remembered: RememberedView = { query: '', app: '', selectedKey: null };
+const remembered: RememberedView = { query: '', app: '', selectedKey: null, showRuns: false };
 
 /** rememberedView is the one place the screen keeps its search and selection. */
 export function rememberedView(): RememberedView {
@@ -148,4 +184,17 @@ export function continueAgent(app: string): 'claude' | 'codex' | null {
 /** chatRoute picks the chat screen among the available routes, if built. */
 export function chatRoute(paths: string[]): string | null {
   return paths.find((p) => p === '/chat' || p === '/chats') ?? null;
+}
+
+/** minTextQuery is the shortest query the conversation index answers
+ * (inventory.MinTextQuery). */
+export const minTextQuery = 3;
+
+/** textStatusLine says how far "search in conversations" is. */
+export function textStatusLine(st: TextStatus | null): string {
+  if (!st || !st.on) return '';
+  if (st.error) return `Indexing stopped: ${st.error}`;
+  const unread = st.skipped ? ` (${st.skipped} unreadable)` : '';
+  if (st.running) return `Indexing conversations… ${st.indexed} of ${st.total}${unread}`;
+  return `${st.indexed} ${st.indexed === 1 ? 'conversation' : 'conversations'} indexed${unread}`;
 }

@@ -23,6 +23,6 @@ export const keyTabs: KeyTab[] = [
     id: 'external-ai',
     label: 'External AI',
     view: lazy(() => import('../screens/external-ai/ExternalAITab.svelte')),
-    available: () => bound('pipeline', 'Binding'),
+    available: () => bound('roles', 'Binding'),
   },
 ];

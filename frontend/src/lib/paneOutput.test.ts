@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { earlyLimit, feedPane, onPaneOutput, paneListeners } from './paneOutput';
 
 // A fake Wails runtime: EventsOn records listeners, emit calls them.
-function fakeRuntime(attach: (id: string) => Promise<{ data: string; seq: number }>, detached: string[] = []) {
+function fakeRuntime(attach: (id: string) => Promise<{ data: string; seq: number; restored?: string }>, detached: string[] = []) {
   const listeners = new Map<string, Set<(d: any) => void>>();
   (window as any).runtime = {
     EventsOn(name: string, cb: (d: any) => void) {
@@ -52,6 +52,15 @@ describe('feedPane', () => {
     await tick();
     rt.emit('pane:output', { id: 'p', seq: 3, data: b64('live') });
     expect(text(out)).toBe('replay new live');
+    stop();
+  });
+
+  it("draws the last session's output first and scrolls it off the view's rows", async () => {
+    fakeRuntime(async () => ({ data: b64('\x1b[2m-- restored --\x1b[22m\r\n$ '), seq: 4, restored: b64('old 1\r\nold 2\r\n$ ') }));
+    const out: Uint8Array[] = [];
+    const stop = feedPane('p', (d) => out.push(d), () => {}, () => 5);
+    await tick();
+    expect(text(out)).toBe('old 1\r\nold 2\r\n$ ' + '\x1b[0m\x1b7\x1b[r\x1b8' + '\r\n'.repeat(5) + '\x1b[H' + '\x1b[2m-- restored --\x1b[22m\r\n$ ');
     stop();
   });
 

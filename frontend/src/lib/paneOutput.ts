@@ -43,11 +43,26 @@ export function paneListeners(): number {
  * many bytes (the newest kept); the replay covers what came before it. */
 export const earlyLimit = 1 << 20;
 
-/** feedPane writes a pane's attach replay, then its live output newer than
- * the replay, to write. When attach fails, onError gets the message and
- * nothing more is held or delivered. Returns the stop function, which
- * detaches the view. */
-export function feedPane(id: string, write: (data: Uint8Array) => void, onError: (message: string) => void): () => void {
+/** restoredBlock is how a view draws a pane's output from the last
+ * session: the text, the terminal's state reset, then as many line feeds
+ * as the view has rows, which move every line of it into the scrollback
+ * (however tall the view), so the pane's own replay starts on a blank
+ * screen at the top, where the pane's emulator has it. Resetting the
+ * scroll region homes the cursor: it is saved and restored around that. */
+export function restoredBlock(restored: Uint8Array, rows: number): Uint8Array {
+  const tail = new TextEncoder().encode('\x1b[0m\x1b7\x1b[r\x1b8' + '\r\n'.repeat(Math.max(1, rows)) + '\x1b[H');
+  const out = new Uint8Array(restored.length + tail.length);
+  out.set(restored);
+  out.set(tail, restored.length);
+  return out;
+}
+
+/** feedPane writes a pane's attach replay (after its output restored from
+ * the last session, if any; rows is the view's height then), then its live
+ * output newer than the replay, to write. When attach fails, onError gets
+ * the message and nothing more is held or delivered. Returns the stop
+ * function, which detaches the view. */
+export function feedPane(id: string, write: (data: Uint8Array) => void, onError: (message: string) => void, rows: () => number = () => 24): () => void {
   let attachedSeq = -1;
   let stopped = false;
   let early: { seq: number; data: Uint8Array }[] = [];
@@ -85,6 +100,7 @@ export function feedPane(id: string, write: (data: Uint8Array) => void, onError:
         detach();
         return;
       }
+      if (a.restored) write(restoredBlock(decodeBase64(a.restored), rows()));
       write(decodeBase64(a.data));
       attachedSeq = a.seq;
       for (const e of early) if (e.seq > a.seq) write(e.data);

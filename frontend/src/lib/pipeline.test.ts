@@ -125,14 +125,16 @@ describe('model picker', () => {
 describe('formatting', () => {
   it('shows usage with the subscription cost', () => {
     const u = { inputTokens: 10, cachedInputTokens: 128, cacheCreationTokens: 0, outputTokens: 42, contextTokens: 1138 };
-    expect(usageLine(u, 0)).toBe('context 1,138 tokens · output 42 tokens · $0 (subscription)');
-    expect(usageLine(undefined, 0)).toBe('$0 (subscription)');
+    expect(usageLine(u, { billing: 'subscription', billedUsd: 0, estimateUsd: 0, estimated: false })).toBe('context 1,138 tokens · output 42 tokens · subscription');
+    expect(usageLine(u, { billing: 'subscription', billedUsd: 0, estimateUsd: 0.0123, estimated: true })).toBe('context 1,138 tokens · output 42 tokens · subscription · ≈$0.01 at API prices');
+    expect(usageLine(undefined, undefined)).toBe('subscription');
   });
   it('formats durations and ignores unfinished runs', () => {
-    expect(duration('2026-01-01T00:00:00Z', '2026-01-01T00:00:00.850Z')).toBe('850 ms');
-    expect(duration('2026-01-01T00:00:00Z', '2026-01-01T00:00:12Z')).toBe('12 s');
-    expect(duration('2026-01-01T00:00:00Z', '2026-01-01T00:03:04Z')).toBe('3 min 4 s');
-    expect(duration('2026-01-01T00:00:00Z', '0001-01-01T00:00:00Z')).toBe('');
+    const t = Date.UTC(2026, 0, 1);
+    expect(duration(t, t + 850)).toBe('850 ms');
+    expect(duration(t, t + 12_000)).toBe('12 s');
+    expect(duration(t, t + 184_000)).toBe('3 min 4 s');
+    expect(duration(t, 0)).toBe('');
   });
   it('names board states and pretty-prints arguments', () => {
     expect(stateLabel('needs_you')).toBe('Needs you');

@@ -1,6 +1,7 @@
 // Pure logic of the pipeline screens: reading progress lines, following a
 // live run from its events, the model picker's rows, and the small
 // formatting the run cards share. No Svelte, no Wails: unit-tested.
+import { costLabel, type Cost } from './cost';
 import type { ModelGroup, ModelOption, Run, RunEvent, RunState, Usage } from './api/pipeline';
 
 export type StepKind = 'tool' | 'shell' | 'thinking' | 'edit' | 'failed' | 'error' | 'note';
@@ -173,20 +174,20 @@ export function stateLabel(s: RunState | string): string {
 
 const num = new Intl.NumberFormat('en-US');
 
-/** usageLine is the run footer: context and output tokens, and the cost (0 on a subscription). */
-export function usageLine(u: Usage | undefined, costUsd: number): string {
+/** usageLine is the run footer: context and output tokens, and the cost in the words of lib/cost.ts. */
+export function usageLine(u: Usage | undefined, cost: Partial<Cost> | undefined): string {
   const parts: string[] = [];
   if (u && (u.contextTokens || u.outputTokens)) {
     parts.push(`context ${num.format(u.contextTokens)} tokens`, `output ${num.format(u.outputTokens)} tokens`);
   }
-  parts.push(costUsd ? `$${costUsd.toFixed(2)}` : '$0 (subscription)');
+  parts.push(costLabel(cost));
   return parts.join(' · ');
 }
 
-/** duration formats the time between two ISO dates: "850 ms", "12 s", "3 min 4 s". */
-export function duration(start: string, end: string): string {
-  const ms = Date.parse(end) - Date.parse(start);
-  if (!Number.isFinite(ms) || ms < 0 || end.startsWith('0001-')) return '';
+/** duration formats the time between two epoch-ms times: "850 ms", "12 s", "3 min 4 s"; "" while it runs (end 0). */
+export function duration(start: number, end: number): string {
+  const ms = end - start;
+  if (!start || !end || !Number.isFinite(ms) || ms < 0) return '';
   if (ms < 1000) return `${ms} ms`;
   const s = Math.round(ms / 1000);
   if (s < 60) return `${s} s`;

@@ -1,5 +1,6 @@
-// What the Knowledge bases and Records stores share: an error's text, where
-// an item lives, and "create, then reload the overview".
+// What the Notes, Knowledge bases, Records and Messages screens share about
+// places: an error's text, where an item lives, "create, then reload the
+// overview", and the project a New … form chose.
 
 /** errorText is a rejected call's message as it came. */
 export function errorText(e: unknown): string {
@@ -25,4 +26,18 @@ export async function createThenReload<T>(create: () => Promise<T>, id: (made: T
     report(`${failed}: ${errorText(e)}`);
     return null;
   }
+}
+
+/** NEW_PROJECT is the project choice "New project…" of a New … form (components/PlacePicker). */
+export const NEW_PROJECT = '+new';
+
+/**
+ * chosenProject is the project id a New … form chose: the pick itself ('' for no project), or, for
+ * "New project…", the id of the project made from newName; null when none was made (no name, or
+ * create failed and said why).
+ */
+export async function chosenProject(project: string, newName: string, create: (name: string) => Promise<string | null>): Promise<string | null> {
+  if (project !== NEW_PROJECT) return project;
+  const name = newName.trim();
+  return name ? (await create(name)) || null : null;
 }

@@ -168,7 +168,13 @@ export class RecordsState {
 
   /** move sets an item's status from the board, conditional on the version the board shows. */
   async move(it: RecordItem, status: string): Promise<boolean> {
-    if (this.editor?.id === it.item_id) return this.editor.change({ status });
+    if (this.editor?.id === it.item_id) {
+      // The open editor writes it (its body may hold typing); the board
+      // then shows the move at once rather than on the change event.
+      const ok = await this.editor.change({ status });
+      await this.refresh();
+      return ok;
+    }
     try {
       const r = await recordsApi.saveItem(this.channel, it.item_id, it.version, { title: it.title, status, body: bodyOf(it) });
       if (!r.saved) this.error = `Not moved: "${it.title}" changed since the board showed it (now version ${r.version}). Look again and move it once more.`;

@@ -40,6 +40,14 @@ export const mainScreens: Screen[] = [
     available: () => bound('inventory', 'Binding'),
   },
   {
+    path: '/usage',
+    group: 'main',
+    label: 'Usage',
+    icon: 'M4 20V10M10 20V4M16 20v-7M22 20H2',
+    view: lazy(() => import('../screens/usage/UsageScreen.svelte')),
+    available: () => bound('usage', 'Binding'),
+  },
+  {
     path: '/notes',
     group: 'main',
     label: 'Notes',
@@ -77,7 +85,7 @@ export const mainScreens: Screen[] = [
     label: 'Chat',
     icon: 'M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8 8 0 1 1 21 12z',
     view: lazy(() => import('../screens/chat/ChatScreen.svelte')),
-    available: () => bound('pipeline', 'Binding'),
+    available: () => bound('chat', 'Binding'),
   },
   {
     path: '/orchestration',
@@ -93,7 +101,7 @@ export const mainScreens: Screen[] = [
     label: 'Code',
     icon: 'M8 6l-6 6 6 6M16 6l6 6-6 6M13.5 4l-3 16',
     view: lazy(() => import('../screens/code/CodeScreen.svelte')),
-    available: () => bound('pipeline', 'CodeBinding'),
+    available: () => bound('code', 'Binding'),
   },
   {
     path: '/agents',
@@ -101,7 +109,7 @@ export const mainScreens: Screen[] = [
     label: 'Agents',
     icon: 'M8 7h8a3 3 0 0 1 3 3v6a3 3 0 0 1-3 3H8a3 3 0 0 1-3-3v-6a3 3 0 0 1 3-3zM12 3v4M9.5 13h.01M14.5 13h.01',
     view: lazy(() => import('../screens/agents/AgentsScreen.svelte')),
-    available: () => bound('pipeline', 'Binding'),
+    available: () => bound('chat', 'Binding'),
   },
   {
     path: '/pipeline',
@@ -109,7 +117,23 @@ export const mainScreens: Screen[] = [
     label: 'Pipeline',
     icon: 'M4 5h5v5H4zM15 5h5v5h-5zM9.5 14h5v5h-5zM9 7.5h6M6.5 10v2.5a2 2 0 0 0 2 2h1M17.5 10v2.5a2 2 0 0 1-2 2h-1',
     view: lazy(() => import('../screens/pipeline/PipelineScreen.svelte')),
-    available: () => bound('pipeline', 'Binding'),
+    available: () => bound('roles', 'Binding'),
+  },
+  {
+    path: '/external-ai',
+    group: 'pipeline',
+    label: 'External AI',
+    icon: 'M9 3v5M15 3v5M6 8h12v4a6 6 0 0 1-12 0zM12 18v3',
+    view: lazy(() => import('../screens/external-ai/ExternalAITab.svelte')),
+    available: () => bound('roles', 'Binding'),
+  },
+  {
+    path: '/connected',
+    group: 'pipeline',
+    label: 'Connected agents',
+    icon: 'M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1',
+    view: lazy(() => import('../screens/connected/ConnectedPanel.svelte')),
+    available: () => bound('connect', 'Panel'),
   },
   {
     path: '/settings',
@@ -117,6 +141,6 @@ export const mainScreens: Screen[] = [
     label: 'Settings',
     icon: 'M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM19.4 15a1.65 1.65 0 0 0 .33 1.82l.06.06a2 2 0 1 1-2.83 2.83l-.06-.06a1.65 1.65 0 0 0-1.82-.33 1.65 1.65 0 0 0-1 1.51V21a2 2 0 1 1-4 0v-.09A1.65 1.65 0 0 0 9 19.4a1.65 1.65 0 0 0-1.82.33l-.06.06a2 2 0 1 1-2.83-2.83l.06-.06A1.65 1.65 0 0 0 4.68 15a1.65 1.65 0 0 0-1.51-1H3a2 2 0 1 1 0-4h.09A1.65 1.65 0 0 0 4.6 9a1.65 1.65 0 0 0-.33-1.82l-.06-.06a2 2 0 1 1 2.83-2.83l.06.06A1.65 1.65 0 0 0 9 4.68a1.65 1.65 0 0 0 1-1.51V3a2 2 0 1 1 4 0v.09a1.65 1.65 0 0 0 1 1.51 1.65 1.65 0 0 0 1.82-.33l.06-.06a2 2 0 1 1 2.83 2.83l-.06.06A1.65 1.65 0 0 0 19.4 9a1.65 1.65 0 0 0 1.51 1H21a2 2 0 1 1 0 4h-.09a1.65 1.65 0 0 0-1.51 1z',
     view: lazy(() => import('../screens/settings/SettingsScreen.svelte')),
-    available: () => bound('pipeline', 'Binding'),
+    available: () => bound('chat', 'Binding'),
   },
 ];

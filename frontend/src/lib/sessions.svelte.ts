@@ -51,11 +51,25 @@ export class PaneStates {
     };
   }
 
+  /** prune forgets the states of panes that are gone. A state that came
+   * while the list was on its way is kept: the list may have been made
+   * before that pane existed, and its first state (the agent's name) may
+   * be the only one it sends for a long while. A list that fails keeps
+   * everything. */
   async prune() {
-    const ids = new Set((await terminalApi.list().catch(() => [])).map((p) => p.id));
-    const next: Record<string, PaneState> = {};
-    for (const [id, s] of Object.entries(this.states)) if (ids.has(id)) next[id] = s;
-    this.states = next;
+    const before = this.states;
+    const list = await terminalApi.list().catch(() => null);
+    if (!list) return;
+    const ids = new Set(list.map((p) => p.id));
+    const next = { ...this.states };
+    let gone = false;
+    for (const [id, s] of Object.entries(before)) {
+      if (!ids.has(id) && next[id] === s) {
+        delete next[id];
+        gone = true;
+      }
+    }
+    if (gone) this.states = next;
   }
 
   /** jump opens the next pane that needs the user; false when none does. */
@@ -107,6 +121,8 @@ export class BoardState {
   notice = $state('');
   /** The summary the notice is about (its "Open summary" button). */
   saved = $state('');
+  /** The card the notice is about (its "Open in Knowledge bases" link). */
+  savedKey = $state('');
   /** The summary open in the viewer. */
   viewing = $state<SummaryView | null>(null);
   error = $state('');
@@ -205,6 +221,7 @@ export class BoardState {
       const path = await boardApi.end(card.key);
       this.notice = `Summary saved to ${path}`;
       this.saved = path;
+      this.savedKey = card.key;
       this.confirming = null;
       await this.refresh();
     } catch (e) {

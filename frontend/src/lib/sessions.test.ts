@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { BoardCard, PaneState } from './api/board';
-import { applyFilter, byColumn, cardAction, countNeedsYou, filterLabel, needsYouLabel, isJumpKey, jumpHint, needsYou, nextNeedingYou, noFilter } from './sessions';
+import { applyFilter, byColumn, cardAction, countNeedsYou, filterLabel, needsYouLabel, isJumpKey, jumpHint, needsYou, nextNeedingYou, noFilter, summaryHref } from './sessions';
 
 const card = (over: Partial<BoardCard>): BoardCard => ({
   key: 'terminal/p', source: 'terminal', id: 'p', kind: 'terminal', title: 't', folder: 'shop-api',
   state: 'running', why: '', startedAt: 0, updatedAt: 0, canPause: false, ...over,
 });
-const ps = (id: string, state: PaneState['state']): PaneState => ({ id, label: id, state, agent: 'claude', source: 'screen', reason: '', message: '', ended: false, since: 0 });
+const ps = (id: string, state: PaneState['state']): PaneState => ({ id, label: id, state, agent: 'claude', agentName: '', source: 'screen', reason: '', message: '', ended: false, paused: false, since: 0 });
 
 describe('filter', () => {
   const now = new Date(2026, 4, 10, 12, 0, 0);
@@ -94,5 +94,13 @@ describe('sidebar badge', () => {
     expect(needsYouLabel('Sessions', 0)).toBe('Sessions');
     expect(needsYouLabel('Sessions', 1)).toBe('Sessions, 1 needs you');
     expect(needsYouLabel('Sessions', 3)).toBe('Sessions, 3 need you');
+  });
+});
+
+describe('summaryHref', () => {
+  it('opens a Done summary in Knowledge bases once it is an article', () => {
+    expect(summaryHref({ summaryKb: 'kb 1', summaryArticle: 'art/2' })).toBe('#/knowledge?kb=kb%201&article=art%2F2');
+    expect(summaryHref({ summaryKb: '', summaryArticle: '' })).toBe('');
+    expect(summaryHref(undefined)).toBe('');
   });
 });

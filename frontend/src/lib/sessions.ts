@@ -1,5 +1,5 @@
 // Pure rules of the Sessions board and the Terminal rail's state labels
-// (SPEC.md §1), kept apart from the Svelte state so vitest can check them.
+// (docs/reference.md §1), kept apart from the Svelte state so vitest can check them.
 import type { BoardCard, Column, Kind, PaneState } from './api/board';
 
 export const columns: { id: Column; label: string }[] = [
@@ -95,6 +95,12 @@ export function needsYou(st: PaneState | undefined): boolean {
 
 /** cardAction is the pause control a board card offers: Pause on Running
  * and Needs you cards whose session can be frozen, Resume on Paused ones. */
+/** summaryHref opens a Done card's summary in Knowledge bases (its "Session summaries" article), or "" before it was saved there. */
+export function summaryHref(c: Pick<BoardCard, 'summaryKb' | 'summaryArticle'> | undefined): string {
+  if (!c?.summaryKb || !c.summaryArticle) return '';
+  return `#/knowledge?kb=${encodeURIComponent(c.summaryKb)}&article=${encodeURIComponent(c.summaryArticle)}`;
+}
+
 export function cardAction(c: BoardCard): 'pause' | 'resume' | null {
   if (c.state === 'paused') return c.canPause ? 'resume' : null;
   if ((c.state === 'running' || c.state === 'needs_you') && c.canPause) return 'pause';

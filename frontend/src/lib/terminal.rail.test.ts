@@ -5,10 +5,10 @@ import type { PaneState } from './api/board';
 
 const pane = (over: Partial<PaneInfo> = {}): PaneInfo => ({
   id: 'p-1', pid: 1, dir: '/home/me/work', folder: 'work', argv: [], foreground: 'bash', command: 'bash',
-  title: '', cols: 80, rows: 24, exited: false, exitCode: 0, startedAt: 0, ...over,
+  title: '', cols: 80, rows: 24, exited: false, exitCode: 0, paused: false, canPause: false, startedAt: 0, ...over,
 });
 const state = (over: Partial<PaneState> = {}): PaneState => ({
-  id: 'p-1', label: 'work', state: 'idle', agent: '', agentName: '', source: 'none', reason: '', message: '', ended: false, since: 0, ...over,
+  id: 'p-1', label: 'work', state: 'idle', agent: '', agentName: '', source: 'none', reason: '', message: '', ended: false, paused: false, since: 0, ...over,
 });
 const claude = (s: PaneState['state']) => state({ state: s, agent: 'claude', agentName: 'Claude Code', source: 'screen' });
 
@@ -50,5 +50,12 @@ describe('closeQuestion', () => {
     expect(closeQuestion(pane(), claude('idle'))).toBeNull();
     expect(closeQuestion(pane(), state({ state: 'working', source: 'activity' }))).toBeNull(); // printed a moment ago, shell in front
     expect(closeQuestion(pane({ exited: true }), claude('working'))).toBeNull();
+  });
+
+  it('read the name the person gave a pane instead of its folder', () => {
+    expect(railState(pane({ name: 'checkout fix' }), claude('working'))).toBe('Working · checkout fix');
+    expect(railState(pane({ name: '' }), state())).toBe('Idle · work');
+    expect(closeQuestion(pane({ name: 'checkout fix' }), claude('working'))).toBe('Claude Code is working in checkout fix. Closing the pane ends it and everything else running there.');
+    expect(closeQuestion(pane({ name: 'checkout fix' }), state({ state: 'working', source: 'activity', command: 'sleep 300' }))).toMatch(/^sleep 300 is running in checkout fix\./);
   });
 });

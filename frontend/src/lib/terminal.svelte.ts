@@ -1,4 +1,4 @@
-import { terminalApi, type PaneInfo } from './api/terminal';
+import { terminalApi, type ACPRequest, type PaneInfo } from './api/terminal';
 import type { PaneState } from './api/board';
 import { on } from './events';
 import { Router } from './router.svelte';
@@ -33,8 +33,12 @@ export class TerminalState {
   error = $state('');
   /** loaded turns true after the first list: until then "no panes" is unknown. */
   loaded = $state(false);
+  /** Saved panes still coming back at this start (the login shell is read first). */
+  restoring = $state(0);
   /** The pane whose Close waits for the user's confirmation. */
   closing = $state<PaneInfo | null>(null);
+  /** The pane whose rail entry is being renamed. */
+  renaming = $state<string | null>(null);
   /** Folders panes were started in, the last one first (New pane form). */
   folders = $state<string[]>([]);
 
@@ -52,6 +56,14 @@ export class TerminalState {
     // #/terminal?pane=<id> opens the screen on that pane (Open in Terminal).
     const want = Router.query().get('pane');
     if (want) this.selected = want;
+    // Asked beside the first list, which waits (a few seconds at most) for
+    // a pending restore: meanwhile the rail says the panes are coming.
+    terminalApi.restoring().then(
+      (n) => {
+        if (!this.loaded) this.restoring = n ?? 0;
+      },
+      () => {},
+    );
     this.refresh();
     const offs = [on('panes:changed', () => this.refresh()), on('pane:exit', () => this.refresh())];
     // Mod+. and notification clicks change ?pane= while the screen is open.
@@ -75,22 +87,38 @@ export class TerminalState {
     this.folders = (await terminalApi.folders().catch(() => [])) ?? [];
   }
 
+  /** Numbers refreshes; an answer older than #applied is dropped. */
+  #refreshes = 0;
+  #applied = 0;
+
   async refresh() {
+    const seq = ++this.#refreshes;
     try {
-      this.panes = await terminalApi.list();
+      const panes = await terminalApi.list();
+      // A list asked before a newer one was applied, or before a pane was
+      // created (the first list waits for the restore), must not bring back
+      // an older rail or take the selection away from the new pane.
+      if (seq < this.#applied) return;
+      this.#applied = seq;
+      this.panes = panes;
       if (this.selected && !this.panes.some((p) => p.id === this.selected)) this.selected = null;
       if (!this.selected && this.panes.length) this.selected = this.panes[this.panes.length - 1].id;
+      // Not awaited: the selection above must not wait behind another call
+      // while a new pane is being created.
+      if (this.restoring) terminalApi.restoring().then((n) => (this.restoring = n ?? 0), () => {});
     } catch (e) {
       this.error = String(e);
     }
     this.loaded = true;
   }
 
-  async create(dir: string, command: string) {
+  /** create starts a pane running command, or the app's own ACP client with acp. */
+  async create(dir: string, command: string, branch?: { name: string; base: string }, acp?: ACPRequest) {
     this.error = '';
     try {
-      const info = await terminalApi.create({ dir, command, cols: 120, rows: 32 });
+      const info = await terminalApi.create({ dir, command, cols: 120, rows: 32, branch, acp });
       this.selected = info.id;
+      this.#applied = this.#refreshes + 1; // lists asked before this one are stale
       await this.refresh();
       this.loadFolders();
       return true;
@@ -127,6 +155,17 @@ export class TerminalState {
     else return this.close(id);
   }
 
+  /** rename saves a pane's new name (the rail's Rename). */
+  async rename(id: string, name: string) {
+    this.renaming = null;
+    try {
+      await terminalApi.rename(id, name);
+    } catch (e) {
+      this.error = e instanceof Error ? e.message : String(e);
+    }
+    await this.refresh();
+  }
+
   async close(id: string) {
     if (this.closing?.id === id) this.closing = null;
     try {
@@ -147,12 +186,19 @@ function startCommand(p: PaneInfo): string {
 
 const stateWords: Record<PaneState['state'], string> = { blocked: 'Needs you', working: 'Working', idle: 'Idle' };
 
+/** paneName is what the rail calls a pane: the name the person gave it,
+ * else its folder. */
+export function paneName(p: PaneInfo): string {
+  return p.name || p.folder;
+}
+
 /** railState is the first line of a pane's rail entry, the same for every
  * pane: its state, then its folder ("Working · shop-api"). */
 export function railState(p: PaneInfo, st: PaneState | undefined): string {
-  if (p.exited) return `Exited ${p.exitCode} · ${p.folder}`;
-  if (st?.paused) return `Paused · ${p.folder}`;
-  return `${stateWords[st?.state ?? 'idle'] ?? 'Idle'} · ${p.folder}`;
+  const name = paneName(p);
+  if (p.exited) return `Exited ${p.exitCode} · ${name}`;
+  if (st?.paused) return `Paused · ${name}`;
+  return `${stateWords[st?.state ?? 'idle'] ?? 'Idle'} · ${name}`;
 }
 
 /** railWhat is the second line: the agent by name, else the command that
@@ -166,19 +212,47 @@ export function railWhat(p: PaneInfo, st: PaneState | undefined): string {
 /** railTip is the rail entry's tooltip: both lines, the folder, why the
  * state is what it is and how a restore brought the pane back. */
 export function railTip(p: PaneInfo, st: PaneState | undefined): string {
-  return [`${railState(p, st)} — ${railWhat(p, st)}`, p.dir, st?.reason, p.resumed].filter(Boolean).join('\n');
+  const branch = p.branch ? `${p.branch.name} from ${p.branch.base} · ${branchCounts(p.added ?? 0, p.removed ?? 0)} · OSF_PORT_OFFSET=${p.branch.portOffset}` : '';
+  return [`${railState(p, st)} — ${railWhat(p, st)}`, p.dir, branch, st?.reason, p.resumed].filter(Boolean).join('\n');
+}
+
+/** branchCounts is a branch pane's lines since its base ("+12 −3"). */
+export function branchCounts(added: number, removed: number): string {
+  return `+${added} −${removed}`;
+}
+
+/** Remembered per repository: whether the New pane form starts "On a new branch". */
+const onBranchKey = (repo: string) => `osfoundry.terminal.onBranch:${repo}`;
+
+export function rememberOnBranch(repo: string, on: boolean) {
+  try {
+    if (on) localStorage.setItem(onBranchKey(repo), '1');
+    else localStorage.removeItem(onBranchKey(repo));
+  } catch {
+    // No storage: the form starts without a new branch.
+  }
+}
+
+export function wantsOnBranch(repo: string): boolean {
+  try {
+    return localStorage.getItem(onBranchKey(repo)) === '1';
+  } catch {
+    return false;
+  }
 }
 
 /** closeQuestion is the question Close asks first, or null to close at
  * once: an agent that is working or waits for the user, or a program
- * other than the shell running in a pane without an agent. */
+ * other than the shell running in a pane without an agent. It names the
+ * pane as the rail does (paneName). */
 export function closeQuestion(p: PaneInfo, st: PaneState | undefined): string | null {
   if (p.exited || !st) return null;
+  const where = paneName(p);
   if (st.agent && !st.ended && (st.state === 'working' || st.state === 'blocked')) {
     const who = st.agentName || 'The agent';
     const doing = st.state === 'blocked' ? 'is waiting for your decision' : 'is working';
-    return `${who} ${doing} in ${p.folder}${st.paused ? ' (paused)' : ''}. Closing the pane ends it and everything else running there.`;
+    return `${who} ${doing} in ${where}${st.paused ? ' (paused)' : ''}. Closing the pane ends it and everything else running there.`;
   }
-  if (!st.agent && st.command) return `${st.command} is running in ${p.folder}. Closing the pane ends it and everything else running there.`;
+  if (!st.agent && st.command) return `${st.command} is running in ${where}. Closing the pane ends it and everything else running there.`;
   return null;
 }

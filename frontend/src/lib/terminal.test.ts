@@ -33,3 +33,33 @@ describe('call without a backend', () => {
     await expect(call('terminal', 'Service', 'List')).rejects.toThrow(/backend is not connected/);
   });
 });
+
+describe('TerminalState.refresh', () => {
+  it('keeps a new pane selected when a list asked before it answers late', async () => {
+    const lists: Array<(v: unknown) => void> = [];
+    const pane = (id: string) => ({ id, dir: '/w', folder: 'w', argv: [], exited: false });
+    vi.stubGlobal('go', {
+      terminal: {
+        Service: {
+          Restoring: () => Promise.resolve(0),
+          List: () => new Promise((r) => lists.push(r)),
+          Create: () => Promise.resolve(pane('p-new')),
+          Folders: () => Promise.resolve([]),
+        },
+      },
+    });
+    const { TerminalState } = await import('./terminal.svelte');
+    const t = new TerminalState();
+    const first = t.refresh(); // the first list: it waits for the restore
+    await vi.waitFor(() => expect(lists.length).toBe(1));
+    const created = t.create('/w', 'bash');
+    await vi.waitFor(() => expect(lists.length).toBe(2));
+    lists[1]([pane('p-old'), pane('p-new')]);
+    await created;
+    lists[0]([pane('p-old')]); // the late answer, from before the pane existed
+    await first;
+    expect(t.selected).toBe('p-new');
+    expect(t.panes.map((p) => p.id)).toEqual(['p-old', 'p-new']);
+    vi.unstubAllGlobals();
+  });
+});

@@ -91,6 +91,41 @@ describe('tip', () => {
     expect(btn.getAttribute('aria-describedby')).toBe('what-1');
   });
 
+  it('hides when a dialog opens over it', async () => {
+    btn.dispatchEvent(new Event('pointerenter'));
+    vi.advanceTimersByTime(500);
+    expect(visible()).toBe(true);
+    const dialog = document.createElement('div');
+    dialog.setAttribute('role', 'alertdialog');
+    document.body.append(dialog);
+    await Promise.resolve(); // the MutationObserver's callback
+    expect(visible()).toBe(false);
+    // and does not come back while the dialog is open
+    btn.dispatchEvent(new Event('pointerleave'));
+    btn.dispatchEvent(new Event('pointerenter'));
+    vi.advanceTimersByTime(2000);
+    expect(visible()).toBe(false);
+    dialog.remove();
+  });
+
+  it('still shows for an element inside the open dialog', () => {
+    const dialog = document.createElement('div');
+    dialog.setAttribute('role', 'dialog');
+    dialog.append(btn);
+    document.body.append(dialog);
+    btn.dispatchEvent(new Event('pointerenter'));
+    vi.advanceTimersByTime(500);
+    expect(visible()).toBe(true);
+    dialog.remove();
+  });
+
+  it('never shows during a drag (no pointer leaves while one goes on)', () => {
+    btn.dispatchEvent(new Event('pointerenter'));
+    window.dispatchEvent(new Event('dragstart'));
+    vi.advanceTimersByTime(2000);
+    expect(visible()).toBe(false);
+  });
+
   it('hides when the window is resized (it would sit in the wrong place)', () => {
     btn.dispatchEvent(new Event('pointerenter'));
     vi.advanceTimersByTime(500);

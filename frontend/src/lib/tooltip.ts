@@ -1,8 +1,9 @@
 // One small tooltip for the whole app, instead of native title= tooltips:
 // those linger after a click, sit over the menu the click opened, and can
 // hang outside the window. This one (use:tip={'text'}) shows after a short
-// hover or on keyboard focus, hides on click, Escape, scroll, resize and
-// route change, and is placed inside the window.
+// hover or on keyboard focus, hides on click, Escape, scroll, resize,
+// route change, a drag and a dialog opening over it, and is placed inside
+// the window.
 import type { Action } from 'svelte/action';
 
 const SHOW_MS = 450;
@@ -67,9 +68,34 @@ function tipElement(): HTMLDivElement {
   return el;
 }
 
+/** MODAL finds the dialogs that sit over the window (the app's and a native <dialog>). */
+const MODAL = '[role="dialog"], [role="alertdialog"], [aria-modal="true"], dialog[open]';
+
+/** covered: a dialog is open and target is not in it (a tip there would float over the dialog). */
+export function covered(target: Element, doc: ParentNode = document): boolean {
+  return [...doc.querySelectorAll(MODAL)].some((d) => !d.contains(target));
+}
+
+// While a tip shows or waits to: a dialog that opens over its element hides it.
+let watcher: MutationObserver | undefined;
+
+function watch(on: boolean) {
+  if (!on) {
+    watcher?.disconnect();
+    window.removeEventListener('dragstart', hide, true);
+    return;
+  }
+  window.addEventListener('dragstart', hide, true);
+  watcher ??= new MutationObserver(() => {
+    const t = owner ?? pending;
+    if (t && (!t.isConnected || covered(t))) hide();
+  });
+  watcher.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['open', 'role', 'aria-modal'] });
+}
+
 function show(target: HTMLElement) {
   const text = target.dataset.tip ?? '';
-  if (!text || !target.isConnected) return;
+  if (!text || !target.isConnected || covered(target)) return;
   // A tip that repeats the element's own text only helps when that text is cut off.
   if (text === target.textContent?.trim() && target.scrollWidth <= target.clientWidth) return;
   const t = tipElement();
@@ -86,6 +112,7 @@ function show(target: HTMLElement) {
   // Added to, not replacing, what the element is described by already.
   const ids = (target.getAttribute('aria-describedby') ?? '').split(/\s+/).filter((x) => x && x !== t.id);
   target.setAttribute('aria-describedby', [...ids, t.id].join(' '));
+  watch(true);
   window.addEventListener('hashchange', hide);
   window.addEventListener('scroll', hide, true);
   window.addEventListener('keydown', onKey, true);
@@ -98,6 +125,7 @@ export function hide() {
   clearTimeout(timer);
   timer = undefined;
   pending = null;
+  watch(false);
   if (!owner) return;
   const ids = (owner.getAttribute('aria-describedby') ?? '').split(/\s+/).filter((x) => x && x !== 'app-tooltip');
   if (ids.length) owner.setAttribute('aria-describedby', ids.join(' '));
@@ -121,6 +149,7 @@ function schedule(target: HTMLElement) {
   if (owner && owner !== target) hide();
   const warm = Date.now() - lastHidden < WARM_MS;
   pending = target;
+  watch(true);
   timer = setTimeout(() => {
     pending = null;
     show(target);

@@ -6,7 +6,12 @@
 // Control endpoints (loopback, test runs only):
 //
 //	POST /_testkit/push?scenario=NAME[&pane=ID]   append a named scenario's turns
+//	POST /_testkit/push?scenario=title&text=T     the next chat title (Titling role)
 //	GET  /_testkit/requests             the main requests so far, with tool results
+//	GET  /_testkit/titles               the Titling role's requests so far
+//
+// The Titling role's requests never take a scenario's turns: they are
+// answered with a title pushed for them, else fakemodel.DefaultTitle.
 package main
 
 import (
@@ -133,6 +138,10 @@ func run(addr, preload string) error {
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(summaries(srv.MainRequests())) //nolint:errcheck // client gone
 	})
+	mux.HandleFunc("GET /_testkit/titles", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(summaries(srv.TitleRequests())) //nolint:errcheck // client gone
+	})
 	mux.Handle("/", srv)
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go hs.Serve(ln) //nolint:errcheck // returns on Shutdown
@@ -159,12 +168,20 @@ func run(addr, preload string) error {
 }
 
 func push(srv *fakemodel.Server, name string, q url.Values) error {
+	if name == "title" {
+		if q.Get("text") == "" {
+			return errors.New("the title scenario needs text=<the title>")
+		}
+		srv.PushTitle(fakemodel.Text(q.Get("text")))
+		return nil
+	}
 	f, ok := scenarios[name]
 	if !ok {
 		names := make([]string, 0, len(scenarios))
 		for n := range scenarios {
 			names = append(names, n)
 		}
+		names = append(names, "title")
 		sort.Strings(names)
 		return fmt.Errorf("unknown scenario %q: use one of %s", name, strings.Join(names, ", "))
 	}

@@ -6,6 +6,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +18,16 @@ import (
 )
 
 func main() {
+	// Claude Code's hooks run this binary as the pane helper while a
+	// recording saves their reports (record.Helper).
+	if len(os.Args) > 1 && os.Args[1] == record.HelperArg {
+		stdin, _ := io.ReadAll(io.LimitReader(os.Stdin, 1<<20))
+		if err := record.Helper(os.Args[2:], stdin, os.Getenv); err != nil {
+			fmt.Fprintln(os.Stderr, "record pane:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	out := flag.String("out", "", "fixtures folder (default: backend/testkit/fixtures/testdata)")
 	only := flag.String("only", "", "comma-separated recordings to run (e.g. claude,claude-fullscreen,codex,codex-inline,headless); default all")
 	tmp := flag.String("tmp", filepath.Join(os.TempDir(), "osf-fixtures"), "folder for the agents' temp homes (fixed, so recorded paths stay stable)")
@@ -39,6 +50,9 @@ func run(out, only, tmp string) error {
 	r, err := record.NewRun(out, tmp, logf)
 	if err != nil {
 		return err
+	}
+	if exe, err := os.Executable(); err == nil {
+		r.HelperExe = exe
 	}
 	want := map[string]bool{}
 	for _, s := range strings.Split(only, ",") {

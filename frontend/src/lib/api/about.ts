@@ -1,14 +1,9 @@
 import { call } from '../wails';
+import type { settings } from '../wailsjs/go/models';
 
-/** What Settings shows about this install (main.AboutInfo in about.go). */
-export interface AboutInfo {
-  version: string;
-  dataDir: string;
-  logFile: string;
-  /** False when the window was started from a terminal: output went there. */
-  logToFile: boolean;
-}
+/** What Settings shows about this install (logToFile is false when the window was started from a terminal: output went there). */
+export type AboutInfo = settings.AboutInfo;
 
 export const aboutApi = {
-  info: () => call<AboutInfo>('main', 'About', 'Info'),
+  info: () => call('settings', 'About', 'Info'),
 };

@@ -1,21 +1,12 @@
 // Approval requests of the one tool executor (backend/approvals).
-import { call } from '../wails';
+import { service } from '../wails';
+import type { tools } from '../wailsjs/go/models';
 
-/** tools.ApprovalRequest */
-export interface ApprovalRequest {
-  id: string;
-  workspace: string;
-  user: string;
-  channel: string;
-  tool: string;
-  args: unknown;
-  source: string;
-  at: string;
-}
+export type ApprovalRequest = tools.ApprovalRequest;
 
-const svc = <T>(method: string, ...args: unknown[]) => call<T>('approvals', 'Binding', method, ...args);
+const svc = service('approvals', 'Binding');
 
 export const approvalsApi = {
-  pending: () => svc<ApprovalRequest[]>('Pending'),
-  resolve: (id: string, approved: boolean) => svc<void>('Resolve', id, approved),
+  pending: () => svc('Pending'),
+  resolve: (id: string, approved: boolean) => svc('Resolve', id, approved),
 };

@@ -1,71 +1,32 @@
-import { call } from '../wails';
+import { service, type Narrow } from '../wails';
+import type { board, panestate } from '../wailsjs/go/models';
 
 /** A board column (backend/board/board.go). */
 export type Column = 'running' | 'needs_you' | 'paused' | 'idle' | 'done' | 'failed';
 export type Kind = 'chat' | 'agent' | 'team' | 'loop' | 'terminal';
 
 /** One session on the Sessions board (board.Card). */
-export interface BoardCard {
-  key: string;
-  source: string;
-  id: string;
-  kind: Kind;
-  title: string;
-  folder: string;
-  dir?: string;
-  state: Column;
-  why: string;
-  reason?: string;
-  startedAt: number;
-  updatedAt: number;
-  link?: string;
-  /** Pause works for this session (terminal panes where freezing is supported). */
-  canPause: boolean;
-  /** The Done summary's path, once the user ended the session here. */
-  summary?: string;
-  /** A Team's or Loop's runs, and how many of them are done. */
-  children?: number;
-  childrenDone?: number;
-}
+export type BoardCard = Narrow<board.Card, { kind: Kind; state: Column }>;
 
 /** A terminal pane's detected state (panestate.PaneState). */
-export interface PaneState {
-  id: string;
-  label: string;
-  state: 'idle' | 'working' | 'blocked';
-  agent: string;
-  /** The agent's display name ("Claude Code"), "" when none. */
-  agentName?: string;
-  /** The program in front of the shell of a pane without an agent. */
-  command?: string;
-  source: string;
-  reason: string;
-  message: string;
-  ended: boolean;
-  /** The user froze the pane; state is what it was doing then, not live. */
-  paused?: boolean;
-  since: number;
-}
+export type PaneState = Narrow<panestate.PaneState, { state: 'idle' | 'working' | 'blocked' }>;
 
-export interface DropResult {
-  allowed: boolean;
-  message: string;
-}
+export type DropResult = board.DropResult;
 
-const svc = <T>(method: string, ...args: unknown[]) => call<T>('board', 'Service', method, ...args);
+const svc = service('board', 'Service');
 
 export const boardApi = {
   /** Broken detection-rule overrides found at start (ignored; bundled rules in use). */
-  ruleProblems: () => svc<string[]>('RuleProblems'),
-  cards: () => svc<BoardCard[]>('Cards'),
-  drop: (key: string, column: Column) => svc<DropResult>('Drop', key, column),
-  end: (key: string) => svc<string>('End', key),
+  ruleProblems: () => svc('RuleProblems'),
+  cards: () => svc('Cards') as Promise<BoardCard[]>,
+  drop: (key: string, column: Column) => svc('Drop', key, column),
+  end: (key: string) => svc('End', key),
   /** pause freezes a session until resume (cards with canPause). */
-  pause: (key: string) => svc<void>('Pause', key),
-  resume: (key: string) => svc<void>('Resume', key),
-  paneStates: () => svc<PaneState[]>('PaneStates'),
+  pause: (key: string) => svc('Pause', key),
+  resume: (key: string) => svc('Resume', key),
+  paneStates: () => svc('PaneStates') as Promise<PaneState[]>,
   /** clear takes a Done or Failed card off the board (its summary is kept). */
-  clear: (key: string) => svc<void>('Clear', key),
+  clear: (key: string) => svc('Clear', key),
   /** readSummary returns a Done summary's Markdown (only files in knowledge/sessions). */
-  readSummary: (path: string) => svc<string>('ReadSummary', path),
+  readSummary: (path: string) => svc('ReadSummary', path),
 };

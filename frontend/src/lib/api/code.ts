@@ -1,69 +1,36 @@
-// The Code screen's bound service (backend/pipeline/codeiso_binding.go): a
+// The Code screen's bound service (backend/code/binding.go): a
 // workspace's repository, its worktree isolation and the isolated runs.
-import { call } from '../wails';
-import type { Run } from './pipeline';
+import { service, type Narrow } from '../wails';
+import type { code } from '../wailsjs/go/models';
+import type { RunState } from './pipeline';
 
-/** One Local Folder as a candidate repository (pipeline.RepoFolder). */
-export interface RepoFolder {
-  path: string;
-  git: boolean;
-  missing: boolean;
-  /** Why it cannot be picked; absent when it can. */
-  reason?: string;
-}
+/** One Local Folder as a candidate repository; reason says why it cannot be picked. */
+export type RepoFolder = code.RepoFolder;
 
-/** pipeline.CodeSettings: what the Code screen shows for one workspace. */
-export interface CodeSettings {
-  workspace: string;
-  /** The picked repository; "" = the first Local Folder. */
-  repo: string;
-  enabled: boolean;
-  /** The folder isolated runs work in now ("" when there is none). */
-  uses: string;
-  usesFrom: 'code' | 'first-folder';
-  /** Why isolated runs could not start now. */
-  problem?: string;
-  folders: RepoFolder[];
-}
+/** What the Code screen shows for one workspace: repo "" = the most recently added Local Folder; uses is the folder isolated runs work in now. */
+export type CodeSettings = Narrow<code.Settings, { usesFrom: 'code' | 'first-folder' }>;
 
-/** pipeline.ChangedFile: one file of a run's diff. */
-export interface ChangedFile {
-  path: string;
-  status: 'added' | 'deleted' | 'modified' | 'renamed';
-  added: number;
-  removed: number;
-  binary?: boolean;
-  patch: string;
-}
+/** One file of a run's diff. */
+export type ChangedFile = Narrow<code.ChangedFile, { status: 'added' | 'deleted' | 'modified' | 'renamed' }>;
 
-/** pipeline.CodeRun: an isolated run with its files and the user's decision. */
-export interface CodeRun extends Run {
-  workspace: string;
-  decision: '' | 'kept';
-  files: ChangedFile[];
-}
+/** An isolated run with its files and the person's decision. */
+export type CodeRun = Narrow<code.Run, { state: RunState; decision: '' | 'kept'; files: ChangedFile[] }>;
 
 /** A chat's own isolation: on, off, or "" to follow the workspace. */
 export type ChatIsolation = '' | 'on' | 'off';
 
-/** pipeline.ChatIsolationState: an open chat's isolation. */
-export interface ChatIsolationState {
-  mode: ChatIsolation;
-  /** The workspace's switch (Code screen). */
-  workspace: boolean;
-  /** Its next writing run gets its own branch. */
-  effective: boolean;
-}
+/** An open chat's isolation: workspace is the Code screen's switch, effective whether its next writing run gets its own branch. */
+export type ChatIsolationState = Narrow<code.ChatIsolationState, { mode: ChatIsolation }>;
 
-const svc = <T>(method: string, ...args: unknown[]) => call<T>('pipeline', 'CodeBinding', method, ...args);
+const svc = service('code', 'Binding');
 
 export const codeApi = {
-  settings: (workspace: string) => svc<CodeSettings>('Settings', workspace),
-  setRepo: (workspace: string, path: string) => svc<CodeSettings>('SetRepo', workspace, path),
-  setEnabled: (workspace: string, on: boolean) => svc<CodeSettings>('SetEnabled', workspace, on),
-  runs: (workspace: string) => svc<CodeRun[]>('Runs', workspace),
-  keep: (runId: string) => svc<CodeRun>('Keep', runId),
-  discard: (runId: string) => svc<void>('Discard', runId),
-  setChatIsolation: (chatId: string, mode: ChatIsolation) => svc<void>('SetChatIsolation', chatId, mode),
-  chatIsolation: (chatId: string) => svc<ChatIsolationState>('ChatIsolation', chatId),
+  settings: (workspace: string) => svc('Settings', workspace) as Promise<CodeSettings>,
+  setRepo: (workspace: string, path: string) => svc('SetRepo', workspace, path) as Promise<CodeSettings>,
+  setEnabled: (workspace: string, on: boolean) => svc('SetEnabled', workspace, on) as Promise<CodeSettings>,
+  runs: (workspace: string) => svc('Runs', workspace) as Promise<CodeRun[]>,
+  keep: (runId: string) => svc('Keep', runId) as Promise<CodeRun>,
+  discard: (runId: string) => svc('Discard', runId),
+  setChatIsolation: (chatId: string, mode: ChatIsolation) => svc('SetChatIsolation', chatId, mode),
+  chatIsolation: (chatId: string) => svc('ChatIsolation', chatId) as Promise<ChatIsolationState>,
 };

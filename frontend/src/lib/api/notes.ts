@@ -1,69 +1,42 @@
 // The Notes screen's bound service (backend/notes/binding.go, notes.Binding).
-import { call } from '../wails';
+import { service, type Narrow } from '../wails';
+import type { notes } from '../wailsjs/go/models';
 
 export type TabKind = 'text' | 'sheet' | 'slides' | 'file' | 'source';
 export type Cell = string | number | boolean | null;
 
-export interface Workspace { id: string; name: string }
-export interface Project { id: string; workspace_id: string; name: string }
-
-export interface NoteInfo {
-  note_id: string;
-  workspace_id: string;
-  project_id: string;
-  title: string;
-  version: number;
-  updated_at: string;
-}
-
-export interface TabInfo {
-  tab_id: string;
-  kind: TabKind;
-  title: string;
-  position: number;
-  tab_version: number;
-  updated_at: string;
-}
-
-export interface Sheet { id: string; name: string; cells: Cell[][] }
-export interface SheetData { sheets: Sheet[] }
-export interface Slide { id: string; title: string; body: string }
-export interface SlidesData { slides: Slide[] }
-export interface Attachment { name: string; url?: string; mime_type?: string; size: number; text?: string }
-
-export interface Tab extends TabInfo {
-  text?: string;
-  sheet?: SheetData;
-  slides?: SlidesData;
-  attachment?: Attachment;
-}
-
-export interface Note extends NoteInfo { tabs: Tab[] }
-
-export interface Overview { workspaces: Workspace[]; projects: Project[]; notes: NoteInfo[] }
-
+export type Workspace = notes.Workspace;
+export type Project = notes.Project;
+export type NoteInfo = notes.NoteInfo;
+export type TabInfo = Narrow<notes.TabInfo, { kind: TabKind }>;
+export type Sheet = Narrow<notes.Sheet, { cells: Cell[][] }>;
+export type SheetData = Narrow<notes.SheetData, { sheets: Sheet[] }>;
+export type Slide = notes.Slide;
+export type SlidesData = notes.SlidesData;
+export type Attachment = notes.Attachment;
+export type Tab = Narrow<notes.Tab, { kind: TabKind; sheet?: SheetData }>;
+export type Note = Narrow<notes.Note, { tabs: Tab[] }>;
+export type Overview = notes.Overview;
 /** SaveResult: saved, or (saved false) the Note's current version and the tab as it is now. */
-export interface SaveResult { saved: boolean; version: number; tab_version: number; current?: Tab }
-
-export interface AddTabResult { result: SaveResult; tab: TabInfo }
-
+export type SaveResult = Narrow<notes.SaveResult, { current?: Tab }>;
+export type AddTabResult = Narrow<notes.AddTabResult, { result: SaveResult; tab: TabInfo }>;
 /** KeptDraft: an editor draft as the app's database keeps it (data is the editor's JSON). */
-export interface KeptDraft { owner_id: string; item_id: string; data: string; saved_at: string }
+export type KeptDraft = notes.Draft;
 
-const c = <T>(method: string, ...args: unknown[]) => call<T>('notes', 'Binding', method, ...args);
+const c = service('notes', 'Binding');
 
 export const notesApi = {
-  overview: () => c<Overview>('Overview'),
-  get: (noteId: string) => c<Note>('GetNote', noteId),
-  create: (workspace: string, project: string, title: string) => c<Note>('CreateNote', workspace, project, title),
-  createProject: (workspace: string, name: string) => c<Project>('CreateProject', workspace, name),
+  overview: () => c('Overview'),
+  get: (noteId: string) => c('GetNote', noteId) as Promise<Note>,
+  create: (workspace: string, project: string, title: string) => c('CreateNote', workspace, project, title) as Promise<Note>,
+  createProject: (workspace: string, name: string) => c('CreateProject', workspace, name),
   saveText: (noteId: string, tabId: string, expectedVersion: number, text: string) =>
-    c<SaveResult>('SaveText', noteId, tabId, expectedVersion, text),
+    c('SaveText', noteId, tabId, expectedVersion, text) as Promise<SaveResult>,
   saveSheet: (noteId: string, tabId: string, expectedVersion: number, sheet: SheetData) =>
-    c<SaveResult>('SaveSheet', noteId, tabId, expectedVersion, sheet),
+    c('SaveSheet', noteId, tabId, expectedVersion, sheet) as Promise<SaveResult>,
   addTab: (noteId: string, expectedVersion: number, kind: TabKind, title: string) =>
-    c<AddTabResult>('AddTab', noteId, expectedVersion, kind, title),
-  drafts: () => c<KeptDraft[]>('Drafts'),
-  saveDraft: (owner: string, item: string, data: string) => c<void>('SaveDraft', owner, item, data),
-  discardDraft: (owner: string, item: string) => c<void>('DiscardDraft', owner, item),
+    c('AddTab', noteId, expectedVersion, kind, title) as Promise<AddTabResult>,
+  drafts: () => c('Drafts'),
+  saveDraft: (owner: string, item: string, data: string) => c('SaveDraft', owner, item, data),
+  discardDraft: (owner: string, item: string) => c('DiscardDraft', owner, item),
 };

@@ -1,112 +1,45 @@
 // The orchestration binding (backend/orchestrate): fleets, loops and graphs
 // of pipeline runs a person starts and follows on the Orchestration screen.
-import { bound, call } from '../wails';
+import { bound, service, type Narrow } from '../wails';
+import type { orchestrate } from '../wailsjs/go/models';
 
 const PKG = 'orchestrate';
 const STRUCT = 'OrchestrateBinding';
 
 export type JobKind = 'fleet' | 'loop' | 'graph';
 
-/** Limits of a job (orchestrate.Limits); 0 means none of that kind. */
-export interface Limits {
-  maxSeconds: number;
-  maxSpendUSD: number;
-  concurrency: number;
-}
+/** Limits of a job; 0 means none of that kind. */
+export type Limits = orchestrate.Limits;
 
-/** One run of a fleet (orchestrate.ChildSpec). model "" = the role's model from Pipeline Roles. */
-export interface TaskSpec {
-  role: string;
-  model: string;
-  prompt: string;
-  /** A Local Folder's path; "" = the current one. */
-  folder?: string;
-}
+/** One run of a fleet: model "" = the role's model from Pipeline Roles, folder "" = the current Local Folder. */
+export type TaskSpec = orchestrate.ChildSpec;
 
-export interface FleetRequest {
-  /** "" = "Team of N". */
-  title?: string;
-  tasks: TaskSpec[];
-  limits: Limits;
-}
+/** A fleet; title "" = "Team of N". */
+export type FleetRequest = orchestrate.FleetRequest;
 
-/** A loop: one task again and again until the condition or the count. */
-export interface LoopRequest {
-  title?: string;
-  role: string;
-  model: string;
-  prompt: string;
-  folder?: string;
-  /** The stop condition in words ("" = none: then count is needed). */
-  until: string;
-  /** Run exactly this many iterations (0 = until the condition). */
-  count: number;
-  maxIterations: number;
-  limits: Limits;
-}
+/** A loop: one task again and again until the condition (until) or exactly count iterations. */
+export type LoopRequest = orchestrate.LoopRequest;
 
-export interface GraphStep {
-  id: string;
-  role: string;
-  model: string;
-  prompt: string;
-  folder?: string;
-  dependsOn: string[];
-}
+export type GraphStep = orchestrate.DAGStep;
 
-export interface GraphRequest {
-  title?: string;
-  /** The goal every step is given before its own part. */
-  task: string;
-  steps: GraphStep[];
-  limits: Limits;
-}
+/** A graph; task is the goal every step is given before its own part. */
+export type GraphRequest = orchestrate.GraphRequest;
 
-/** One child run of a job, live (orchestrate.Step): a fleet's run, a loop's iteration, a graph's step. */
-export interface Child {
-  stage: number;
-  role: string;
-  /** The child's id within its job: what cancelChild takes. */
-  id: string;
-  model?: string;
-  task?: string;
-  dependsOn?: string[];
-  runId?: string;
-  state: string;
-  /** The run's newest progress line while it goes. */
-  progress?: string;
-  costUsd?: number;
-  answer?: string;
-  error?: string;
-  startedAt?: number;
-  endedAt?: number;
-}
+/** One child run of a job, live: a fleet's run, a loop's iteration, a graph's step; id is what cancelChild takes. */
+export type Child = Narrow<orchestrate.Step, { id: string }>;
 
-/** A job (orchestrate.Status). */
-export interface Job {
-  id: string;
-  kind: JobKind | 'run';
-  state: string;
-  steps: Child[];
-  answer?: string;
-  error?: string;
-  note?: string;
-  title?: string;
-  limits: Limits;
-  costUsd: number;
-  startedAt?: number;
-  endedAt?: number;
-}
+/** A job. */
+export type Job = Narrow<orchestrate.Status, { kind: JobKind | 'run'; steps: Child[] }>;
 
-const svc = <T>(method: string, ...args: unknown[]) => call<T>(PKG, STRUCT, method, ...args);
+const svc = service(PKG, STRUCT);
 
 export const orchestrateApi = {
   available: () => bound(PKG, STRUCT),
-  startFleet: (r: FleetRequest) => svc<Job>('StartFleet', r),
-  startLoop: (r: LoopRequest) => svc<Job>('StartLoop', r),
-  startGraph: (r: GraphRequest) => svc<Job>('StartGraph', r),
-  list: () => svc<Job[]>('List'),
-  get: (id: string) => svc<Job>('Get', id),
-  cancelChild: (jobId: string, childId: string) => svc<Job>('CancelChild', jobId, childId),
-  cancelJob: (jobId: string) => svc<Job>('CancelJob', jobId),
+  startFleet: (r: FleetRequest) => svc('StartFleet', r) as Promise<Job>,
+  startLoop: (r: LoopRequest) => svc('StartLoop', r) as Promise<Job>,
+  startGraph: (r: GraphRequest) => svc('StartGraph', r) as Promise<Job>,
+  list: () => svc('List') as Promise<Job[]>,
+  get: (id: string) => svc('Get', id) as Promise<Job>,
+  cancelChild: (jobId: string, childId: string) => svc('CancelChild', jobId, childId) as Promise<Job>,
+  cancelJob: (jobId: string) => svc('CancelJob', jobId) as Promise<Job>,
 };

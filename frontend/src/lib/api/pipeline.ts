@@ -1,230 +1,74 @@
-// The pipeline's bound service (backend/pipeline/binding.go): External AI
-// tab, Pipeline Roles, Local Folders, Agents and Chat.
-import { call } from '../wails';
-
-/** One row of the External AI tab (pipeline.CLI = agentcli.Install + Enabled). */
-export interface CLI {
-  agent: 'claude' | 'codex';
-  name: string;
-  installed: boolean;
-  path: string;
-  source: string;
-  models: string[];
-  keysInEnv: string[] | null;
-  noLiveStream: boolean;
-  note?: string;
-  signInHint?: string;
-  enabled: boolean;
-  /** The CLI's own `--version` number; versionError says why it is missing. */
-  version?: string;
-  versionError?: string;
-}
-
-export interface Verification {
-  agent: string;
-  signedIn: boolean;
-  label: string; // "✓ Signed in" | "Needs sign-in" | "Cannot reach <service>"
-  detail: string;
-  argv: string[];
-  duration: number; // ns
-  /** The CLI could not reach its service (network, proxy, base URL): not a sign-in problem. */
-  unreachable: boolean;
-  service: string;
-}
-
-/** One CLI's sign-in check, kept by the backend (pipeline.VerifyState; event pipeline:verify). */
-export interface VerifyState {
-  agent: string;
-  running: boolean;
-  /** The live line while it runs: "Waiting for Anthropic to answer…", Codex's "Reconnecting…". */
-  status: string;
-  startedAt: number; // unix ms; 0 when never checked
-  result?: Verification;
-  /** Why the check could not run ("Check cancelled.", CLI missing). */
-  error?: string;
-}
-
-export interface SignInPane {
-  paneId: string;
-  argv: string[];
-  hint: string;
-}
-
-export interface Role {
-  name: string;
-  needsTools: boolean;
-  prompt: string;
-  /** The assigned model, else the default one (default is then true); "" when no CLI can play the role. */
-  model: string;
-  default: boolean;
-}
-
-export interface ModelOption {
-  id: string;
-  label: string;
-  available: boolean;
-  reason?: string;
-}
-
-export interface ModelGroup {
-  label: string;
-  /** Who serves the group's models, e.g. "External AI (subscription)". */
-  provider?: string;
-  note?: string;
-  models: ModelOption[];
-}
-
-export interface Folder {
-  id: number;
-  path: string;
-  addedAt: string;
-  current: boolean;
-  missing: boolean;
-}
-
-export interface Agent {
-  id: string;
-  name: string;
-  modelPreference: string;
-  runtimeRole: string;
-  instructions: string;
-  createdAt?: string;
-  updatedAt?: string;
-}
+// The bound services of External AI, Pipeline Roles, Local Folders and the
+// Agents list (backend/roles/binding.go) and of Chat and agent runs
+// (backend/chat/binding.go).
+import { service, type Narrow, type Optional } from '../wails';
+import type { agentcli, chat, roles, runs, tools } from '../wailsjs/go/models';
 
 export type RunState = 'running' | 'needs_you' | 'paused' | 'idle' | 'done' | 'failed';
 
-export interface Chat {
-  id: string;
-  title: string;
-  folder: string;
-  agentId: string;
-  worktree: boolean;
-  /** The chat's tasks run in plan mode: tools that change things are refused. */
-  planMode: boolean;
-  cliAgent: string;
-  cliSession: string;
-  state: RunState;
-  ended: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+/** One row of the External AI tab (roles.CLI = agentcli.Install + Enabled). */
+export type CLI = Narrow<roles.CLI, { agent: 'claude' | 'codex'; keysInEnv: string[] | null }>;
+export type Verification = agentcli.Verification;
+/** One CLI's sign-in check, kept by the backend (event pipeline:verify); startedAt is unix ms, 0 when never checked. */
+export type VerifyState = roles.VerifyState;
+export type SignInPane = roles.SignInPane;
+export type Role = roles.Role;
+export type ModelOption = roles.ModelOption;
+export type ModelGroup = roles.ModelGroup;
+export type Folder = roles.Folder;
+/** One tool of the articles' worker catalogue and whether this app offers it (backend/tools/catalogue.go). */
+export type CatalogueTool = tools.CatalogueTool;
+/** An agent; a new one has no times yet. */
+export type Agent = Optional<roles.Agent, 'createdAt' | 'updatedAt'>;
+export type Chat = Narrow<chat.Chat, { state: RunState }>;
+export type Message = Narrow<chat.Message, { role: 'user' | 'assistant' | 'error' }>;
+export type Usage = agentcli.Usage;
+export type Run = Narrow<runs.Run, { state: RunState }>;
+/** One point where a chat was compacted ('button': the person pressed Compact; 'auto': a run found the chat past 80% of what it can send). */
+export type Compaction = Narrow<chat.Compaction, { reason: 'button' | 'auto' }>;
+export type ChatDetail = Narrow<chat.ChatDetail, { chat: Chat; messages: Message[]; runs: Run[]; compactions: Compaction[] }>;
+export type NewChat = chat.NewChat;
 
-export interface Message {
-  id: number;
-  role: 'user' | 'assistant' | 'error';
-  text: string;
-  runId?: string;
-  createdAt: string;
-}
+/** pipeline:run: a run's progress line, partial text, session id or end (state: the run's final state on "end"). */
+export type RunEvent = Narrow<runs.RunEvent, { kind: 'progress' | 'partial' | 'text' | 'raw' | 'error' | 'session' | 'end'; state?: RunState }>;
 
-export interface Usage {
-  inputTokens: number;
-  cachedInputTokens: number;
-  cacheCreationTokens: number;
-  outputTokens: number;
-  contextTokens: number;
-}
-
-export interface Run {
-  id: string;
-  chatId?: string;
-  agentId?: string;
-  title: string;
-  model: string;
-  role: string;
-  folder: string;
-  state: RunState;
-  text: string;
-  error?: string;
-  progress: string[];
-  usage: Usage;
-  costUsd: number;
-  sessionId?: string;
-  repo?: string;
-  branch?: string;
-  diffStat?: string;
-  diff?: string;
-  startedAt: string;
-  finishedAt: string;
-}
-
-export interface ChatDetail {
-  chat: Chat;
-  messages: Message[];
-  runs: Run[];
-  /** Where the chat was compacted, oldest first (backend/pipeline/compaction.go). */
-  compactions: Compaction[];
-  /** The id of a compaction in progress (Cancel stops it like a run). */
-  compacting?: string;
-  /** The last run failed because the conversation is too long to send: offer Compact. */
-  tooLong: boolean;
-}
-
-/** One point where a chat was compacted: the next runs are sent the summary instead of the turns up to uptoMessageId. */
-export interface Compaction {
-  id: number;
-  uptoMessageId: number;
-  summary: string;
-  model: string;
-  /** 'button': the person pressed Compact; 'auto': a run found the chat past 80% of what it can send. */
-  reason: 'button' | 'auto';
-  turns: number;
-  createdAt: string;
-}
-
-export interface NewChat {
-  title: string;
-  folder: string;
-  agentId: string;
-  worktree: boolean;
-  planMode?: boolean;
-}
-
-/** pipeline:run (backend/pipeline/service.go RunEvent). */
-export interface RunEvent {
-  runId: string;
-  chatId?: string;
-  kind: 'progress' | 'partial' | 'text' | 'raw' | 'error' | 'session' | 'end';
-  text: string;
-  state?: RunState;
-}
-
-const svc = <T>(method: string, ...args: unknown[]) => call<T>('pipeline', 'Binding', method, ...args);
+const svc = service('chat', 'Binding');
+const setup = service('roles', 'Binding');
 
 export const pipelineApi = {
-  externalAI: () => svc<CLI[]>('ExternalAI'),
-  setEnabled: (agent: string, on: boolean) => svc<CLI>('SetEnabled', agent, on),
-  startVerify: (agent: string) => svc<VerifyState>('StartVerify', agent),
-  cancelVerify: (agent: string) => svc<void>('CancelVerify', agent),
-  verifyStates: () => svc<VerifyState[]>('VerifyStates'),
-  signIn: (agent: string) => svc<SignInPane>('SignIn', agent),
-  roleNames: () => svc<string[]>('RoleNames'),
-  roles: () => svc<Role[]>('Roles'),
-  setRoleModel: (role: string, model: string) => svc<Role>('SetRoleModel', role, model),
-  modelGroups: (role: string) => svc<ModelGroup[]>('ModelGroups', role),
-  folders: () => svc<Folder[]>('Folders'),
-  addFolder: (path: string) => svc<Folder>('AddFolder', path),
-  removeFolder: (id: number) => svc<void>('RemoveFolder', id),
-  agents: () => svc<Agent[]>('Agents'),
-  saveAgent: (a: Agent) => svc<Agent>('SaveAgent', a),
-  deleteAgent: (id: string) => svc<void>('DeleteAgent', id),
-  runAgent: (agentId: string, task: string, planMode = false) => svc<Run>('RunAgent', agentId, task, planMode),
-  chats: () => svc<Chat[]>('Chats'),
-  createChat: (n: NewChat) => svc<Chat>('CreateChat', n),
-  setPlanMode: (chatId: string, on: boolean) => svc<Chat>('SetPlanMode', chatId, on),
-  getChat: (id: string) => svc<ChatDetail>('GetChat', id),
-  send: (chatId: string, text: string) => svc<Run>('Send', chatId, text),
-  cancel: (runId: string) => svc<void>('Cancel', runId),
+  externalAI: () => setup('ExternalAI') as Promise<CLI[]>,
+  setEnabled: (agent: string, on: boolean) => setup('SetEnabled', agent, on) as Promise<CLI>,
+  startVerify: (agent: string) => setup('StartVerify', agent),
+  cancelVerify: (agent: string) => setup('CancelVerify', agent),
+  verifyStates: () => setup('VerifyStates'),
+  signIn: (agent: string) => setup('SignIn', agent),
+  roleNames: () => setup('RoleNames'),
+  roles: () => setup('Roles'),
+  toolCatalogue: () => setup('ToolCatalogue'),
+  setRoleModel: (role: string, model: string) => setup('SetRoleModel', role, model),
+  modelGroups: (role: string) => setup('ModelGroups', role),
+  folders: () => setup('Folders'),
+  addFolder: (path: string) => setup('AddFolder', path),
+  removeFolder: (id: number) => setup('RemoveFolder', id),
+  agents: () => setup('Agents'),
+  saveAgent: (a: Agent) => setup('SaveAgent', a as roles.Agent),
+  deleteAgent: (id: string) => setup('DeleteAgent', id),
+  runAgent: (agentId: string, task: string, planMode = false) => svc('RunAgent', agentId, task, planMode) as Promise<Run>,
+  chats: () => svc('Chats') as Promise<Chat[]>,
+  createChat: (n: NewChat) => svc('CreateChat', n) as Promise<Chat>,
+  setPlanMode: (chatId: string, on: boolean) => svc('SetPlanMode', chatId, on) as Promise<Chat>,
+  getChat: (id: string) => svc('GetChat', id) as Promise<ChatDetail>,
+  send: (chatId: string, text: string) => svc('Send', chatId, text) as Promise<Run>,
+  cancel: (runId: string) => svc('Cancel', runId),
   /** pause freezes a chat's run in progress (chat id) or an agent run (run id); resume continues it. */
-  pause: (id: string) => svc<void>('Pause', id),
-  resume: (id: string) => svc<void>('Resume', id),
-  endChat: (id: string) => svc<void>('EndChat', id),
-  deleteChat: (id: string) => svc<void>('DeleteChat', id),
-  getRun: (id: string) => svc<Run>('GetRun', id),
-  discardBranch: (runId: string) => svc<void>('DiscardBranch', runId),
+  pause: (id: string) => svc('Pause', id),
+  resume: (id: string) => svc('Resume', id),
+  endChat: (id: string) => svc('EndChat', id),
+  deleteChat: (id: string) => svc('DeleteChat', id),
+  getRun: (id: string) => svc('GetRun', id) as Promise<Run>,
+  discardBranch: (runId: string) => svc('DiscardBranch', runId),
   /** compact has the Compaction role summarise the chat so far; resolves once the summary is saved. */
-  compact: (chatId: string) => svc<Compaction>('Compact', chatId),
+  compact: (chatId: string) => svc('Compact', chatId) as Promise<Compaction>,
 };
 
 /** message turns a rejected call into the text to show. */

@@ -1,40 +1,18 @@
 // The Records screen's bound service (backend/notes/records_binding.go, notes.RecordsBinding).
 import { call } from '../wails';
-import type { Project, Workspace } from './notes';
+import type { notes } from '../wailsjs/go/models';
 
-export interface RecordChannel {
-  record_channel_id: string;
-  workspace_id: string;
-  project_id: string;
-  name: string;
-  /** the channel's statuses in board order; empty: any status is accepted */
-  statuses: string[];
-}
-
-export interface RecordItem {
-  item_id: string;
-  record_channel_id: string;
-  title: string;
-  status: string;
-  /** free-form fields; "body" is the item's Markdown body */
-  fields: Record<string, unknown>;
-  version: number;
-  updated_at: string;
-}
-
-export interface RecordEdit { title: string; status: string; body: string }
-
-export interface RecordSaveResult {
-  saved: boolean;
-  /** the item's new version when saved, its current one on a conflict */
-  version: number;
-  current?: RecordItem;
-}
-
-export interface RecordsOverview { workspaces: Workspace[]; projects: Project[]; channels: RecordChannel[] }
+/** A Record channel; statuses in board order, empty: any status is accepted. */
+export type RecordChannel = notes.RecordBoard;
+/** A Record item; fields are free-form, "body" is its Markdown body. */
+export type RecordItem = notes.RecordItem;
+export type RecordEdit = notes.RecordEdit;
+/** version: the item's new version when saved, its current one on a conflict. */
+export type RecordSaveResult = notes.RecordSaveResult;
+export type RecordsOverview = notes.RecordsOverview;
 
 /** recordsChanged payload (backend/notes EventRecordsChanged). */
-export interface RecordsChangedEvent { record_channel_id: string; item_id: string; version: number }
+export type RecordsChangedEvent = notes.RecordsChangedEvent;
 
 export const BODY_FIELD = 'body';
 
@@ -45,13 +23,13 @@ export function bodyOf(it: RecordItem): string {
 
 const S = 'RecordsBinding';
 export const recordsApi = {
-  overview: () => call<RecordsOverview>('notes', S, 'Overview'),
+  overview: () => call('notes', S, 'Overview'),
   createChannel: (workspace: string, project: string, name: string, statuses: string[]) =>
-    call<RecordChannel>('notes', S, 'CreateChannel', workspace, project, name, statuses),
-  items: (channel: string) => call<RecordItem[]>('notes', S, 'Items', channel),
-  item: (channel: string, item: string) => call<RecordItem>('notes', S, 'Item', channel, item),
+    call('notes', S, 'CreateChannel', workspace, project, name, statuses),
+  items: (channel: string) => call('notes', S, 'Items', channel),
+  item: (channel: string, item: string) => call('notes', S, 'Item', channel, item),
   addItem: (channel: string, title: string, status: string, body: string) =>
-    call<RecordItem>('notes', S, 'AddItem', channel, title, status, body),
+    call('notes', S, 'AddItem', channel, title, status, body),
   saveItem: (channel: string, item: string, expected: number, edit: RecordEdit) =>
-    call<RecordSaveResult>('notes', S, 'SaveItem', channel, item, expected, edit),
+    call('notes', S, 'SaveItem', channel, item, expected, edit),
 };

@@ -1,17 +1,22 @@
 // The Settings screen's Go API (backend/settings/binding.go).
-import { call } from '../wails';
+import { service } from '../wails';
+import type { settings } from '../wailsjs/go/models';
 
-/** The person's preferences (settings.Prefs). */
-export interface Prefs {
-  /** A desktop notification when an agent needs the person. */
-  notifications: boolean;
-}
+/** The person's preferences. */
+export type Prefs = settings.Prefs;
+/** How terminal panes look (Settings → Terminal). */
+export type TerminalPrefs = settings.TerminalPrefs;
+/** A built-in terminal colour palette. */
+export type Palette = settings.Palette;
 
-const settings = <T>(method: string, ...args: unknown[]) => call<T>('settings', 'Binding', method, ...args);
+const prefs = service('settings', 'Binding');
 
 export const settingsApi = {
-  get: () => settings<Prefs>('Get'),
-  setNotifications: (on: boolean) => settings<Prefs>('SetNotifications', on),
+  get: () => prefs('Get'),
+  setNotifications: (on: boolean) => prefs('SetNotifications', on),
+  /** setTerminal saves how panes look; invalid values are refused. */
+  setTerminal: (t: TerminalPrefs) => prefs('SetTerminal', t),
+  terminalPalettes: () => prefs('TerminalPalettes'),
   /** chooseFolder opens the system folder dialog; '' when cancelled. */
-  chooseFolder: (start: string) => settings<string>('ChooseFolder', start),
+  chooseFolder: (start: string) => prefs('ChooseFolder', start),
 };

@@ -1,30 +1,14 @@
 // How the app found the PATH it looks for CLIs in (backend/shellenv/binding.go).
-import { call } from '../wails';
+import { service } from '../wails';
+import type { shellenv } from '../wailsjs/go/models';
 
-/** shellenv.Result: the login shell's environment, read once at start. */
-export interface ShellEnvStatus {
-  /** The login shell read; "registry" on Windows; "" when nothing was read. */
-  shell: string;
-  /** Why it was read: "no terminal" | "PATH unusable"; "" when the start PATH was used as it was. */
-  reason: string;
-  pending: boolean;
-  ok: boolean;
-  timedOut: boolean;
-  error?: string;
-  duration: number; // ns
-  /** The PATH in use now. */
-  path: string;
-  added: string[];
-  /** PATH entries left out because they are not existing folders. */
-  dropped: string[];
-  /** Names of the variables copied from the shell (never values). */
-  set: string[];
-}
+/** The login shell's environment, read once at start (duration in ns). */
+export type ShellEnvStatus = shellenv.Result;
 
-const svc = <T>(method: string, ...args: unknown[]) => call<T>('shellenv', 'Binding', method, ...args);
+const svc = service('shellenv', 'Binding');
 
 export const shellEnvApi = {
-  status: () => svc<ShellEnvStatus>('Status'),
+  status: () => svc('Status'),
 };
 
 /** shellEnvLine is the one line the External AI tab shows under the CLI list. */

@@ -1,34 +1,16 @@
 // Settings → Tool policy's Go API (backend/toolpolicy/toolpolicy.go).
-import { call } from '../wails';
+import { service } from '../wails';
+import type { toolpolicy } from '../wailsjs/go/models';
 
 /** One channel's overrides ("*" means every tool). */
-export interface Policy {
-  disabled: string[];
-  forceApproval: string[];
-}
+export type Policy = toolpolicy.Policy;
+export type PolicyChannel = toolpolicy.Channel;
+export type PolicyTool = toolpolicy.Tool;
+export type PolicyView = toolpolicy.View;
 
-export interface PolicyChannel {
-  id: string;
-  name: string;
-  about: string;
-  policy: Policy;
-}
-
-export interface PolicyTool {
-  name: string;
-  description: string;
-  readOnly: boolean;
-  needsApproval: boolean;
-}
-
-export interface PolicyView {
-  channels: PolicyChannel[];
-  tools: PolicyTool[];
-}
-
-const svc = <T>(method: string, ...args: unknown[]) => call<T>('toolpolicy', 'Binding', method, ...args);
+const svc = service('toolpolicy', 'Binding');
 
 export const toolPolicyApi = {
-  get: () => svc<PolicyView>('Get'),
-  set: (channel: string, p: Policy) => svc<PolicyView>('Set', channel, p),
+  get: () => svc('Get'),
+  set: (channel: string, p: Policy) => svc('Set', channel, p),
 };

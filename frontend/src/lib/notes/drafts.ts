@@ -86,6 +86,17 @@ export class DraftStore {
     return `${owner}\u0000${item}`;
   }
 
+  /** adopt takes a draft the backend kept for the person (a synced edit
+   * that lost on the team server); one the person is typing wins. */
+  adopt(owner: string, item: string, raw: string): boolean {
+    const key = this.key(owner, item);
+    const d = parse(raw);
+    if (!d || this.mem.has(key)) return false;
+    this.mem.set(key, { owner, item, draft: d });
+    this.kept.add(key);
+    return true;
+  }
+
   /** ready loads the kept drafts once; editors wait for it before they open. */
   ready(): Promise<void> {
     this.loading ??= this.load();

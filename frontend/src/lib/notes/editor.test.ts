@@ -3,7 +3,7 @@ import type { Note, SaveResult, SheetData, Tab } from '../api/notes';
 import { notesApi } from '../api/notes';
 import { DraftStore } from './drafts';
 import { MemDrafts, MemStorage } from './drafts.testkit';
-import { NoteEditor } from './notes.svelte';
+import { NoteEditor } from '../notes.svelte';
 
 const tab = (id: string, kind: Tab['kind'], over: Partial<Tab>): Tab => ({
   tab_id: id, kind, title: id, position: 0, tab_version: 1, updated_at: '', ...over,

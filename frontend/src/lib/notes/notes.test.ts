@@ -390,3 +390,44 @@ describe('diffLines', () => {
     expect(splitLines('a\n')).toEqual(['a', '']);
   });
 });
+
+describe('a synced edit that lost on the team server', () => {
+  // The desktop saved "mine" locally (v2); the server already had "theirs"
+  // at v2, so the replica kept "mine" as a draft over the text it started
+  // from (v1) and put the server's copy in place (v3 here). The open editor
+  // hears of both, in either order.
+  const kept = JSON.stringify({ kind: 'text', base: 'line one', baseVersion: 1, mine: 'line one\nmine', savedAt: 1 });
+
+  it.each([
+    ['the draft first, then the new text', true],
+    ['the new text first, then the draft', false],
+  ])('%s: compare / re-apply, the person\'s text intact', async (_, draftFirst) => {
+    const { srv, drafts, ed } = setup('line one');
+    await drafts.ready();
+    srv.agent('t1', 'line one'); // the local save of "mine" and its replacement: the editor is clean at v2
+    ed.server('line one', 2);
+    srv.agent('t1', 'line one\ntheirs');
+    const arrive = () => {
+      drafts.adopt('n1', 't1', kept);
+      ed.adoptDraft();
+    };
+    if (draftFirst) arrive();
+    ed.server(srv.texts.t1, srv.version);
+    if (!draftFirst) arrive();
+    expect(ed.text).toBe('line one\nmine');
+    expect(ed.conflict).toMatchObject({ current: 'line one\ntheirs', currentVersion: srv.version });
+    // Re-apply keeps both lines and saves against the current version.
+    const m = await ed.reapply();
+    expect(m?.text).toBe('line one\ntheirs\nmine');
+    expect(srv.texts.t1).toBe('line one\ntheirs\nmine');
+  });
+
+  it('a draft the person is typing wins over one the backend kept', async () => {
+    const { drafts, ed } = setup('line one');
+    await drafts.ready();
+    ed.input('line one\ntyping now');
+    expect(drafts.adopt('n1', 't1', kept)).toBe(false);
+    ed.adoptDraft();
+    expect(ed.text).toBe('line one\ntyping now');
+  });
+});

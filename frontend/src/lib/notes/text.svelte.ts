@@ -53,6 +53,21 @@ export class TextTabState extends TabState<string> {
     this.conflict = null;
   }
 
+  /** adoptDraft shows a draft kept while this tab was open (a synced edit
+   * that lost on the team server): the person's text over what it started
+   * from, compared with what the tab holds now. */
+  adoptDraft() {
+    const d = this.drafts.get(this.noteId, this.tabId);
+    if (d?.kind !== 'text' || this.dirty || this.saving) return;
+    const current = this.base;
+    const version = this.baseVersion;
+    this.base = d.base;
+    this.baseVersion = Math.min(d.baseVersion, version);
+    this.text = d.mine;
+    this.persist();
+    if (version > this.baseVersion) this.server(current, version, 'save');
+  }
+
   protected reconcile(serverText: string, version: number, reason: ConflictReason) {
     if (!this.dirty) {
       this.base = this.text = serverText;

@@ -5,9 +5,9 @@ import { compactable, markersAfter } from '../../lib/compaction';
 import CompactMarker from './CompactMarker.svelte';
 
 const c: Compaction = {
-  id: 1, uptoMessageId: 2, summary: 'The user wants **zebra** remembered.', model: 'cli:claude', reason: 'button', turns: 2, createdAt: '',
+  id: 1, uptoMessageId: 2, summary: 'The user wants **zebra** remembered.', model: 'cli:claude', reason: 'button', turns: 2, createdAt: 0,
 };
-const msg = (id: number, role: Message['role']): Message => ({ id, role, text: 'm' + id, createdAt: '' });
+const msg = (id: number, role: Message['role']): Message => ({ id, role, text: 'm' + id, createdAt: 0 });
 
 let target: HTMLElement;
 let comp: ReturnType<typeof mount> | null = null;

@@ -9,7 +9,7 @@ import RunCard from './RunCard.svelte';
 const run: Run = {
   id: 'r1', title: '', model: 'cli:claude:agent', role: 'Worker', folder: '', state: 'running', text: '', progress: [],
   usage: { inputTokens: 0, cachedInputTokens: 0, cacheCreationTokens: 0, outputTokens: 0, contextTokens: 0 },
-  costUsd: 0, startedAt: '', finishedAt: '',
+  costUsd: 0, reportedCostUsd: 0, cost: { billing: 'subscription', billedUsd: 0, estimateUsd: 0, estimated: false }, startedAt: 0, finishedAt: 0,
 };
 
 let target: HTMLElement;

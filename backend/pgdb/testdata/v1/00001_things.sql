@@ -1,0 +1,2 @@
+-- +goose Up
+CREATE TABLE things (id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL);

@@ -1,0 +1,77 @@
+// The whole journey with the desktop's dev build, driven by
+// backend/remoteanswer/devbuild_test.go (TestDevBuildAnsweredFromThePage),
+// which started the team server, the fake model and the app (joined to the
+// team) and hands this script:
+//   APP      the app's dev server (its window's page, with the bound methods)
+//   BASE, COOKIES, SHOTS  the team server and alice's signed-in browser
+//   CLAUDE, WORK  the pinned Claude Code and the folder it runs in
+//   CONTROL  GET /ran waits until the approved command's result reached
+//            the fake model
+// Checks: the app is signed in to the team; Settings → Team's two switches
+// turn on; a pane runs the real Claude Code, which asks for permission;
+// the prompt shows on a phone within 1 s; Approve there → the page says
+// "Answered." and Claude Code runs the command.
+import { chromium } from 'playwright-core';
+import { goCall, until } from '../lib.mjs';
+
+const { APP, BASE, COOKIES, SHOTS, CLAUDE, WORK, CONTROL } = process.env;
+const check = (ok, what) => {
+  if (!ok) throw new Error(what);
+};
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+    '--disable-sync', '--no-first-run', '--disable-quic', '--ignore-certificate-errors'],
+});
+try {
+  // The app's window.
+  const app = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  app.setDefaultTimeout(60000);
+  await app.goto(APP + '/');
+  await until('the app\'s bindings', () => app.evaluate(() => !!window.go?.teamclient?.SessionsBinding), 60000);
+  const st = await goCall(app, 'teamclient.Binding.Status');
+  check(st.state === 'connected', 'the app is not signed in to the team: ' + JSON.stringify(st));
+  await goCall(app, 'teamclient.SessionsBinding.SetSharing', true);
+  const view = await goCall(app, 'teamclient.SessionsBinding.SetAnswers', true);
+  check(view.sharing && view.answers && !view.message, 'the switches: ' + JSON.stringify(view));
+
+  // The phone.
+  const ctx = await browser.newContext({
+    viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2, ignoreHTTPSErrors: true,
+    userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile osf-e2e-app',
+  });
+  await ctx.addCookies(JSON.parse(COOKIES));
+  const phone = await ctx.newPage();
+  phone.setDefaultTimeout(60000);
+  await phone.goto(BASE + '/needs-you');
+  await phone.locator('#lists[data-live="on"]').waitFor();
+
+  // Claude Code in a pane of the app.
+  const pane = await goCall(app, 'terminal.Service.Create', { dir: WORK, command: CLAUDE + ' --permission-mode default', cols: 120, rows: 32 });
+  const screen = async () => ((await goCall(app, 'terminal.Service.ScreenText', pane.id)) ?? []).join('\n');
+  await until('Claude Code to be ready', async () => /\? for shortcuts/.test(await screen()), 60000);
+  const task = 'Create the marker with the shell';
+  for (let i = 0; i < 4 && !(await screen()).includes(task); i++) {
+    await goCall(app, 'terminal.Service.Input', pane.id, task);
+    await until('the task to echo', async () => (await screen()).includes(task), 5000).catch(() => {});
+  }
+  await new Promise((r) => setTimeout(r, 300));
+  await goCall(app, 'terminal.Service.Input', pane.id, '\r');
+  await until('the permission prompt in the pane', async () => /Do you want to proceed\?/.test(await screen()), 60000);
+  const asked = Date.now();
+  const card = phone.locator('#needs li.card.waits');
+  await card.waitFor();
+  const shown = Date.now() - asked;
+  await card.getByRole('button', { name: 'Choice 2', exact: true }).waitFor();
+  await phone.screenshot({ path: `${SHOTS}/phone-dev-build.png` });
+  const t0 = Date.now();
+  await card.getByRole('button', { name: 'Approve', exact: true }).tap();
+  await phone.locator('#result').filter({ hasText: 'Answered.' }).waitFor();
+  const answered = Date.now() - t0;
+  const ran = await (await fetch(CONTROL + '/ran')).json();
+  check(ran.ok, 'Claude Code did not run the approved command: ' + JSON.stringify(ran) + '\n' + (await screen()));
+  console.log(`dev build: prompt in the pane → on the phone ${shown} ms; Approve → "Answered." ${answered} ms; → the command ran ${ran.t - t0} ms`);
+  check(shown <= 1000, 'the prompt took over 1 s to reach the phone');
+} finally {
+  await browser.close();
+}

@@ -1,0 +1,20 @@
+// Settings → Team → "Share this computer's sessions"
+// (backend/teamclient/sessions_binding.go).
+import { service, type Narrow } from '../wails';
+import type { teamclient } from '../wailsjs/go/models';
+
+export type SharedSessionState = 'running' | 'needs_you' | 'paused' | 'idle' | 'done' | 'failed';
+export type SharedSession = Narrow<teamclient.SharedSession, { state: SharedSessionState }>;
+export type SharedDevice = Narrow<teamclient.SharedDevice, { sessions: SharedSession[] }>;
+/** The switch, what is still owed to the server, and the person's sharing desktops. */
+export type SessionsView = Narrow<teamclient.SessionsView, { devices: SharedDevice[] }>;
+
+const sessions = service('teamclient', 'SessionsBinding');
+
+export const teamSessionsApi = {
+  view: () => sessions('View') as Promise<SessionsView>,
+  /** setSharing: off removes this computer's sessions from the server now, or once it is back. */
+  setSharing: (on: boolean) => sessions('SetSharing', on) as Promise<SessionsView>,
+  /** setAnswers: "Answer from the team server's page"; off, nothing the page sends is typed here. */
+  setAnswers: (on: boolean) => sessions('SetAnswers', on) as Promise<SessionsView>,
+};

@@ -1,0 +1,24 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/osfoundry/desktop/backend/panetools"
+	"github.com/osfoundry/desktop/backend/remoteanswer"
+)
+
+// wireRemoteAnswers lets answers from the team server's Needs you page
+// reach the panes, through runtime_answer's guard and into the tool audit
+// (still only while the person turns the switch on in Settings → Team).
+func (a *App) wireRemoteAnswers() error {
+	panes, err := panetools.New(a.panes, a.watch.Registry())
+	if err != nil {
+		return fmt.Errorf("preparing answers from the team server's page: %w", err)
+	}
+	t, err := remoteanswer.New(panes, panes.Blocked, a.work.Audit)
+	if err != nil {
+		return fmt.Errorf("preparing answers from the team server's page: %w", err)
+	}
+	a.sessions.SetTypist(t)
+	return nil
+}
