@@ -1,0 +1,72 @@
+package review
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/osfoundry/desktop/backend/panestate"
+	"github.com/osfoundry/desktop/backend/terminal"
+)
+
+// PaneAgent is Agent over the app's panes and their detected states.
+type PaneAgent struct {
+	Panes  *terminal.Manager
+	States *panestate.Watcher
+}
+
+var _ Agent = PaneAgent{}
+
+// AgentState reads the pane's agent state as the rail shows it.
+func (a PaneAgent) AgentState(pane string) (string, bool, bool) {
+	p, err := a.Panes.Get(pane)
+	if err != nil || p.Exited() {
+		return "", false, false
+	}
+	st, ok := a.States.State(pane)
+	if !ok || st.Agent == "" || st.Ended {
+		return "", false, false
+	}
+	return st.State, st.Paused || p.Paused(), true
+}
+
+// Type types text into the pane, then Enter a moment later.
+func (a PaneAgent) Type(pane, text string) error {
+	p, err := a.Panes.Get(pane)
+	if err != nil {
+		return err
+	}
+	if _, err := p.Write([]byte(text)); err != nil {
+		return err
+	}
+	time.Sleep(submitGap)
+	_, err = p.Write([]byte("\r"))
+	return err
+}
+
+// WindowOptions wire the Review for the window.
+type WindowOptions struct {
+	DB      *sql.DB
+	Panes   *terminal.Manager
+	States  *panestate.Watcher
+	Env     func() []string
+	Emitter Emitter
+}
+
+// ForWindow opens the comments and builds the Review service: queued
+// comments follow the panes' states, and a closed pane's queue is dropped
+// (its comments stay).
+func ForWindow(ctx context.Context, o WindowOptions) (*Service, error) {
+	cs, err := OpenComments(ctx, o.DB)
+	if err != nil {
+		return nil, err
+	}
+	s := New(Options{Panes: o.Panes, Agent: PaneAgent{Panes: o.Panes, States: o.States}, Comments: cs, Env: o.Env, Emitter: o.Emitter})
+	o.States.OnChange(func(st panestate.PaneState) {
+		if s.Queued(st.ID) {
+			go s.AgentChanged(st.ID)
+		}
+	})
+	o.Panes.OnClose(s.Forget)
+	return s, nil
+}
