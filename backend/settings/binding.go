@@ -38,6 +38,15 @@ func (b *Binding) SetNotifications(on bool) (Prefs, error) { return b.store.SetN
 // are refused with a message naming each wrong field, and nothing is saved.
 func (b *Binding) SetTerminal(t TerminalPrefs) (Prefs, error) { return b.store.SetTerminal(t) }
 
+// SetLayout saves the Terminal screen's split and which pane is in which
+// slot; an invalid layout is refused with a message and nothing is saved.
+func (b *Binding) SetLayout(l LayoutPrefs) (Prefs, error) { return b.store.SetLayout(l) }
+
+// SetShortcuts saves the keyboard shortcuts the person changed (Settings →
+// Keyboard): action id → key, "" for off. A key two shortcuts share is
+// refused with a message naming both, and nothing is saved.
+func (b *Binding) SetShortcuts(m map[string]string) (Prefs, error) { return b.store.SetShortcuts(m) }
+
 // TerminalPalettes lists the built-in terminal colour palettes.
 func (b *Binding) TerminalPalettes() []Palette { return TerminalPalettes }
 

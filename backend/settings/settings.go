@@ -28,6 +28,11 @@ type Prefs struct {
 	// Terminal is how panes look and how much of their output is kept
 	// (Settings → Terminal).
 	Terminal TerminalPrefs `json:"terminal"`
+	// Layout is the Terminal screen's split and which pane is in which slot.
+	Layout LayoutPrefs `json:"layout"`
+	// Shortcuts are the keyboard shortcuts the person changed (Settings →
+	// Keyboard): action id → key, "" when turned off.
+	Shortcuts map[string]string `json:"shortcuts"`
 }
 
 // ChannelOverride narrows the app's tools on one channel: Disabled are
@@ -38,7 +43,9 @@ type ChannelOverride struct {
 }
 
 // Defaults are the preferences of a new install.
-func Defaults() Prefs { return Prefs{Notifications: true, Terminal: DefaultTerminal()} }
+func Defaults() Prefs {
+	return Prefs{Notifications: true, Terminal: DefaultTerminal(), Layout: DefaultLayout(), Shortcuts: map[string]string{}}
+}
 
 // Store reads and writes the settings file. Safe for concurrent use.
 type Store struct {
@@ -64,6 +71,12 @@ func Open(dir string) (*Store, error) {
 	p := Defaults()
 	if err := json.Unmarshal(b, &p); err != nil {
 		return s, fmt.Errorf("settings file %s is damaged (%v): defaults are used until you change a setting; delete the file to start over", s.path, err)
+	}
+	if err := p.Layout.Check(); err != nil {
+		p.Layout = DefaultLayout() // a hand-edited layout: one pane at a time
+	}
+	if p.Shortcuts == nil || CheckShortcuts(p.Shortcuts) != nil {
+		p.Shortcuts = map[string]string{} // a hand-edited key: the defaults
 	}
 	if err := p.Terminal.Check(); err != nil {
 		// A hand-edited value out of range: panes use the defaults until the

@@ -911,6 +911,12 @@ export namespace settings {
 	    disabled?: string[];
 	    forceApproval?: string[];
 	}
+	export interface LayoutPrefs {
+	    kind: string;
+	    slots: string[];
+	    split: number[];
+	    focus: number;
+	}
 	export interface Palette {
 	    id: string;
 	    name: string;
@@ -935,6 +941,8 @@ export namespace settings {
 	    notifications: boolean;
 	    channels?: {[key: string]: ChannelOverride};
 	    terminal: TerminalPrefs;
+	    layout: LayoutPrefs;
+	    shortcuts: {[key: string]: string};
 	}
 
 }

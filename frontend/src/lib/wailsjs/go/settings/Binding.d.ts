@@ -6,7 +6,11 @@ export function ChooseFolder(arg1:string):Promise<string>;
 
 export function Get():Promise<settings.Prefs>;
 
+export function SetLayout(arg1:settings.LayoutPrefs):Promise<settings.Prefs>;
+
 export function SetNotifications(arg1:boolean):Promise<settings.Prefs>;
+
+export function SetShortcuts(arg1:{[key: string]: string}):Promise<settings.Prefs>;
 
 export function SetTerminal(arg1:settings.TerminalPrefs):Promise<settings.Prefs>;
 

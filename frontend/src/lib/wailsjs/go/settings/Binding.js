@@ -10,8 +10,16 @@ export function Get() {
   return window['go']['settings']['Binding']['Get']();
 }
 
+export function SetLayout(arg1) {
+  return window['go']['settings']['Binding']['SetLayout'](arg1);
+}
+
 export function SetNotifications(arg1) {
   return window['go']['settings']['Binding']['SetNotifications'](arg1);
+}
+
+export function SetShortcuts(arg1) {
+  return window['go']['settings']['Binding']['SetShortcuts'](arg1);
 }
 
 export function SetTerminal(arg1) {
