@@ -117,6 +117,9 @@ func BuildClaude(bin string, a ClaudeArgs) ([]string, error) {
 		}
 	}
 	if a.Model != "" {
+		if err := CheckCLIModel(a.Model); err != nil {
+			return nil, err
+		}
 		argv = append(argv, "--model", a.Model)
 	}
 	if a.NoSession {
@@ -213,6 +216,9 @@ func BuildCodex(bin string, a CodexArgs) ([]string, error) {
 		argv = append(argv, "--ephemeral")
 	}
 	if a.Model != "" {
+		if err := CheckCLIModel(a.Model); err != nil {
+			return nil, err
+		}
 		argv = append(argv, "-m", a.Model)
 	}
 	for _, c := range a.Config {

@@ -52,12 +52,44 @@ var ErrCodexChat = errors.New(msgCodexChat)
 // which can call nothing) is assigned to a role that needs tools.
 var ErrChatNeedsTools = errors.New("'cli:claude' is chat mode and can call no tools — use 'cli:claude:agent' for an autonomous run instead")
 
-// Model is a parsed CLI model id.
+// Model is a parsed CLI model id: a mode (cli:claude, cli:claude:agent,
+// cli:codex:agent), optionally followed by "@" and the model the CLI runs
+// (cli:claude:agent@opus → `claude --model opus`, cli:codex:agent@gpt-5 →
+// `codex exec -m gpt-5`). Without it the CLI uses its own default.
 type Model struct {
 	ID    string `json:"id"`
 	Agent Agent  `json:"agent"`
 	// Chat is true for the tool-less mode (cli:claude only).
 	Chat bool `json:"chat"`
+	// CLIModel is the model passed to the CLI ("" = the CLI's default).
+	CLIModel string `json:"cliModel"`
+}
+
+// WithCLIModel is the id of mode running the CLI's model name ("" gives
+// the mode alone: the CLI's default).
+func WithCLIModel(mode, name string) string {
+	mode, _, _ = strings.Cut(strings.TrimSpace(mode), "@")
+	if name = strings.TrimSpace(name); name == "" {
+		return mode
+	}
+	return mode + "@" + name
+}
+
+// CheckCLIModel accepts the model names the CLIs take: aliases (opus,
+// sonnet[1m]), full ids (claude-sonnet-4-5-20250929, gpt-5-codex, a Vertex
+// id with "@", a provider's "org/model"). A name is one argv element, so
+// no character can reach a shell; this refuses what would be read as a
+// flag or could never be a model name.
+func CheckCLIModel(name string) error {
+	if name == "" || len(name) > 120 || strings.HasPrefix(name, "-") {
+		return fmt.Errorf("%q is not a model name: pick one from the list, or Default", name)
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.:/@[]", r)) {
+			return fmt.Errorf("the model name %q has a character (%q) no model name has: pick one from the list, or Default", name, r)
+		}
+	}
+	return nil
 }
 
 // Models lists the ids of an agent in the order the picker shows them.
@@ -75,10 +107,24 @@ func Models(a Agent) []string {
 // ids that parse only to a refusal, like cli:codex).
 func IsCLIModel(id string) bool { return strings.HasPrefix(strings.TrimSpace(id), "cli:") }
 
-// ParseModel parses a cli:* model id. "cli:codex" fails with the exact
-// refusal of the spec; anything else unknown says which ids exist.
+// ParseModel parses a cli:* model id, with or without "@<CLI model>".
+// "cli:codex" fails with the exact refusal of the spec; anything else
+// unknown says which ids exist.
 func ParseModel(id string) (Model, error) {
-	switch strings.TrimSpace(id) {
+	mode, name, withName := strings.Cut(strings.TrimSpace(id), "@")
+	m, err := parseMode(mode)
+	if err != nil || !withName {
+		return m, err
+	}
+	if err := CheckCLIModel(name); err != nil {
+		return Model{}, err
+	}
+	m.ID, m.CLIModel = mode+"@"+name, name
+	return m, nil
+}
+
+func parseMode(id string) (Model, error) {
+	switch id {
 	case ModelClaudeChat:
 		return Model{ID: ModelClaudeChat, Agent: Claude, Chat: true}, nil
 	case ModelClaudeAgent:

@@ -266,7 +266,7 @@ func (r *Runner) Run(ctx context.Context, job Job) (res Result, err error) {
 	}
 	res.ExitCode = pr.ExitCode
 	res.StderrTail = pr.Stderr
-	return res, outcome(m.Agent, pr, dec.final(), &res, limit)
+	return res, refusedModel(m, outcome(m.Agent, pr, dec.final(), &res, limit))
 }
 
 func (j Job) planMode() bool { return j.PlanMode || (j.Tools != nil && j.Tools.PlanMode) }
@@ -290,7 +290,7 @@ func (r *Runner) command(ctx context.Context, m Model, bin string, env []string,
 	if m.Agent == Claude {
 		argv, err := BuildClaude(bin, ClaudeArgs{
 			Prompt: Transcript(job.Turns), SystemPrompt: job.SystemPrompt, Folder: folder, Chat: m.Chat,
-			BridgeURL: url, BridgeToken: token, Resume: job.Resume, Fork: job.Fork, Extra: r.o.ClaudeExtra,
+			BridgeURL: url, BridgeToken: token, Resume: job.Resume, Fork: job.Fork, Model: m.CLIModel, Extra: r.o.ClaudeExtra,
 			PlanMode: job.planMode(),
 		})
 		return argv, newClaudeDecoder(s), err
@@ -304,7 +304,7 @@ func (r *Runner) command(ctx context.Context, m Model, bin string, env []string,
 		sandbox = "read-only" // and no bridge: see CodexPlanModeNote
 	}
 	ca := CodexArgs{SystemPrompt: job.SystemPrompt, Turns: job.Turns, Folder: folder, Sandbox: sandbox,
-		BridgeURL: url, BridgeToken: token, IgnoreRules: ignore, Resume: job.Resume, Fork: job.Fork, Config: append(slices.Clip(codexConfig), r.o.CodexConfig...)}
+		BridgeURL: url, BridgeToken: token, IgnoreRules: ignore, Resume: job.Resume, Fork: job.Fork, Model: m.CLIModel, Config: append(slices.Clip(codexConfig), r.o.CodexConfig...)}
 	if job.Resume != "" {
 		// The resumed session already holds the system prompt and history.
 		ca.Prompt = Transcript(job.Turns[len(job.Turns)-1:])

@@ -57,6 +57,12 @@ func (s *Server) serveAnthropic(w http.ResponseWriter, r *http.Request, body []b
 			"type": "invalid_request_error", "message": "fakemodel: body is not JSON: " + err.Error()}})
 		return
 	}
+	if s.refuses(req.Model) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotFound)
+		writeJSON(w, map[string]any{"type": "error", "error": map[string]any{"type": "not_found_error", "message": "model: " + req.Model}})
+		return
+	}
 	if side {
 		t = Turn{Text: anthropicSideText(body)}
 	}

@@ -59,6 +59,13 @@ func (s *Server) serveOpenAI(w http.ResponseWriter, r *http.Request, body []byte
 	if !decodeOpenAI(w, body, &req) {
 		return
 	}
+	if s.refuses(req.Model) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotFound)
+		writeJSON(w, map[string]any{"error": map[string]any{"message": "The model `" + req.Model + "` does not exist or you do not have access to it.",
+			"type": "invalid_request_error", "param": nil, "code": "model_not_found"}})
+		return
+	}
 	if side {
 		t = Turn{Text: `{"title":"Fake session"}`}
 	}

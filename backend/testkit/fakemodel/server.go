@@ -114,6 +114,21 @@ type Server struct {
 	Fallback Turn
 	// TitleFallback answers titling requests once their script is used up.
 	TitleFallback Turn
+	// Refuse lists model names the server answers as the real APIs answer
+	// a model that does not exist (404, not_found_error / model_not_found).
+	// Set it before the CLI starts.
+	Refuse []string
+}
+
+func (s *Server) refuses(model string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, m := range s.Refuse {
+		if m == model {
+			return true
+		}
+	}
+	return false
 }
 
 // New starts a server on 127.0.0.1 with an OS-chosen port.
