@@ -31,6 +31,7 @@ import (
 	"github.com/osfoundry/desktop/backend/panestate"
 	"github.com/osfoundry/desktop/backend/panestore"
 	"github.com/osfoundry/desktop/backend/quitask"
+	"github.com/osfoundry/desktop/backend/review"
 	"github.com/osfoundry/desktop/backend/rulesupdate"
 	"github.com/osfoundry/desktop/backend/runs"
 	"github.com/osfoundry/desktop/backend/settings"
@@ -77,6 +78,7 @@ type App struct {
 	Policy    *toolpolicy.Binding  // Settings → Tool policy over the one executor
 	Rules     *rulesupdate.Binding // Settings → Agent detection rules
 	Usage     *usage.Binding       // the Usage screen and the board's usage line
+	Review    *review.Service      // a pane branch's Review: diff, comments, Finish
 	Team      *teamclient.Binding  // Settings → Team and the header's team status
 	team      *teamclient.Client
 	replica   *teamclient.Replica // this desktop's Synced projects
@@ -129,6 +131,10 @@ func newApp(dir string, inst *instance.Instance) (*App, error) {
 		return nil, err
 	}
 	a.watch = w
+	if a.Review, err = review.ForWindow(context.Background(), review.WindowOptions{DB: db, Panes: a.panes, States: w,
+		Env: shellenv.TerminalEnviron, Emitter: a.emit}); err != nil {
+		return nil, err
+	}
 	home, _ := os.UserHomeDir()
 	// Desktop notifications follow the Settings switch from the start.
 	a.prefs, a.Settings, err = settings.OpenForWindow(dir, a.emit, home, func(p settings.Prefs) { a.links.SetEnabled(p.Notifications) })
@@ -217,6 +223,7 @@ func (a *App) bound(about *settings.About) []any {
 		a.Policy,
 		a.Rules,
 		a.Usage,
+		a.Review,
 		a.Team,
 		a.TeamSessions,
 		&Events{},

@@ -8,6 +8,7 @@ import (
 	"github.com/osfoundry/desktop/backend/notes"
 	"github.com/osfoundry/desktop/backend/orchestrate"
 	"github.com/osfoundry/desktop/backend/panestate"
+	"github.com/osfoundry/desktop/backend/review"
 	"github.com/osfoundry/desktop/backend/roles"
 	"github.com/osfoundry/desktop/backend/runs"
 	"github.com/osfoundry/desktop/backend/settings"
@@ -34,6 +35,8 @@ type EventPayloads struct {
 	PaneState panestate.PaneState `json:"panes:state"`
 	// A desktop notification for this pane id was clicked.
 	PaneFocus string `json:"panes:focus"`
+	// A pane branch's review comments were sent or queued, or it was finished.
+	ReviewChanged review.ChangedEvent `json:"review:changed"`
 	// A Note committed a new version.
 	NotesChanged notes.ChangedEvent `json:"notes:changed"`
 	// A Record item committed a new version, from any writer.

@@ -13,6 +13,7 @@ import type * as notes_RecordsBinding from './notes/RecordsBinding';
 import type * as notesres_Picker from './notesres/Picker';
 import type * as orchestrate_OrchestrateBinding from './orchestrate/OrchestrateBinding';
 import type * as quitask_Guard from './quitask/Guard';
+import type * as review_Service from './review/Service';
 import type * as roles_Binding from './roles/Binding';
 import type * as rulesupdate_Binding from './rulesupdate/Binding';
 import type * as settings_About from './settings/About';
@@ -62,6 +63,9 @@ export interface Bound {
   };
   quitask: {
     Guard: typeof quitask_Guard;
+  };
+  review: {
+    Service: typeof review_Service;
   };
   roles: {
     Binding: typeof roles_Binding;

@@ -387,6 +387,7 @@ export namespace main {
 	    "pane:exit": terminal.ExitEvent;
 	    "panes:state": panestate.PaneState;
 	    "panes:focus": string;
+	    "review:changed": review.ChangedEvent;
 	    "notes:changed": notes.ChangedEvent;
 	    "records:changed": notes.RecordsChangedEvent;
 	    "messages:posted": messages.PostedEvent;
@@ -773,6 +774,70 @@ export namespace panestate {
 	    ended: boolean;
 	    paused: boolean;
 	    since: number;
+	}
+
+}
+
+export namespace review {
+	
+	export interface ArchiveRequest {
+	    discard: boolean;
+	    deleteBranch: boolean;
+	}
+	export interface ChangedEvent {
+	    pane: string;
+	}
+	export interface Comment {
+	    id: number;
+	    path: string;
+	    line: number;
+	    side: string;
+	    text: string;
+	    at: number;
+	    sentAt: number;
+	}
+	export interface Conflict {
+	    path: string;
+	    text: string;
+	}
+	export interface Delivery {
+	    state: string;
+	    count: number;
+	}
+	export interface File {
+	    path: string;
+	    status: string;
+	    added: number;
+	    removed: number;
+	    binary: boolean;
+	    patch: string;
+	    large: boolean;
+	}
+	export interface FinishPlan {
+	    base: string;
+	    branch: string;
+	    commits: number;
+	    uncommitted: string[];
+	    baseCheckout: string;
+	    problem: string;
+	}
+	export interface FinishRequest {
+	    mode: string;
+	    message: string;
+	}
+	export interface FinishResult {
+	    merged: boolean;
+	    commit: string;
+	    base: string;
+	    conflicts: Conflict[];
+	}
+	export interface Review {
+	    pane: string;
+	    branch: terminal.Branch;
+	    files: File[];
+	    comments: Comment[];
+	    queued: boolean;
+	    readAt: number;
 	}
 
 }
