@@ -4,6 +4,7 @@
 #   deps.sh package — the above + what `make package` builds with (NSIS)
 #   deps.sh test   — the above + Xvfb, Chromium, tmux, the package checkers
 #                    PostgreSQL (the team server's tests) and the pinned agent CLIs
+#                    and Gitea built from the Go module proxy (the forge tests)
 # Debian/Ubuntu: apt packages (needs root or sudo). macOS/Windows: prints
 # what to install (see README) and checks it is there.
 set -euo pipefail
@@ -50,4 +51,5 @@ fi
 if [ "$mode" = test ]; then
   "$root/build/scripts/agents.sh"
   "$root/build/scripts/node-mcp.sh"
+  "$root/build/scripts/gitea.sh" >/dev/null
 fi
