@@ -85,6 +85,9 @@ type App struct {
 	// TeamSessions is Settings → Team's "Share this computer's sessions".
 	TeamSessions *teamclient.SessionsBinding
 	sessions     *teamclient.SessionShare
+
+	// Models lists the models each CLI accepts, for every model picker.
+	Models *agentcli.ModelsBinding
 }
 
 func newApp(dir string, inst *instance.Instance) (*App, error) {
@@ -172,6 +175,7 @@ func newApp(dir string, inst *instance.Instance) (*App, error) {
 		return nil, err
 	}
 	a.work.Chat.SetHistory(chat.SessionHistory(a.inv))
+	a.Models = agentcli.NewModelsBinding(a.work.Runner, a.usage.ClaudeModels)
 	a.inv.SetRunSource(inventoryRuns(a.work.Chat.Runs()))      // the app's own runs show as such
 	a.Policy = toolpolicy.NewBinding(a.prefs, a.work.Executor) // the saved overrides, from the first call
 	if a.conn, err = connectwin.Open(context.Background(), connectwin.Options{DB: db, Notes: a.notes, Emitter: a.emit,
@@ -223,6 +227,7 @@ func (a *App) bound(about *settings.About) []any {
 		a.Policy,
 		a.Rules,
 		a.Usage,
+		a.Models,
 		a.Review,
 		a.Team,
 		a.TeamSessions,

@@ -251,3 +251,26 @@ func refusedModel(m Model, err error) error {
 	}
 	return err
 }
+
+// ModelsBinding is what the window binds for the model pickers (New pane,
+// Pipeline Roles, agents, fleets, the chat).
+type ModelsBinding struct {
+	r    *Runner
+	seen func() []string
+}
+
+// NewModelsBinding binds r; seen lists the models the person's Claude Code
+// sessions used (nil: none).
+func NewModelsBinding(r *Runner, seen func() []string) *ModelsBinding {
+	return &ModelsBinding{r: r, seen: seen}
+}
+
+// CLIModels lists the models agent ("claude" or "codex") accepts, the
+// CLI's default first.
+func (b *ModelsBinding) CLIModels(agent string) (CLIModels, error) {
+	a := Agent(agent)
+	if a != Claude && a != Codex {
+		return CLIModels{}, fmt.Errorf("unknown agent %q: the model lists are for claude and codex", agent)
+	}
+	return b.r.CLIModels(context.Background(), a, b.seen), nil
+}

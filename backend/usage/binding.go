@@ -2,6 +2,7 @@ package usage
 
 import (
 	"context"
+	"sort"
 	"time"
 )
 
@@ -33,4 +34,33 @@ func (s *Service) Watch(ctx context.Context, first, every time.Duration) {
 		}
 		t.Reset(every)
 	}
+}
+
+// ClaudeModels lists the models Claude Code's sessions on this computer
+// ran, the most recently used first (the pickers offer them as full ids).
+func (s *Service) ClaudeModels() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.claude) == 0 {
+		s.refreshClaude()
+	}
+	last := map[string]int64{}
+	for _, f := range s.claude {
+		for _, e := range f.entries {
+			if e.model != "" && e.at > last[e.model] {
+				last[e.model] = e.at
+			}
+		}
+	}
+	out := make([]string, 0, len(last))
+	for m := range last {
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if last[out[i]] != last[out[j]] {
+			return last[out[i]] > last[out[j]]
+		}
+		return out[i] < out[j]
+	})
+	return out
 }

@@ -11,6 +11,17 @@ export namespace acp {
 
 export namespace agentcli {
 	
+	export interface CLIModel {
+	    id: string;
+	    label: string;
+	    note: string;
+	}
+	export interface CLIModels {
+	    agent: string;
+	    models: CLIModel[];
+	    source: string;
+	    problem?: string;
+	}
 	export interface Usage {
 	    inputTokens: number;
 	    cachedInputTokens: number;
@@ -1047,6 +1058,7 @@ export namespace teamclient {
 	export interface Projects {
 	    synced: ProjectState[];
 	    localOnly: ProjectState[];
+	    waiting: ProjectState[];
 	    shared: ProjectState[];
 	    offline: string;
 	}
