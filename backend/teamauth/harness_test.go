@@ -5,13 +5,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -63,11 +67,20 @@ var (
 )
 
 func startProvider(t *testing.T, redirectURI string) *provider {
+	return startProviderAt(t, "", redirectURI)
+}
+
+// startProviderAt names the provider by host ("localhost": another site
+// than the team server's 127.0.0.1, as for a browser); "" is its address.
+func startProviderAt(t *testing.T, host, redirectURI string) *provider {
 	t.Helper()
 	opSetupMu.Lock()
 	defer opSetupMu.Unlock()
 	srv := httptest.NewUnstartedServer(nil)
 	issuer := "http://" + srv.Listener.Addr().String()
+	if host != "" {
+		issuer = "http://" + host + ":" + strconv.Itoa(srv.Listener.Addr().(*net.TCPAddr).Port)
+	}
 	p := &provider{URL: issuer, clientID: fmt.Sprintf("osfoundry-team-%d", clientN.Add(1)), secret: "client-secret"}
 	// a second client of the same provider, with the same redirect URI
 	storage.RegisterClients(storage.WebClient(p.clientID, p.secret, redirectURI), storage.WebClient(p.clientID+"-other", p.secret, redirectURI))
@@ -97,10 +110,18 @@ type team struct {
 	clock    *clock
 	route    atomic.Value // func(*http.Request) int
 	served   [2]atomic.Int32
+	pages    atomic.Value // http.Handler of a test's own pages under /test/
 	turn     atomic.Int32
 }
 
 func newTeam(t *testing.T, opts ...func(*Config)) *team {
+	t.Helper()
+	return newTeamWith(t, "", opts...)
+}
+
+// newTeamWith is newTeam with the provider named by opHost (see
+// startProviderAt).
+func newTeamWith(t *testing.T, opHost string, opts ...func(*Config)) *team {
 	t.Helper()
 	ctx := context.Background()
 	dsn := pgtest.Database(t)
@@ -108,7 +129,7 @@ func newTeam(t *testing.T, opts ...func(*Config)) *team {
 	front := httptest.NewServer(http.HandlerFunc(tm.serve))
 	t.Cleanup(front.Close)
 	tm.URL = front.URL
-	tm.op = startProvider(t, front.URL+callbackPath)
+	tm.op = startProviderAt(t, opHost, front.URL+callbackPath)
 	for i := range tm.replicas {
 		pool, err := pgdb.Open(ctx, dsn)
 		if err != nil {
@@ -132,6 +153,10 @@ func newTeam(t *testing.T, opts ...func(*Config)) *team {
 }
 
 func (tm *team) serve(w http.ResponseWriter, r *http.Request) {
+	if h, ok := tm.pages.Load().(http.Handler); ok && strings.HasPrefix(r.URL.Path, "/test/") {
+		h.ServeHTTP(w, r)
+		return
+	}
 	i := tm.route.Load().(func(*http.Request) int)(r)
 	tm.served[i].Add(1)
 	tm.replicas[i].Handler().ServeHTTP(w, r)
@@ -181,14 +206,36 @@ func (b *browser) do(c *http.Client, method, u string, body io.Reader, hdr ...st
 	return page{Code: resp.StatusCode, URL: resp.Request.URL, Body: string(data), Hdr: resp.Header}
 }
 
-func (b *browser) get(u string) page { b.t.Helper(); return b.do(b.follow, "GET", u, nil) }
+// get follows redirects and, as a browser does, the landing page's
+// refresh (the sign-in's last step; see landing.go).
+func (b *browser) get(u string) page {
+	b.t.Helper()
+	p := b.do(b.follow, "GET", u, nil)
+	for i := 0; i < 3 && p.Code == http.StatusOK; i++ {
+		m := refreshRe.FindStringSubmatch(p.Body)
+		if m == nil {
+			break
+		}
+		next, err := p.URL.Parse(html.UnescapeString(m[1]))
+		if err != nil {
+			b.t.Fatal(err)
+		}
+		p = b.do(b.follow, "GET", next.String(), nil)
+	}
+	return p
+}
+
+var refreshRe = regexp.MustCompile(`<meta http-equiv="refresh" content="0;url=([^"]+)">`)
 
 // step makes one request without following its redirect; the answer's
-// Location is returned.
+// Location (or the landing page's refresh) is returned.
 func (b *browser) step(method, u string, body io.Reader, hdr ...string) (page, string) {
 	b.t.Helper()
 	p := b.do(b.once, method, u, body, hdr...)
 	loc := p.Hdr.Get("Location")
+	if m := refreshRe.FindStringSubmatch(p.Body); loc == "" && m != nil && p.Code == http.StatusOK {
+		loc = html.UnescapeString(m[1]) // the landing page's next step
+	}
 	if loc != "" {
 		l, err := p.URL.Parse(loc)
 		if err != nil {

@@ -156,8 +156,12 @@ func (s *Service) handleCallback(w http.ResponseWriter, r *http.Request) {
 		s.serverError(w, err)
 		return
 	}
+	s.setCookie(w, s.cookies.login, "", -1)
 	s.log.Info("signed in", "person", id, "issuer", person.Issuer)
-	http.Redirect(w, r, s.public.String()+l.returnTo, http.StatusFound)
+	// The provider's redirect is another site's navigation: the Strict
+	// session cookie would be left out of a redirect from here, so the
+	// browser goes on from a page of this site (see landing.go).
+	s.writeLanding(w, l.returnTo)
 }
 
 // idClaims are the ID token claims read beyond go-oidc's checks.

@@ -66,8 +66,17 @@ func TestSignInStartsOnOneReplicaAndFinishesOnTheOther(t *testing.T) {
 	_, _ = b.step("GET", tm.URL+loginPath, nil)
 	p, _ = b.step("GET", b.atProvider(b.startLogin("/"), "alice"), nil)
 	set := strings.Join(p.Hdr.Values("Set-Cookie"), "\n")
-	if !strings.Contains(set, sessionCookie+"=osfs_") || !strings.Contains(set, "HttpOnly") || !strings.Contains(set, "SameSite=Lax") || strings.Contains(set, "Secure") {
+	if !strings.Contains(set, sessionCookie+"=osfs_") || !strings.Contains(set, "HttpOnly") || !strings.Contains(set, "SameSite=Strict") || strings.Contains(set, "Secure") {
 		t.Fatalf("session cookie on http: %s", set)
+	}
+	// The callback is the end of another site's navigation: it lands on a
+	// page of this site that goes on (a Strict cookie would be left out of
+	// a redirect), and the sign-in cookie, the only Lax one, is cleared.
+	if p.Code != http.StatusOK || !strings.Contains(p.Body, `<meta http-equiv="refresh" content="0;url=/">`) || p.Hdr.Get("Location") != "" {
+		t.Fatalf("the callback's answer: %d %q\n%s", p.Code, p.Hdr.Get("Location"), p.Body)
+	}
+	if !strings.Contains(set, loginCookie+"=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax") {
+		t.Fatalf("the callback does not clear the sign-in cookie: %s", set)
 	}
 	if b.cookie(sessionCookie).Value == c.Value {
 		t.Fatal("signing in again kept the old session value")

@@ -43,12 +43,18 @@ func newCookieNames(secure bool) cookieNames {
 	return cookieNames{sessionCookie, loginCookie}
 }
 
-// setCookie writes an HttpOnly, SameSite=Lax cookie for the whole site
-// (Lax: the provider's redirect back is a top-level navigation from
-// another site, which must still carry the sign-in cookie).
+// setCookie writes an HttpOnly cookie for the whole site. The session
+// cookie is SameSite=Strict: no request another site starts carries it,
+// not even a link followed from there. Only the short-lived sign-in cookie
+// is Lax, because the provider's redirect back to the callback is a
+// top-level navigation from another site that must carry it.
 func (s *Service) setCookie(w http.ResponseWriter, name, value string, maxAge time.Duration) {
+	same := http.SameSiteStrictMode
+	if name == s.cookies.login {
+		same = http.SameSiteLaxMode
+	}
 	c := &http.Cookie{Name: name, Value: value, Path: "/", HttpOnly: true, Secure: s.secure,
-		SameSite: http.SameSiteLaxMode, MaxAge: int(maxAge.Seconds())}
+		SameSite: same, MaxAge: int(maxAge.Seconds())}
 	if maxAge < 0 {
 		c.MaxAge = -1
 	}
@@ -110,8 +116,8 @@ func (s *Service) startSession(ctx context.Context, w http.ResponseWriter, r *ht
 	}
 	v := newSecret("osfs_")
 	now := s.now()
-	if _, err := s.db.Exec(ctx, `INSERT INTO teamauth_sessions (hash, person_id, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
-		hashSecret(v), personID, now, now.Add(s.cfg.SessionTTL)); err != nil {
+	if _, err := s.db.Exec(ctx, `INSERT INTO teamauth_sessions (hash, person_id, created_at, expires_at, user_agent) VALUES ($1, $2, $3, $4, $5)`,
+		hashSecret(v), personID, now, now.Add(s.cfg.SessionTTL), UserAgent(r)); err != nil {
 		return fmt.Errorf("storing the session: %w", err)
 	}
 	s.setCookie(w, s.cookies.session, v, s.cfg.SessionTTL)

@@ -12,7 +12,7 @@ import (
 )
 
 // On https the session cookie is a __Host- cookie, Secure, HttpOnly and
-// SameSite=Lax; Sweep removes it once expired.
+// SameSite=Strict; Sweep removes it once expired.
 func TestHTTPSSessionCookieAndSweep(t *testing.T) {
 	ctx := context.Background()
 	pool, err := pgdb.Open(ctx, pgtest.Database(t))
@@ -34,7 +34,7 @@ func TestHTTPSSessionCookieAndSweep(t *testing.T) {
 		t.Fatal(err)
 	}
 	set := rec.Header().Get("Set-Cookie")
-	for _, want := range []string{"__Host-osf_team_session=osfs_", "Path=/", "HttpOnly", "Secure", "SameSite=Lax", "Max-Age=43200"} {
+	for _, want := range []string{"__Host-osf_team_session=osfs_", "Path=/", "HttpOnly", "Secure", "SameSite=Strict", "Max-Age=43200"} {
 		if !strings.Contains(set, want) {
 			t.Fatalf("session cookie %q lacks %q", set, want)
 		}

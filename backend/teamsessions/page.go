@@ -90,7 +90,8 @@ type pageView struct {
 func (s *Service) page(w http.ResponseWriter, r *http.Request) {
 	p, err := s.cfg.Auth.SessionPerson(r)
 	if errors.Is(err, teamauth.ErrNoSession) {
-		http.Redirect(w, r, s.cfg.Auth.LoginURL("/needs-you"), http.StatusSeeOther)
+		// a push's link opened from another site's page lands here first
+		s.cfg.Auth.SendToSignIn(w, r, "/needs-you")
 		return
 	}
 	v := pageView{Person: p}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"html"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -237,6 +238,13 @@ func (b *browser) walk(u, user string) (string, string) {
 				t.Fatalf("signing %s in at the provider: %d %v", user, resp.StatusCode, err)
 			}
 			u = next.String()
+		case resp.StatusCode == http.StatusOK && strings.HasPrefix(u, b.c.lb.URL) && landing.Match(body):
+			// the sign-in's landing page goes on from this site (a meta refresh)
+			next, err := resp.Request.URL.Parse(html.UnescapeString(string(landing.FindSubmatch(body)[1])))
+			if err != nil {
+				t.Fatal(err)
+			}
+			u = next.String()
 		case resp.StatusCode == http.StatusOK && strings.HasPrefix(u, b.c.lb.URL):
 			return u, string(body)
 		default:
@@ -246,6 +254,8 @@ func (b *browser) walk(u, user string) (string, string) {
 	t.Fatalf("too many redirects from %s", u)
 	return "", ""
 }
+
+var landing = regexp.MustCompile(`<meta http-equiv="refresh" content="0;url=([^"]+)">`)
 
 // signIn opens u signed out: the server sends the browser to the provider
 // and back.

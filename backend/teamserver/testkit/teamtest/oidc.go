@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -175,12 +177,27 @@ func (b *Browser) API(method, u string, in, out any) error {
 	return json.Unmarshal(answer, out)
 }
 
+// get fetches u and, as a browser does, follows the sign-in's landing
+// page (a meta refresh) to the page it goes on to.
 func (b *Browser) get(c *http.Client, u string) (Page, error) {
-	resp, err := c.Get(u)
-	if err != nil {
-		return Page{}, fmt.Errorf("GET %s: %w", u, err)
+	for i := 0; ; i++ {
+		resp, err := c.Get(u)
+		if err != nil {
+			return Page{}, fmt.Errorf("GET %s: %w", u, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		p := Page{Code: resp.StatusCode, URL: resp.Request.URL, Body: string(body)}
+		m := refreshRe.FindStringSubmatch(p.Body)
+		if m == nil || p.Code != http.StatusOK || i == 3 {
+			return p, nil
+		}
+		next, err := p.URL.Parse(html.UnescapeString(m[1]))
+		if err != nil {
+			return p, err
+		}
+		u = next.String()
 	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return Page{Code: resp.StatusCode, URL: resp.Request.URL, Body: string(body)}, nil
 }
+
+var refreshRe = regexp.MustCompile(`<meta http-equiv="refresh" content="0;url=([^"]+)">`)
