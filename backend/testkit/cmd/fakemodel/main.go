@@ -203,6 +203,9 @@ type summary struct {
 	// Messages is how many messages the request carried: a conversation
 	// resumed after a restart sends its earlier turns again.
 	Messages int `json:"messages"`
+	// Last is the request's last message whole (JSON): what a person or
+	// the app typed into the agent, for specs that check it arrived.
+	Last string `json:"last"`
 }
 
 func summaries(reqs []fakemodel.Request) []summary {
@@ -211,6 +214,10 @@ func summaries(reqs []fakemodel.Request) []summary {
 		s := summary{API: r.API, Turn: r.Turn, Summary: r.Summary(), Tools: r.ToolNames(), ToolResults: []string{}}
 		if msgs, ok := r.JSON()["messages"].([]any); ok {
 			s.Messages = len(msgs)
+			if len(msgs) > 0 {
+				b, _ := json.Marshal(msgs[len(msgs)-1])
+				s.Last = string(b)
+			}
 		}
 		for _, tr := range r.ToolResults() {
 			s.ToolResults = append(s.ToolResults, tr.Text)
