@@ -88,7 +88,9 @@ func (b *Binding) PreviewShare(project string) ([]string, error) {
 	return r.Preview(b.ctx, project)
 }
 
-// ShareProject moves a Local-only project to Synced in team workspace ws.
+// ShareProject moves a Local-only project to Synced in team workspace ws;
+// while the server cannot be reached the move waits (Projects lists it
+// under Waiting) and happens when it is back.
 func (b *Binding) ShareProject(ws, project string) error {
 	r, err := b.replica()
 	if err != nil {
@@ -96,7 +98,17 @@ func (b *Binding) ShareProject(ws, project string) error {
 	}
 	ctx, cancel := context.WithTimeout(b.ctx, time.Minute)
 	defer cancel()
-	return r.ShareProject(ctx, ws, project)
+	_, err = r.ShareProject(ctx, ws, project)
+	return err
+}
+
+// CancelShare drops a move to Synced that still waits for the server.
+func (b *Binding) CancelShare(project string) error {
+	r, err := b.replica()
+	if err != nil {
+		return err
+	}
+	return r.CancelShare(b.ctx, project)
 }
 
 // JoinProject syncs a team project to this desktop.

@@ -43,6 +43,7 @@ func TestAgainstTheTeamServer(t *testing.T) {
 		{"offline and expired", testStatusOfflineAndExpired},
 		{"Secret Service", testSecretService},
 		{"synced projects between two desktops", testSyncedProjects},
+		{"move to Synced offline", testShareOffline},
 		{"shared sessions", testSharedSessions},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.run(t, tm) })

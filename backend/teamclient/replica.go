@@ -137,12 +137,16 @@ func firstText(n notes.Note) (tab, text string) {
 	return "", ""
 }
 
-// Sync sends what waits in the outbox, then takes in the changes of every
+// Sync moves the projects that waited to go Synced, sends what waits in
+// the outbox, then takes in the changes of every
 // workspace with a synced project. Offline it stops at the first failure
 // and keeps everything for the next pass.
 func (r *Replica) Sync(ctx context.Context) error {
 	r.pass.Lock()
 	defer r.pass.Unlock()
+	if err := r.sharesOwed(ctx); err != nil {
+		return err
+	}
 	if err := r.push(ctx); err != nil {
 		return err
 	}

@@ -53,34 +53,52 @@ func (r *Replica) JoinProject(ctx context.Context, ws, project string) error {
 
 // ShareProject moves a Local-only project of this desktop to Synced in
 // team workspace ws: the server gets the project under its id and every
-// Note in it (sent from the outbox, so offline it goes when the server is
-// back). Preview lists what will go up first.
-func (r *Replica) ShareProject(ctx context.Context, ws, project string) error {
+// Note in it (sent from the outbox). Offline, the move itself waits in the
+// app's database (queued true) and happens when the server is back, even
+// after a restart; CancelShare drops it. Preview lists what will go up.
+func (r *Replica) ShareProject(ctx context.Context, ws, project string) (queued bool, err error) {
 	r.pass.Lock()
 	defer r.pass.Unlock()
 	p, err := r.notes.GetProject(ctx, project)
 	if err != nil {
-		return fmt.Errorf("reading the project: %w", err)
+		return false, fmt.Errorf("reading the project: %w", err)
 	}
 	if s, err := r.projectOf(ctx, project); err != nil || s.workspace != "" {
 		if err == nil {
 			err = fmt.Errorf("%s is already synced", p.Name)
 		}
-		return err
+		return false, err
 	}
+	if ws == "" {
+		return false, errors.New("pick the team workspace the project goes to")
+	}
+	err = r.share(ctx, ws, p)
+	if !IsUnreachable(err) {
+		return false, err
+	}
+	if _, err := r.db.ExecContext(ctx, `INSERT INTO team_sync_shares (project_id, workspace_id, asked_at) VALUES (?, ?, ?)
+		ON CONFLICT (project_id) DO UPDATE SET workspace_id = excluded.workspace_id, asked_at = excluded.asked_at, problem = ''`,
+		project, ws, time.Now().UnixMilli()); err != nil {
+		return false, fmt.Errorf("keeping the move to Synced for when the server is back: %w", err)
+	}
+	return true, nil
+}
+
+// share does the move: the project on the server, then its Notes queued.
+func (r *Replica) share(ctx context.Context, ws string, p notes.Project) error {
 	var made notes.Project
 	if _, err := r.c.Call(ctx, http.MethodPost, "/api/sync/"+url.PathEscape(ws)+"/projects",
-		map[string]string{"project_id": project, "name": p.Name}, &made); err != nil {
+		map[string]string{"project_id": p.ID, "name": p.Name}, &made); err != nil {
 		return err
 	}
 	var s snapshot
-	if _, err := r.c.Call(ctx, http.MethodGet, "/api/sync/"+url.PathEscape(ws)+"/projects/"+url.PathEscape(project), nil, &s); err != nil {
+	if _, err := r.c.Call(ctx, http.MethodGet, "/api/sync/"+url.PathEscape(ws)+"/projects/"+url.PathEscape(p.ID), nil, &s); err != nil {
 		return err
 	}
-	if err := r.start(ctx, project, ws, p.Workspace, s.Cursor); err != nil {
+	if err := r.start(ctx, p.ID, ws, p.Workspace, s.Cursor); err != nil {
 		return err
 	}
-	infos, err := r.notes.ListNotes(ctx, p.Workspace, project)
+	infos, err := r.notes.ListNotes(ctx, p.Workspace, p.ID)
 	if err != nil {
 		return err
 	}
@@ -90,6 +108,71 @@ func (r *Replica) ShareProject(ctx context.Context, ws, project string) error {
 		}
 	}
 	r.poke()
+	return nil
+}
+
+// CancelShare drops a move to Synced still waiting for the server: the
+// project stays Local-only.
+func (r *Replica) CancelShare(ctx context.Context, project string) error {
+	res, err := r.db.ExecContext(ctx, `DELETE FROM team_sync_shares WHERE project_id = ?`, project)
+	if err != nil {
+		return fmt.Errorf("cancelling the move to Synced: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return errors.New("this project is not waiting to move to Synced (it may have moved already)")
+	}
+	return nil
+}
+
+// sharesOwed carries out the moves to Synced that waited for the server.
+// A refusal stays beside the project for the person to read and cancel.
+func (r *Replica) sharesOwed(ctx context.Context) error {
+	rows, err := r.db.QueryContext(ctx, `SELECT project_id, workspace_id FROM team_sync_shares WHERE problem = '' ORDER BY asked_at`)
+	if err != nil {
+		return fmt.Errorf("reading the waiting moves to Synced: %w", err)
+	}
+	type owed struct{ project, ws string }
+	var all []owed
+	for rows.Next() {
+		var o owed
+		if err := rows.Scan(&o.project, &o.ws); err != nil {
+			rows.Close()
+			return err
+		}
+		all = append(all, o)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, o := range all {
+		p, err := r.notes.GetProject(ctx, o.project)
+		if errors.Is(err, notes.ErrNotFound) {
+			_, err = r.db.ExecContext(ctx, `DELETE FROM team_sync_shares WHERE project_id = ?`, o.project)
+			if err != nil {
+				return err
+			}
+			continue // deleted here meanwhile
+		}
+		if err != nil {
+			return err
+		}
+		err = r.share(ctx, o.ws, p)
+		var refused *APIError
+		if errors.As(err, &refused) {
+			_, err = r.db.ExecContext(ctx, `UPDATE team_sync_shares SET problem = ? WHERE project_id = ?`, refused.Message, o.project)
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := r.db.ExecContext(ctx, `DELETE FROM team_sync_shares WHERE project_id = ?`, o.project); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -146,22 +229,30 @@ func (r *Replica) localWorkspace(ctx context.Context, ws string) error {
 	return err
 }
 
+// retryOffline is how soon a failed sync pass is tried again.
+const retryOffline = 3 * time.Second
+
 // Run syncs until ctx ends: at once, after every local edit, whenever the
 // server announces a change of a synced workspace, and every half minute.
 func (r *Replica) Run(ctx context.Context) {
 	go r.listen(ctx)
-	t := time.NewTicker(30 * time.Second)
-	defer t.Stop()
 	for {
+		// After a failure (most often: offline) the next try comes sooner,
+		// so what waits goes up soon after the server is back.
+		next := 30 * time.Second
 		if err := r.Sync(ctx); err != nil && ctx.Err() == nil && !errors.Is(err, errNotJoined) {
 			r.log.Info("syncing with the team server", "error", err.Error())
+			next = retryOffline
 		}
+		t := time.NewTimer(next)
 		select {
 		case <-ctx.Done():
+			t.Stop()
 			return
 		case <-r.wake:
 		case <-t.C:
 		}
+		t.Stop()
 	}
 }
 

@@ -53,6 +53,16 @@ CREATE TABLE team_sync_outbox (
 CREATE INDEX team_sync_outbox_note ON team_sync_outbox(note_id, id);
 CREATE INDEX team_sync_outbox_project ON team_sync_outbox(project_id);
 `},
+	{Version: 2, SQL: `
+-- A project the person moved to Synced while the server could not be
+-- reached: it moves when the server is back (problem: the server refused).
+CREATE TABLE team_sync_shares (
+	project_id   TEXT PRIMARY KEY,
+	workspace_id TEXT NOT NULL,
+	asked_at     INTEGER NOT NULL,
+	problem      TEXT NOT NULL DEFAULT ''
+);
+`},
 }
 
 // synced is a project's place on both sides ("" workspace: Local-only).

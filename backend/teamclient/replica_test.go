@@ -22,6 +22,7 @@ type syncDesktop struct {
 	r      *Replica
 	events *recorder
 	user   string
+	net    *offline
 }
 
 // recorder keeps the events the client sends the window.
@@ -54,8 +55,22 @@ func newSyncDesktop(t *testing.T, tm *teamtest.Team, b *teamtest.Browser, user s
 	d := newDesktop(t, tm, approveAs(t, tm, b, user, "allow"))
 	rec := &recorder{}
 	d.o.Emit = rec
+	net := &offline{base: d.o.HTTP.Transport}
+	d.o.HTTP.Transport = net
 	if st, err := d.Join(bg, tm.LB.URL); err != nil || st.State != Connected {
 		t.Fatalf("%s joining: %+v %v", user, st, err)
+	}
+	sd := &syncDesktop{desktop: d, events: rec, user: user, net: net}
+	sd.open(t)
+	return sd
+}
+
+// open opens the desktop's database, Notes and replica, as the app does
+// when it starts (again).
+func (d *syncDesktop) open(t *testing.T) {
+	t.Helper()
+	if d.r != nil {
+		d.r.Close()
 	}
 	db, err := store.Open(filepath.Join(d.dir, "osfoundry.db"))
 	if err != nil {
@@ -71,7 +86,7 @@ func newSyncDesktop(t *testing.T, tm *teamtest.Team, b *teamtest.Browser, user s
 		t.Fatal(err)
 	}
 	t.Cleanup(r.Close)
-	return &syncDesktop{desktop: d, notes: st, r: r, events: rec, user: user}
+	d.notes, d.r = st, r
 }
 
 // edit saves text in the Note's first tab as the person's editor does.
@@ -124,7 +139,9 @@ func testSyncedProjects(t *testing.T, tm *teamtest.Team) {
 	if titles, err := a.r.Preview(bg, plans.ID); err != nil || len(titles) != 1 || titles[0] != "Q1" {
 		t.Fatalf("preview: %v %v", titles, err)
 	}
-	must(t, a.r.ShareProject(bg, tm.Workspace, plans.ID))
+	if queued, err := a.r.ShareProject(bg, tm.Workspace, plans.ID); err != nil || queued {
+		t.Fatalf("moving Plans to Synced online: queued %v, %v", queued, err)
+	}
 	must(t, a.r.Sync(bg))
 	must(t, b.r.JoinProject(bg, tm.Workspace, plans.ID))
 	if got := b.text(t, q1.ID); got != "- hire" {

@@ -27,6 +27,9 @@ type ProjectState struct {
 type Projects struct {
 	Synced    []ProjectState `json:"synced"`
 	LocalOnly []ProjectState `json:"localOnly"`
+	// Waiting were moved to Synced while the server could not be reached:
+	// they move when it is back (Workspace: where to; Problems: a refusal).
+	Waiting []ProjectState `json:"waiting"`
 	// Shared are the team workspaces' projects this desktop does not sync
 	// (empty while offline).
 	Shared []ProjectState `json:"shared"`
@@ -36,7 +39,11 @@ type Projects struct {
 
 // Projects lists the projects by how they sync.
 func (r *Replica) Projects(ctx context.Context) (Projects, error) {
-	out := Projects{Synced: []ProjectState{}, LocalOnly: []ProjectState{}, Shared: []ProjectState{}}
+	out := Projects{Synced: []ProjectState{}, LocalOnly: []ProjectState{}, Waiting: []ProjectState{}, Shared: []ProjectState{}}
+	waiting, err := r.waitingShares(ctx)
+	if err != nil {
+		return out, err
+	}
 	wss, err := r.notes.ListWorkspaces(ctx)
 	if err != nil {
 		return out, err
@@ -54,6 +61,14 @@ func (r *Replica) Projects(ctx context.Context) (Projects, error) {
 				return out, err
 			}
 			st := ProjectState{ID: p.ID, Name: p.Name, Workspace: s.workspace, Problems: []string{}}
+			if w, ok := waiting[p.ID]; ok && s.workspace == "" {
+				st.Workspace = w.ws
+				if w.problem != "" {
+					st.Problems = append(st.Problems, w.problem)
+				}
+				out.Waiting = append(out.Waiting, st)
+				continue
+			}
 			if s.workspace == "" {
 				out.LocalOnly = append(out.LocalOnly, st)
 				continue
@@ -128,4 +143,24 @@ func (r *Replica) StopSync(ctx context.Context, project string, discard bool) er
 	}
 	_, err = r.db.ExecContext(ctx, `DELETE FROM team_sync_projects WHERE project_id = ?`, project)
 	return err
+}
+
+type waitingShare struct{ ws, problem string }
+
+func (r *Replica) waitingShares(ctx context.Context) (map[string]waitingShare, error) {
+	rows, err := r.db.QueryContext(ctx, `SELECT project_id, workspace_id, problem FROM team_sync_shares`)
+	if err != nil {
+		return nil, fmt.Errorf("reading the waiting moves to Synced: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]waitingShare{}
+	for rows.Next() {
+		var id string
+		var w waitingShare
+		if err := rows.Scan(&id, &w.ws, &w.problem); err != nil {
+			return nil, err
+		}
+		out[id] = w
+	}
+	return out, rows.Err()
 }

@@ -118,7 +118,8 @@ func runBenchSync(env *Env, args []string) int {
 				first = note
 			}
 		}
-		must(a.r.ShareProject(ctx, tm.Workspace, pr.ID))
+		_, err = a.r.ShareProject(ctx, tm.Workspace, pr.ID)
+		must(err)
 		must(a.r.Sync(ctx))
 		must(b.r.JoinProject(ctx, tm.Workspace, pr.ID))
 	}

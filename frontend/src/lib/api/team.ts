@@ -22,8 +22,10 @@ export const teamApi = {
   shareProject: (workspace: string, project: string) => team('ShareProject', workspace, project),
   joinProject: (workspace: string, project: string) => team('JoinProject', workspace, project),
   stopSync: (project: string, discard: boolean) => team('StopSync', project, discard),
+  /** cancelShare drops a move to Synced still waiting for the server. */
+  cancelShare: (project: string) => team('CancelShare', project),
 };
 
 /** One project on Settings → Team; workspace is the team's ('' when Local-only). */
 export type ProjectState = Narrow<teamclient.ProjectState, { problems: string[] }>;
-export type TeamProjects = Narrow<teamclient.Projects, { synced: ProjectState[]; localOnly: ProjectState[]; shared: ProjectState[] }>;
+export type TeamProjects = Narrow<teamclient.Projects, { synced: ProjectState[]; localOnly: ProjectState[]; waiting: ProjectState[]; shared: ProjectState[] }>;

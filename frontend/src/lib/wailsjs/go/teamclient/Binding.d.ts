@@ -4,6 +4,8 @@ import {teamclient} from '../models';
 
 export function CancelJoin():Promise<void>;
 
+export function CancelShare(arg1:string):Promise<void>;
+
 export function Join(arg1:string):Promise<teamclient.Status>;
 
 export function JoinProject(arg1:string,arg2:string):Promise<void>;

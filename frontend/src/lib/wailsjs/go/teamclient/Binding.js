@@ -6,6 +6,10 @@ export function CancelJoin() {
   return window['go']['teamclient']['Binding']['CancelJoin']();
 }
 
+export function CancelShare(arg1) {
+  return window['go']['teamclient']['Binding']['CancelShare'](arg1);
+}
+
 export function Join(arg1) {
   return window['go']['teamclient']['Binding']['Join'](arg1);
 }
