@@ -13,6 +13,7 @@ import (
 // Register hands each route to mount: the page's push settings over the
 // browser's session (teamauth.API: same-origin writes, JSON bodies).
 func (s *Service) Register(auth *teamauth.Service, mount func(pattern string, h http.Handler)) {
+	s.auth = auth
 	api := auth.API
 	mount("GET /api/push", api(s.settings))
 	mount("POST /api/push/subscriptions", api(s.subscribe))
@@ -70,7 +71,7 @@ func (s *Service) subscribe(_ http.ResponseWriter, r *http.Request, p teamauth.P
 	if err := teamauth.ReadJSON(r, &sub); err != nil {
 		return nil, err
 	}
-	return nil, s.Subscribe(r.Context(), p.ID, sub)
+	return nil, s.SubscribeBrowser(r.Context(), p.ID, Browser{Key: s.auth.SessionKey(r), UserAgent: teamauth.UserAgent(r)}, sub)
 }
 
 func (s *Service) unsubscribe(_ http.ResponseWriter, r *http.Request, p teamauth.Person) (any, error) {

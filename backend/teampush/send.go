@@ -209,6 +209,18 @@ func (s *Service) PublicKey(ctx context.Context) (string, error) {
 
 // Subscribe keeps a browser's push subscription for person.
 func (s *Service) Subscribe(ctx context.Context, personID string, sub webpush.Subscription) error {
+	return s.SubscribeBrowser(ctx, personID, Browser{}, sub)
+}
+
+// Browser is the signed-in browser a subscription was made in.
+type Browser struct {
+	Key       string // its session's hash (teamauth.Service.SessionKey)
+	UserAgent string
+}
+
+// SubscribeBrowser keeps sub for person, made in browser b: signing b out
+// (DropBrowser) stops its pushes.
+func (s *Service) SubscribeBrowser(ctx context.Context, personID string, b Browser, sub webpush.Subscription) error {
 	u, err := url.Parse(sub.Endpoint)
 	if err != nil || u.Scheme != "https" && !(u.Scheme == "http" && loopback(u.Hostname())) || len(sub.Endpoint) > 2000 {
 		return badInput("the subscription's endpoint is the push service's https address")
@@ -218,9 +230,10 @@ func (s *Service) Subscribe(ctx context.Context, personID string, sub webpush.Su
 	if err1 != nil || err2 != nil || len(p) != 65 || len(a) != 16 {
 		return badInput("the subscription's keys are the browser's p256dh (65 bytes) and auth (16 bytes), base64url")
 	}
-	_, err = s.cfg.Pool.Exec(ctx, `INSERT INTO teampush_webpush (endpoint, person_id, p256dh, auth) VALUES ($1, $2, $3, $4)
-		ON CONFLICT (endpoint) DO UPDATE SET person_id = excluded.person_id, p256dh = excluded.p256dh, auth = excluded.auth`,
-		sub.Endpoint, personID, sub.Keys.P256dh, sub.Keys.Auth)
+	_, err = s.cfg.Pool.Exec(ctx, `INSERT INTO teampush_webpush (endpoint, person_id, p256dh, auth, session_key, user_agent) VALUES ($1, $2, $3, $4, $5, $6)
+		ON CONFLICT (endpoint) DO UPDATE SET person_id = excluded.person_id, p256dh = excluded.p256dh, auth = excluded.auth,
+			session_key = excluded.session_key, user_agent = excluded.user_agent`,
+		sub.Endpoint, personID, sub.Keys.P256dh, sub.Keys.Auth, b.Key, b.UserAgent)
 	if err != nil {
 		return fmt.Errorf("keeping the subscription: %w", err)
 	}
@@ -231,6 +244,40 @@ func (s *Service) Subscribe(ctx context.Context, personID string, sub webpush.Su
 func (s *Service) Unsubscribe(ctx context.Context, personID, endpoint string) error {
 	_, err := s.cfg.Pool.Exec(ctx, `DELETE FROM teampush_webpush WHERE endpoint = $1 AND person_id = $2`, endpoint, personID)
 	return err
+}
+
+// Subscribed is how many Web Push subscriptions each browser of person
+// holds, by its session key, with the User-Agent it subscribed with.
+func (s *Service) Subscribed(ctx context.Context, personID string) (map[string]Subscribed, error) {
+	rows, err := s.cfg.Pool.Query(ctx, `SELECT session_key, count(*), max(user_agent) FROM teampush_webpush WHERE person_id = $1 GROUP BY session_key`, personID)
+	if err != nil {
+		return nil, fmt.Errorf("reading the browsers that get pushes: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]Subscribed{}
+	for rows.Next() {
+		var key string
+		var v Subscribed
+		if err := rows.Scan(&key, &v.Count, &v.UserAgent); err != nil {
+			return nil, fmt.Errorf("reading the browsers that get pushes: %w", err)
+		}
+		out[key] = v
+	}
+	return out, rows.Err()
+}
+
+// Subscribed is one browser's subscriptions.
+type Subscribed struct {
+	Count     int
+	UserAgent string
+}
+
+// DropBrowser stops every push to the browser whose session key is key.
+func (s *Service) DropBrowser(ctx context.Context, personID, key string) error {
+	if _, err := s.cfg.Pool.Exec(ctx, `DELETE FROM teampush_webpush WHERE person_id = $1 AND session_key = $2`, personID, key); err != nil {
+		return fmt.Errorf("stopping the browser's pushes: %w", err)
+	}
+	return nil
 }
 
 func loopback(host string) bool { return host == "127.0.0.1" || host == "::1" || host == "localhost" }

@@ -24,6 +24,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/osfoundry/desktop/backend/pgdb"
+	"github.com/osfoundry/desktop/backend/teamauth"
 )
 
 // Component names this package's migrations (table schema_teampush).
@@ -52,7 +53,8 @@ type Config struct {
 
 // Service sends pushes and keeps subscriptions.
 type Service struct {
-	cfg Config
+	cfg  Config
+	auth *teamauth.Service // set by Register
 }
 
 // New checks cfg.

@@ -105,11 +105,11 @@ func (s *Service) postAnswer(_ http.ResponseWriter, r *http.Request, p teamauth.
 	if err := teamauth.ReadJSON(r, &in); err != nil {
 		return nil, err
 	}
-	return s.Give(r.Context(), p.ID, in, origin(r))
+	return s.Give(r.Context(), p.ID, in, s.origin(r))
 }
 
 // origin describes the browser an answer came from, for the audit.
-func origin(r *http.Request) string {
+func (s *Service) origin(r *http.Request) string {
 	ua := r.UserAgent()
 	if ua == "" {
 		ua = "a browser"
@@ -117,7 +117,7 @@ func origin(r *http.Request) string {
 	if len(ua) > 160 {
 		ua = ua[:160]
 	}
-	return "team server page (" + strings.Map(func(c rune) rune {
+	return "team server page, browser " + teamauth.BrowserID(s.cfg.Auth.SessionKey(r)) + " (" + strings.Map(func(c rune) rune {
 		if c < ' ' || c == 0x7f {
 			return ' '
 		}

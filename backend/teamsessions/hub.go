@@ -1,6 +1,7 @@
 package teamsessions
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/osfoundry/desktop/backend/pghub"
@@ -26,7 +27,31 @@ func (s *Service) events(w http.ResponseWriter, r *http.Request) {
 	} else {
 		s.cfg.Auth.API(who)(pghub.HideNoContent{ResponseWriter: w}, r)
 	}
-	if person != "" {
-		s.hub.Stream(w, r, person, "change", "sessions")
+	if person == "" {
+		return
 	}
+	if !isBearer(r) {
+		// A browser signed out (from another of the person's browsers)
+		// loses its stream at the next change, which the sign-out announces.
+		key := s.cfg.Auth.SessionKey(r)
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		ch, stop := s.hub.Subscribe(person)
+		defer stop()
+		go func() {
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-ch:
+					if !s.cfg.Auth.SessionAlive(ctx, key) {
+						cancel()
+						return
+					}
+				}
+			}
+		}()
+		r = r.WithContext(ctx)
+	}
+	s.hub.Stream(w, r, person, "change", "sessions")
 }

@@ -219,6 +219,10 @@ code{overflow-wrap:anywhere}
 <div class="acts"><button id="webpush">Notify this browser</button><button id="test">Test push</button></div>
 <p class="note" id="push-note" role="status"></p>
 </details>
+<details id="browsers"><summary>Browsers and phones</summary>
+<p class="muted">Each browser you signed in with sees what waits for you and may answer it; pushes reach the ones you turned on. Sign one out (a lost phone) and it can neither see, answer nor get pushes, at once.</p>
+<ul id="browser-list"><li class="muted">Loading…</li></ul>
+</details>
 <details id="desktops"><summary>Your desktops</summary>
 <ul id="desktop-list">{{range .Desktops}}<li class="row-dev"><span>{{.Name}} · {{if .Answers}}takes answers from this page{{else}}answers from this page are off{{end}}</span> <button data-revoke="{{.ID}}" data-name="{{.Name}}">Sign out</button></li>{{else}}<li class="muted">No desktop of yours shares its sessions now.</li>{{end}}</ul>
 <p class="note muted">Each desktop decides in its Settings → Team: “Share this computer's sessions”, and “Answer from the team server's page” (off until you turn it on). Sign a desktop out here (a lost laptop) and it can neither share nor take answers until someone signs it in again.</p>

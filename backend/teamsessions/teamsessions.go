@@ -56,6 +56,9 @@ type Config struct {
 	// person (it was not needs_you in the device's previous upload), after
 	// the upload is committed and off the desktop's request (the push).
 	NeedsYou func(ctx context.Context, person string, d teamauth.Device, s Session)
+	// Pushes lists and stops the Web Push subscriptions of the person's
+	// browsers (nil: the server sends no pushes).
+	Pushes Pushes
 }
 
 // Service serves shared sessions; Listen must run for live updates.
@@ -87,6 +90,7 @@ func (s *Service) Register(mount func(pattern string, h http.Handler)) {
 	mount("GET /api/sessions", http.HandlerFunc(s.list))
 	mount("GET /api/sessions/events", http.HandlerFunc(s.events))
 	s.registerAnswers(mount)
+	s.registerBrowsers(mount)
 	s.registerPage(mount)
 }
 

@@ -17,7 +17,7 @@ func (p *teamParts) startSessions(ctx context.Context, s *teamserver.Server) err
 	if p.auth == nil {
 		return nil
 	}
-	svc, err := teamsessions.New(teamsessions.Config{Pool: s.Pool(), Auth: p.auth, Logger: s.Logger(), NeedsYou: p.pushNeedsYou})
+	svc, err := teamsessions.New(teamsessions.Config{Pool: s.Pool(), Auth: p.auth, Logger: s.Logger(), NeedsYou: p.pushNeedsYou, Pushes: partsPushes{p}})
 	if err != nil {
 		return err
 	}
@@ -58,4 +58,21 @@ func (p *teamParts) pushNeedsYou(ctx context.Context, person string, d teamauth.
 	if err != nil {
 		p.log.Warn("pushing a session that needs its person", "error", err.Error())
 	}
+}
+
+// partsPushes hands the page the pushes, which start after the sessions.
+type partsPushes struct{ p *teamParts }
+
+func (pp partsPushes) Subscribed(ctx context.Context, person string) (map[string]teampush.Subscribed, error) {
+	if pp.p.push == nil {
+		return map[string]teampush.Subscribed{}, nil
+	}
+	return pp.p.push.Subscribed(ctx, person)
+}
+
+func (pp partsPushes) DropBrowser(ctx context.Context, person, key string) error {
+	if pp.p.push == nil {
+		return nil
+	}
+	return pp.p.push.DropBrowser(ctx, person, key)
 }

@@ -99,8 +99,25 @@
     document.title = (lists.needs[0].id === 'none' ? '' : '(' + lists.needs.length + ') ') + 'Needs you · osFoundry';
   }
 
+  // Browsers and phones: each may see and answer; sign one out.
+  const blist = $('#browser-list');
+  async function browsers() {
+    if (!blist) return;
+    const {browsers: bs} = await api('GET', '/api/sessions/browsers');
+    blist.replaceChildren(...bs.map((b) => el('li', {className: 'row-dev'},
+      el('span', {text: b.name + (b.current ? ' · this browser' : '') + (b.signed_out ? ' · signed out, still gets pushes' :
+        ' · signed in ' + new Date(b.signed_in).toLocaleDateString()) + (b.pushes && !b.signed_out ? ' · gets pushes' : ''), title: b.user_agent}),
+      el('button', {text: b.signed_out ? 'Stop pushes' : 'Sign out', 'data-browser': b.id, 'data-name': b.name + (b.current ? ' (this browser)' : '')}))));
+  }
+  if (blist) blist.addEventListener('click', async (e) => {
+    const b = e.target.closest('button[data-browser]');
+    if (!b || !confirm('Sign ' + b.dataset.name + ' out? It can no longer see or answer what waits for you, nor get pushes, until it signs in again.')) return;
+    try { await api('POST', '/api/sessions/browsers/' + encodeURIComponent(b.dataset.browser) + '/revoke'); await browsers(); } catch (err) { alert(err.message); }
+  });
+
   async function reload() {
     try {
+      browsers().catch(() => {});
       render(await api('GET', '/api/sessions'));
       for (const [id, key] of pending) checkAnswer(id, key);
     } catch (e) { /* the stream tries again */ }
@@ -176,7 +193,12 @@
   function listen() {
     const es = new EventSource('/api/sessions/events');
     es.addEventListener('change', () => { $('#lists').dataset.live = 'on'; reload(); });
-    es.onerror = () => { $('#lists').dataset.live = 'reconnecting'; };
+    es.onerror = () => {
+      $('#lists').dataset.live = 'reconnecting';
+      // The server ended the stream for good (this browser was signed out):
+      // the next read says so and goes to sign in.
+      if (es.readyState === EventSource.CLOSED) reload();
+    };
   }
   listen();
   setInterval(() => { for (const w of document.querySelectorAll('.waited')) w.textContent = waited(Number(w.dataset.since)); }, 30000);
