@@ -85,6 +85,10 @@ type Card struct {
 	// Cost is what a chat's, run's or job's runs cost (backend/cost's
 	// rule); nil for a terminal pane, whose agent the app does not bill.
 	Cost *cost.Cost `json:"cost,omitempty"`
+	// Model is the model picked for the session's agent ("opus",
+	// "gpt-5.6-luna"): a pane's `claude --model`/`codex -m`, a run's
+	// cli:…@model. "" when the CLI runs its own default.
+	Model string `json:"model,omitempty"`
 }
 
 // Source offers sessions to the board.

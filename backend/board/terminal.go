@@ -2,6 +2,7 @@ package board
 
 import (
 	"errors"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -72,7 +73,36 @@ func (t *Terminal) card(in terminal.Info, st panestate.PaneState) Card {
 		c.Branch, c.Added, c.Removed = in.Branch.Name, in.Added, in.Removed
 	}
 	c.Why = t.why(c.State, st, in)
+	c.Model = ArgvModel(in.Argv)
 	return c
+}
+
+// ArgvModel is the model a pane's agent was started with: the value of
+// `claude --model X` or `codex -m X` (also --model=X, -mX is not a form
+// either CLI documents), "" for any other program or none given.
+func ArgvModel(argv []string) string {
+	if len(argv) == 0 {
+		return ""
+	}
+	prog := strings.ToLower(filepath.Base(argv[0]))
+	prog = strings.TrimSuffix(prog, ".exe")
+	codex := prog == "codex"
+	if prog != "claude" && !codex {
+		return ""
+	}
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		if a == "--" {
+			break
+		}
+		if v, ok := strings.CutPrefix(a, "--model="); ok {
+			return v
+		}
+		if (a == "--model" || (codex && a == "-m")) && i+1 < len(argv) {
+			return argv[i+1]
+		}
+	}
+	return ""
 }
 
 // paneTitle is the window title the program set (spinner glyphs and

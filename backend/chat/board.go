@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/osfoundry/desktop/backend/agentcli"
 	"github.com/osfoundry/desktop/backend/board"
 	"github.com/osfoundry/desktop/backend/cost"
 	"github.com/osfoundry/desktop/backend/runs"
@@ -26,6 +27,10 @@ func (s *Service) boardCards() []board.Card {
 		if s.db.QueryRowContext(ctx, `SELECT text FROM pipeline_messages WHERE chat_id = ? ORDER BY id DESC LIMIT 1`, c.ID).Scan(&text) == nil {
 			card.Why = lastLine(text)
 		}
+		var model string
+		if s.db.QueryRowContext(ctx, `SELECT model FROM pipeline_runs WHERE chat_id = ? ORDER BY started_at DESC LIMIT 1`, c.ID).Scan(&model) == nil {
+			card.Model = cliModel(model)
+		}
 		var reported float64
 		if s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(reported_cost_usd), 0) FROM pipeline_runs WHERE chat_id = ?`, c.ID).Scan(&reported) == nil {
 			rc := cost.OfRun(reported)
@@ -42,7 +47,7 @@ func (s *Service) boardCards() []board.Card {
 	agentRuns, _ := s.runs(ctx, `chat_id = '' AND id IN (SELECT id FROM pipeline_runs WHERE chat_id = '' ORDER BY started_at DESC LIMIT ?)`, maxAgentCards)
 	for _, r := range agentRuns {
 		card := board.Card{ID: r.ID, Kind: board.KindAgent, Title: r.Title, State: r.State, Dir: r.Folder,
-			UpdatedAt: r.StartedAt, Link: "/agents", Cost: &r.Cost}
+			UpdatedAt: r.StartedAt, Link: "/agents", Cost: &r.Cost, Model: cliModel(r.Model)}
 		if r.FinishedAt != 0 {
 			card.UpdatedAt = r.FinishedAt
 		}
@@ -67,6 +72,16 @@ func (s *Service) boardCards() []board.Card {
 		out = []board.Card{}
 	}
 	return out
+}
+
+// cliModel is the model picked for a run (cli:…@model), "" for the CLI's
+// default.
+func cliModel(id string) string {
+	m, err := agentcli.ParseModel(id)
+	if err != nil {
+		return ""
+	}
+	return m.CLIModel
 }
 
 // finish gives a card its short folder and start, and a line of prose

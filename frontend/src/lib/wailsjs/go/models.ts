@@ -76,6 +76,7 @@ export namespace board {
 	    children?: number;
 	    childrenDone?: number;
 	    cost?: cost.Cost;
+	    model?: string;
 	}
 	export interface DropResult {
 	    allowed: boolean;
