@@ -44,6 +44,7 @@ func TestAgainstTheTeamServer(t *testing.T) {
 		{"Secret Service", testSecretService},
 		{"synced projects between two desktops", testSyncedProjects},
 		{"move to Synced offline", testShareOffline},
+		{"knowledge bases between two desktops", testKnowledgeSync},
 		{"shared sessions", testSharedSessions},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.run(t, tm) })

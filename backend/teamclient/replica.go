@@ -150,6 +150,9 @@ func (r *Replica) Sync(ctx context.Context) error {
 	if err := r.push(ctx); err != nil {
 		return err
 	}
+	if err := r.pushKnowledge(ctx); err != nil {
+		return err
+	}
 	wss, err := r.workspaces(ctx)
 	if err != nil {
 		return fmt.Errorf("reading the synced projects: %w", err)
@@ -270,11 +273,13 @@ func (r *Replica) take(ctx context.Context, local string, n notes.Note) error {
 
 // feed is teamsync.Feed as the desktop reads it.
 type feed struct {
-	Cursor  string       `json:"cursor"`
-	More    bool         `json:"more"`
-	Held    bool         `json:"held"`
-	Notes   []notes.Note `json:"notes"`
-	Changes []struct {
+	Cursor         string                `json:"cursor"`
+	More           bool                  `json:"more"`
+	Held           bool                  `json:"held"`
+	Notes          []notes.Note          `json:"notes"`
+	KnowledgeBases []notes.KnowledgeBase `json:"knowledge_bases"`
+	Articles       []notes.ArticleDoc    `json:"articles"`
+	Changes        []struct {
 		Kind    string `json:"kind"`
 		ID      string `json:"id"`
 		Deleted bool   `json:"deleted"`
@@ -316,6 +321,9 @@ func (r *Replica) pull(ctx context.Context, ws string) error {
 			if err := r.take(ctx, p.local, n); err != nil {
 				return err
 			}
+		}
+		if err := r.pullKnowledge(ctx, ws, f); err != nil {
+			return err
 		}
 		if err := r.setCursor(ctx, ws, f.Cursor); err != nil {
 			return err

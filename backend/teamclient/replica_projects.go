@@ -15,9 +15,11 @@ import (
 
 // snapshot is teamsync.Snapshot as the desktop reads it.
 type snapshot struct {
-	Cursor  string        `json:"cursor"`
-	Project notes.Project `json:"project"`
-	Notes   []notes.Note  `json:"notes"`
+	Cursor         string                `json:"cursor"`
+	Project        notes.Project         `json:"project"`
+	Notes          []notes.Note          `json:"notes"`
+	KnowledgeBases []notes.KnowledgeBase `json:"knowledge_bases"`
+	Articles       []notes.ArticleDoc    `json:"articles"`
 }
 
 // JoinProject starts syncing a project a teammate shares in team
@@ -45,6 +47,16 @@ func (r *Replica) JoinProject(ctx context.Context, ws, project string) error {
 	}
 	for _, n := range s.Notes {
 		if err := r.take(ctx, ws, n); err != nil {
+			return err
+		}
+	}
+	for _, kb := range s.KnowledgeBases {
+		if err := r.takeKB(ctx, ws, kb); err != nil {
+			return err
+		}
+	}
+	for _, a := range s.Articles {
+		if err := r.pullArticle(ctx, a); err != nil {
 			return err
 		}
 	}
@@ -176,7 +188,8 @@ func (r *Replica) sharesOwed(ctx context.Context) error {
 	return nil
 }
 
-// Preview lists the Notes ShareProject would send, by title.
+// Preview lists the Notes ShareProject would send, by title, and its
+// knowledge bases.
 func (r *Replica) Preview(ctx context.Context, project string) ([]string, error) {
 	p, err := r.notes.GetProject(ctx, project)
 	if err != nil {
@@ -189,6 +202,20 @@ func (r *Replica) Preview(ctx context.Context, project string) ([]string, error)
 	out := make([]string, 0, len(infos))
 	for _, in := range infos {
 		out = append(out, in.Title)
+	}
+	kbs, err := r.notes.ListKnowledgeBases(ctx, p.Workspace)
+	if err != nil {
+		return nil, err
+	}
+	for _, kb := range kbs {
+		if kb.Project != project {
+			continue
+		}
+		arts, err := r.notes.ListArticles(ctx, kb.ID)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fmt.Sprintf("Knowledge base %s (%d articles)", kb.Name, len(arts)))
 	}
 	return out, nil
 }
@@ -236,6 +263,7 @@ const retryOffline = 3 * time.Second
 // server announces a change of a synced workspace, and every half minute.
 func (r *Replica) Run(ctx context.Context) {
 	go r.listen(ctx)
+	go r.watchKnowledge(ctx)
 	for {
 		// After a failure (most often: offline) the next try comes sooner,
 		// so what waits goes up soon after the server is back.

@@ -63,6 +63,23 @@ CREATE TABLE team_sync_shares (
 	problem      TEXT NOT NULL DEFAULT ''
 );
 `},
+	{Version: 3, SQL: `
+-- Each synced knowledge base ('kb') and article ('article') as the server
+-- last had it. An article whose local version is not local_version was
+-- edited here since: it is what waits to go up (the outbox of knowledge),
+-- and the title and body are what the edit started from.
+CREATE TABLE team_sync_items (
+	kind           TEXT NOT NULL,
+	item_id        TEXT NOT NULL,
+	container      TEXT NOT NULL DEFAULT '',
+	server_version INTEGER NOT NULL DEFAULT 0,
+	local_version  INTEGER NOT NULL DEFAULT 0,
+	title          TEXT NOT NULL DEFAULT '',
+	body           TEXT NOT NULL DEFAULT '',
+	problem        TEXT NOT NULL DEFAULT '',
+	PRIMARY KEY (kind, item_id)
+);
+`},
 }
 
 // synced is a project's place on both sides ("" workspace: Local-only).

@@ -38,6 +38,12 @@ func (r *recorder) Emit(event string, payload any) {
 	r.mu.Unlock()
 }
 
+func (r *recorder) all() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.got...)
+}
+
 func (r *recorder) drafts() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -76,6 +76,9 @@ func (r *Replica) Projects(ctx context.Context) (Projects, error) {
 			if err := r.outboxOf(ctx, &st); err != nil {
 				return out, err
 			}
+			if err := r.knowledgeWaiting(ctx, &st); err != nil {
+				return out, err
+			}
 			out.Synced = append(out.Synced, st)
 		}
 	}

@@ -18,7 +18,7 @@ import (
 
 // Change is one change of a workspace.
 type Change struct {
-	Kind    string `json:"kind"` // note, project
+	Kind    string `json:"kind"` // note, project, kb, article
 	ID      string `json:"id"`
 	Project string `json:"project_id"`
 	Deleted bool   `json:"deleted"`
@@ -33,10 +33,12 @@ type Feed struct {
 	More   bool   `json:"more"`
 	// Held says changes after the cursor are committed but not readable
 	// yet: an older transaction still runs. Ask again in a moment.
-	Held     bool            `json:"held"`
-	Changes  []Change        `json:"changes"`
-	Notes    []notes.Note    `json:"notes"`
-	Projects []notes.Project `json:"projects"`
+	Held           bool                  `json:"held"`
+	Changes        []Change              `json:"changes"`
+	Notes          []notes.Note          `json:"notes"`
+	Projects       []notes.Project       `json:"projects"`
+	KnowledgeBases []notes.KnowledgeBase `json:"knowledge_bases"`
+	Articles       []notes.ArticleDoc    `json:"articles"`
 }
 
 // maxPage is the most changes one pull returns.
@@ -111,7 +113,8 @@ func (s *Service) read(ctx context.Context, ws string, after cursor, limit int) 
 	if err != nil {
 		return Feed{}, fmt.Errorf("reading changes: %w", err)
 	}
-	f := Feed{Cursor: after.String(), Changes: cs, Notes: []notes.Note{}, Projects: []notes.Project{}}
+	f := Feed{Cursor: after.String(), Changes: cs, Notes: []notes.Note{}, Projects: []notes.Project{},
+		KnowledgeBases: []notes.KnowledgeBase{}, Articles: []notes.ArticleDoc{}}
 	if len(cs) > limit {
 		f.Changes, f.More = cs[:limit], true
 	}
@@ -161,6 +164,10 @@ func (s *Service) fill(ctx context.Context, ws string, f *Feed) error {
 				return fmt.Errorf("reading project %s: %w", c.ID, err)
 			}
 			f.Projects = append(f.Projects, p)
+		case "kb", "article":
+			if err := s.fillKnowledge(ctx, ws, c, f); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -18,6 +18,9 @@ type Snapshot struct {
 	Cursor  string        `json:"cursor"`
 	Project notes.Project `json:"project"`
 	Notes   []notes.Note  `json:"notes"`
+	// KnowledgeBases and Articles are the project's knowledge, bodies included.
+	KnowledgeBases []notes.KnowledgeBase `json:"knowledge_bases"`
+	Articles       []notes.ArticleDoc    `json:"articles"`
 }
 
 // ProjectSnapshot takes the cursor first, then reads the project: a change
@@ -48,6 +51,9 @@ func (s *Service) ProjectSnapshot(ctx context.Context, personID, ws, project str
 			return Snapshot{}, fmt.Errorf("reading note %s: %w", in.ID, err)
 		}
 		out.Notes = append(out.Notes, n)
+	}
+	if out.KnowledgeBases, out.Articles, err = s.projectKnowledge(ctx, ws, project); err != nil {
+		return Snapshot{}, err
 	}
 	return out, nil
 }

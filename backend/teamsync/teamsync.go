@@ -10,7 +10,7 @@
 //
 // Only what a team shares is here. Local-only projects, terminals and
 // sessions never reach this package: the desktop sends only the Notes of
-// projects its person moved to Synced.
+// projects its person moved to Synced, and their knowledge bases.
 package teamsync
 
 import (
@@ -76,6 +76,8 @@ func (s *Service) Register(mount func(pattern string, h http.Handler)) {
 	mount("GET /api/sync/{ws}/projects/{project}", api(s.snapshot))
 	mount("POST /api/sync/{ws}/notes", api(s.createNote))
 	mount("POST /api/sync/{ws}/notes/{note}/tabs/{tab}", api(s.editTab))
+	mount("POST /api/sync/{ws}/kbs", api(s.createKB))
+	mount("POST /api/sync/{ws}/kbs/{kb}/articles/{article}", api(s.writeArticle))
 	mount("GET /api/sync/{ws}/events", http.HandlerFunc(s.events))
 }
 
