@@ -201,6 +201,17 @@
     };
   }
   listen();
+  // A tapped push opens this page on its session: the service worker
+  // navigates a window it controls, and tells one it does not.
+  if ('serviceWorker' in navigator) {
+    navigator.serviceWorker.addEventListener('message', (e) => {
+      const u = e.data && e.data.open && new URL(e.data.open, location.href);
+      if (u && u.origin === location.origin && u.pathname === '/needs-you') location.href = u.href;
+    });
+  }
+  const toTarget = () => { const t = location.hash && document.getElementById(location.hash.slice(1)); if (t) t.scrollIntoView({block: 'center'}); };
+  window.addEventListener('hashchange', toTarget);
+  toTarget();
   setInterval(() => { for (const w of document.querySelectorAll('.waited')) w.textContent = waited(Number(w.dataset.since)); }, 30000);
 
   // Notifications.

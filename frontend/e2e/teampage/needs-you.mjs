@@ -18,7 +18,10 @@
 //     ntfy, quiet hours are saved and turned off, a needs-you push links to
 //     the page on that session; Your desktops says which take answers;
 //   - Web Push: the service worker registers and shows a pushed message as
-//     a notification linking to the session.
+//     a notification linking to the session; a notificationclick event
+//     dispatched in the worker takes the page's window to that session
+//     (and never to another site);
+//   - Browsers and phones lists this browser with Sign out.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -99,6 +102,12 @@ await phone.locator('#desktops summary').tap();
 await phone.locator('#desktop-list li').filter({ hasText: 'alice-laptop · takes answers from this page' })
   .getByRole('button', { name: 'Sign out' }).waitFor();
 await phone.locator('#desktops summary').tap();
+// Browsers and phones that may see and answer: this one is listed, with
+// Sign out (TestRevokedBrowserNeitherSeesNorAnswersNorGetsPushes signs one out).
+await phone.locator('#browsers summary').tap();
+await phone.locator('#browser-list li').filter({ hasText: '· this browser' }).getByRole('button', { name: 'Sign out' }).waitFor();
+await phone.screenshot({ path: `${SHOTS}/phone-browsers.png`, fullPage: true });
+await phone.locator('#browsers summary').tap();
 
 const toPage = [];
 const toKeys = [];
@@ -176,6 +185,44 @@ for (let i = 0; i < 50 && !shown.length; i++) {
 }
 check(shown.length === 1 && shown[0].title === message.title && shown[0].body === message.body && shown[0].url === click,
   'the Web Push notification: ' + JSON.stringify(shown));
+// Tapping the notification opens the page on its session. No push service
+// or notification centre runs here, so the tap is the notificationclick
+// event dispatched in the service worker itself, on a notification it
+// showed: the page's window (controlled by the worker after a reload) must
+// go to the session's card, and the notification must close.
+({ card } = await ask(desk));
+const cardID = await card.getAttribute('id');
+await desk.reload();
+await desk.locator('#lists[data-live="on"]').waitFor();
+check(await desk.evaluate(() => !!navigator.serviceWorker.controller), 'the page is not controlled by the service worker');
+check(!desk.url().includes('#'), 'the page is already at a session: ' + desk.url());
+const worker = desk.context().serviceWorkers().find((w) => w.url() === BASE + '/needs-you/sw.js');
+check(worker, 'no service worker: ' + desk.context().serviceWorkers().map((w) => w.url()));
+const target = BASE + '/needs-you#' + cardID;
+const tapped = await worker.evaluate(async (url) => {
+  await self.registration.showNotification('Claude Code in shop-api needs you', { body: 'Do you want to proceed?', data: { url }, tag: 'osf-click' });
+  const [n] = await self.registration.getNotifications({ tag: 'osf-click' });
+  self.dispatchEvent(new NotificationEvent('notificationclick', { notification: n }));
+  await new Promise((ok) => setTimeout(ok, 200));
+  return { left: (await self.registration.getNotifications({ tag: 'osf-click' })).length, windows: (await clients.matchAll({ type: 'window' })).map((w) => w.url) };
+}, target);
+await desk.waitForURL(target);
+await desk.locator('#lists[data-live="on"]').waitFor();
+check(tapped.left === 0, 'the tapped notification stayed: ' + JSON.stringify(tapped));
+check(await desk.evaluate(() => document.querySelector(':target')?.dataset.since) === await card.getAttribute('data-since'),
+  'the tapped notification did not open the page on its session: ' + desk.url());
+await desk.screenshot({ path: `${SHOTS}/desktop-notification-opened.png` });
+console.log('notificationclick in the service worker: the page went to ' + desk.url().slice(BASE.length) + ' (windows the worker saw: ' + tapped.windows.length + ')');
+// A link to another site in a push never leaves the page.
+await worker.evaluate(async () => {
+  await self.registration.showNotification('x', { data: { url: 'https://evil.example/needs-you' }, tag: 'osf-evil' });
+  const [n] = await self.registration.getNotifications({ tag: 'osf-evil' });
+  self.dispatchEvent(new NotificationEvent('notificationclick', { notification: n }));
+});
+await desk.waitForURL(BASE + '/needs-you');
+({ card } = await ask(desk));
+await answerWith(desk, card, (c) => c.getByRole('button', { name: 'Decline' }).click(), '\x1b', 'Answered.');
+
 // Installable as an app: Chromium's own installability check, in a
 // profile of its own (a throw-away context reads as incognito, which is
 // never installable).
