@@ -46,8 +46,14 @@ type Proposal struct {
 	DecidedBy    string    `json:"decidedBy"`
 	// A change set (kind change_set): its files or patch, then what
 	// approving it did (Branch, Commit, Diff) or why it could not (Problem).
+	// A pull request (kind pull_request) keeps its diff in Patch too.
 	Changes []FileChange `json:"changes"`
 	Patch   string       `json:"patch"`
+	// Request is a pull_request proposal's branch, base and text.
+	Request *PullRequestAsk `json:"request,omitempty"`
+	// Import is a file_import proposal's destination and files (the
+	// files are also in Changes, beside what the destination holds now).
+	Import *FileImportAsk `json:"import,omitempty"`
 	Outcome
 }
 
@@ -86,8 +92,9 @@ func (s *Service) Proposal(ctx context.Context, id string) (Proposal, error) {
 }
 
 // Decide approves or declines a pending proposal on behalf of user.
-// Approving a change set applies it first (see applyChangeSet); one that
-// cannot apply stays pending with its Problem. A decided proposal is never
+// Approving a change set, pull request or file import carries it out
+// first (applyChangeSet, applyPullRequest, applyFileImport); one that
+// cannot be carried out stays pending with its Problem. A decided proposal is never
 // decided again: ErrNotPending.
 func (s *Service) Decide(ctx context.Context, id, user string, approve bool) (Proposal, error) {
 	if approve {
@@ -95,8 +102,13 @@ func (s *Service) Decide(ctx context.Context, id, user string, approve bool) (Pr
 		if err != nil {
 			return Proposal{}, err
 		}
-		if p.Kind == kindChangeSet {
+		switch p.Kind {
+		case kindChangeSet:
 			return s.applyChangeSet(ctx, id, user)
+		case KindPullRequest:
+			return s.applyPullRequest(ctx, id, user)
+		case KindFileImport:
+			return s.applyFileImport(ctx, id, user)
 		}
 	}
 	status := ProposalDeclined

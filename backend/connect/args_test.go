@@ -56,7 +56,7 @@ func TestBuiltinsRefuseUnknownArguments(t *testing.T) {
 		{"list_project_resources", map[string]any{"project": "proj-a"}, `unknown argument "project"; list_project_resources accepts: project_id, resource_type, search`},
 		{"link_current_chat", map[string]any{"project_id": "proj-a", "label": "x", "lable": "y"}, `unknown argument "lable"`},
 		{"get_proposal_status", map[string]any{"proposal_id": "p", "verbose": true}, `unknown argument "verbose"`},
-		{"propose_pull_request", map[string]any{"project_id": "proj-a", "target": "t", "title": "x", "branch": "b"}, `unknown argument "branch"`},
+		{"propose_pull_request", map[string]any{"project_id": "proj-a", "target": "t", "title": "x", "branch": "b"}, `unknown argument "target"`},
 		{"propose_change_set", map[string]any{"project_id": "proj-a", "title": "x", "files": []any{}, "message": "m"}, `unknown argument "message"`},
 	} {
 		_, out := e.rpc(e.srv.BaseURL(), g.access, "", "tools/call", map[string]any{"name": c.tool, "arguments": c.args})

@@ -14,24 +14,13 @@ import (
 	"github.com/osfoundry/desktop/backend/tools"
 )
 
-// proposalKinds are the propose_… tools: writes that wait for the owner
-// under "Needs your approval". The assistant never receives a Git provider
-// token or any other secret through them.
-var proposalKinds = []struct{ tool, kind, what string }{
-	{"propose_gitnest_work", "gitnest_work", "work on an assigned GitNest repository"},
-	{"propose_change_set", "change_set", "a change set to the project's resources"},
-	{"propose_file_import", "file_import", "importing files into the project"},
-	{"propose_pull_request", "pull_request", "opening a pull request"},
-	{"propose_room_app_install", "room_app_install", "installing an app into a cloud Room"},
-}
-
-const proposalSchema = `{"type":"object","properties":{
-"project_id":{"type":"string","maxLength":200,"description":"Project the proposal belongs to (from list_granted_resources)."},
-"target":{"type":"string","maxLength":500,"description":"What the proposal changes: repository, Note id, Room, …"},
-"title":{"type":"string","maxLength":200,"description":"One line the owner reads under Needs your approval."},
-"files":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024},"description":"Files the proposal touches."},
-"details":{"type":"string","maxLength":8000,"description":"What will happen if the owner approves."}},
-"required":["project_id","target","title"],"additionalProperties":false}`
+// The propose_… tools are writes that wait for the owner under "Needs
+// your approval", each carried out for real when approved: a change set
+// (committed on a new branch), a pull request (opened on the forge) and a
+// file import (new versions in a Note or knowledge base). Proposals for
+// things this app does not have (Rooms, GitNest repositories) are not
+// offered at all rather than approved into nothing. The assistant never
+// receives a Git provider token or any other secret through them.
 
 type projectArgs struct {
 	ProjectID string `json:"project_id"`
@@ -119,21 +108,11 @@ func (s *Service) builtins() []*entry {
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"project_id":{"type":"string"},"label":{"type":"string","description":"Short name for this chat, e.g. \"Claude – launch planning\"."}},"required":["project_id","label"],"additionalProperties":false}`)}},
 			builtin: s.linkChat, target: projectTarget(true)},
 		{Tool: tools.Tool{Meta: tools.Meta{Name: "get_proposal_status", Scope: tools.ScopeRead, ReadOnly: true,
-			Description: "Read whether a proposal you queued was approved, declined or is still waiting for the owner.",
+			Description: "Read what became of a proposal you queued: still waiting for the owner, declined, or approved and carried out — with the pull request's link, the branch and commit of a change set, or the Note tab or article versions a file import wrote — or why it could not be carried out (problem).",
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"proposal_id":{"type":"string"}},"required":["proposal_id"],"additionalProperties":false}`)}},
 			builtin: s.proposalStatus, target: s.proposalTarget},
 	}
-	for _, pk := range proposalKinds {
-		if pk.kind == kindChangeSet {
-			out = append(out, s.changeSetTool())
-			continue
-		}
-		out = append(out, &entry{Tool: tools.Tool{Meta: tools.Meta{Name: pk.tool, Scope: tools.ScopeWrite,
-			Description: "Propose " + pk.what + ". Nothing changes until the owner approves it under Needs your approval in osFoundry; check the outcome with get_proposal_status.",
-			InputSchema: json.RawMessage(proposalSchema)}},
-			builtin: s.proposer(pk.tool, pk.kind), target: projectTarget(true)})
-	}
-	return out
+	return append(out, s.changeSetTool(), s.fileImportTool(), s.pullRequestTool())
 }
 
 func (s *Service) listGranted(ctx context.Context, a *allowed, args json.RawMessage) (tools.Result, error) {
@@ -257,37 +236,6 @@ func (s *Service) linkChat(ctx context.Context, a *allowed, args json.RawMessage
 		"note": "Work for this project may now be routed to this chat; it waits until someone opens the chat."}), nil
 }
 
-func (s *Service) proposer(tool, kind string) builtinHandler {
-	return func(ctx context.Context, a *allowed, args json.RawMessage) (tools.Result, error) {
-		var in struct {
-			ProjectID string   `json:"project_id"`
-			Target    string   `json:"target"`
-			Title     string   `json:"title"`
-			Files     []string `json:"files"`
-			Details   string   `json:"details"`
-		}
-		if err := decodeStrict(args, &in, tool, "project_id", "target", "title", "files", "details"); err != nil {
-			return tools.ErrorResult(err.Error()), nil
-		}
-		if strings.TrimSpace(in.Target) == "" || strings.TrimSpace(in.Title) == "" {
-			return tools.ErrorResult("target and title are required"), nil
-		}
-		if why := proposalFieldProblem(in.ProjectID, in.Title, in.Target, in.Details, in.Files); why != "" {
-			return tools.ErrorResult(why), nil
-		}
-		p, err := s.addProposal(ctx, Proposal{ConnectionID: a.grant.ConnectionID, Kind: kind, Project: in.ProjectID,
-			Target: in.Target, Title: in.Title, Files: in.Files, Details: in.Details})
-		if errors.Is(err, ErrTooManyPending) {
-			return tools.ErrorResult(pendingRefusal), nil
-		}
-		if err != nil {
-			return tools.Result{}, err
-		}
-		return tools.JSONResult(map[string]any{"proposal_id": p.ID, "status": p.Status,
-			"note": "Waiting under Needs your approval; nothing changes until the owner approves."}), nil
-	}
-}
-
 func (s *Service) proposalTarget(ctx context.Context, args json.RawMessage) (Target, error) {
 	var in struct {
 		ID string `json:"proposal_id"`
@@ -313,5 +261,30 @@ func (s *Service) proposalStatus(ctx context.Context, a *allowed, args json.RawM
 	if err != nil || p.ConnectionID != a.grant.ConnectionID {
 		return tools.ErrorResult(DenyNotFound + ": " + denyText[DenyNotFound]), nil
 	}
-	return tools.JSONResult(map[string]any{"proposal_id": p.ID, "status": p.Status, "title": p.Title}), nil
+	return tools.JSONResult(proposalReport(p)), nil
+}
+
+// proposalReport is what get_proposal_status answers: the status and,
+// once decided or tried, what actually happened.
+func proposalReport(p Proposal) map[string]any {
+	out := map[string]any{"proposal_id": p.ID, "status": p.Status, "title": p.Title, "kind": p.Kind}
+	if p.Problem != "" {
+		out["problem"] = p.Problem
+		out["note"] = "Not carried out yet: the owner approved it but it failed for the reason in problem; it still waits under Needs your approval."
+	}
+	if p.Status != ProposalApproved {
+		return out
+	}
+	switch p.Kind {
+	case kindChangeSet:
+		out["branch"], out["commit"] = p.Branch, p.Commit
+	case KindPullRequest:
+		out["url"], out["number"], out["branch"] = p.URL, p.Number, p.Branch
+		if p.Request != nil {
+			out["base"] = p.Request.Base
+		}
+	case KindFileImport:
+		out["imported"] = p.Imported
+	}
+	return out
 }

@@ -3,39 +3,72 @@ package connect
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/osfoundry/desktop/backend/store"
 	"github.com/osfoundry/desktop/backend/tools"
 )
 
+// noteImports is the notes store's side of file imports over the fake
+// notes (notesres.Imports is tested over the real store): it records the
+// files written into note-a1.
+type noteImports struct {
+	mu      sync.Mutex
+	written []ImportFile
+}
+
+func (n *noteImports) Destination(_ context.Context, project, into, id string, _ []string) (string, map[string]string, error) {
+	if into != ImportIntoNote || id != "note-a1" || project != "proj-a" {
+		return "", nil, fmt.Errorf("%w: %s", ErrNoDestination, id)
+	}
+	return "Q3 launch checklist", map[string]string{}, nil
+}
+
+func (n *noteImports) Import(_ context.Context, _, _, _ string, files []ImportFile, _ string) ([]Imported, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.written = append(n.written, files...)
+	return []Imported{{Name: files[0].Name, ID: "tab-2", Version: 2}}, nil
+}
+
 func TestProposalsWaitForTheOwner(t *testing.T) {
-	e := newEnv(t)
+	imports := &noteImports{}
+	e := newEnvOpts(t, ServerConfig{}, func(o *Options) { o.Imports = imports })
 	g := e.login(e.browser(true), "osfoundry:read osfoundry:write", false)
 	conn := e.onlyConnection()
 	panel := NewPanel(bg, e.svc, e.srv)
-	args := map[string]any{"project_id": "proj-a", "target": "repo acme/site", "title": "Fix the footer", "files": []string{"footer.html"}}
-	if _, got := e.callTool(g.access, "propose_pull_request", args); got != "DENY not_in_project" {
+	args := map[string]any{"project_id": "proj-a", "into": "note", "destination_id": "note-a1", "title": "Fix the footer",
+		"files": []map[string]string{{"name": "footer.md", "content": "Footer"}}}
+	if _, got := e.callTool(g.access, "propose_file_import", args); got != "DENY not_in_project" {
 		t.Fatalf("proposal to a project not added: %s", got)
 	}
 	if _, err := panel.AddToProject(conn.ID, "proj-a"); err != nil {
 		t.Fatal(err)
 	}
-	if _, got := e.callTool(g.access, "propose_pull_request", args); got != "OK" {
+	if _, got := e.callTool(g.access, "propose_file_import", args); got != "OK" {
 		t.Fatalf("proposal: %s", got)
 	}
 	ps, err := panel.NeedsApproval()
-	if err != nil || len(ps) != 1 || ps[0].Title != "Fix the footer" || ps[0].Files[0] != "footer.html" || ps[0].Connection != conn.DisplayName {
+	if err != nil || len(ps) != 1 || ps[0].Title != "Fix the footer" || ps[0].Files[0] != "footer.md" || ps[0].Connection != conn.DisplayName ||
+		ps[0].Target != "Q3 launch checklist" || len(ps[0].Changes) != 1 || !ps[0].Changes[0].Added {
 		t.Fatalf("needs approval: %+v %v", ps, err)
+	}
+	if len(imports.written) != 0 {
+		t.Fatal("files were written before the owner approved")
 	}
 	if _, got := e.callTool(g.access, "get_proposal_status", map[string]any{"proposal_id": ps[0].ID}); got != "OK" {
 		t.Fatalf("status: %s", got)
 	}
 	p, err := panel.Approve(ps[0].ID)
-	if err != nil || p.Status != "approved" || p.DecidedBy != OwnerID {
+	if err != nil || p.Status != "approved" || p.DecidedBy != OwnerID || len(p.Imported) != 1 || p.Imported[0].Version != 2 {
 		t.Fatalf("approve: %+v %v", p, err)
+	}
+	if len(imports.written) != 1 || imports.written[0].Content != "Footer" {
+		t.Fatalf("written: %+v", imports.written)
 	}
 	if _, err := panel.Decline(ps[0].ID); err == nil {
 		t.Fatal("a decided proposal was decided again")

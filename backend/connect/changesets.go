@@ -43,11 +43,18 @@ type Outcome struct {
 	Commit  string `json:"commit"`
 	Diff    string `json:"diff"`
 	Problem string `json:"problem"`
+	// URL and Number are the pull request an approved pull_request opened.
+	URL    string `json:"url,omitempty"`
+	Number int64  `json:"number,omitempty"`
+	// Imported are the versions an approved file_import wrote.
+	Imported []Imported `json:"imported,omitempty"`
 }
 
 type storedChange struct {
-	Changes []FileChange `json:"changes"`
-	Patch   string       `json:"patch,omitempty"`
+	Changes []FileChange    `json:"changes"`
+	Patch   string          `json:"patch,omitempty"`
+	Request *PullRequestAsk `json:"request,omitempty"`
+	Import  *FileImportAsk  `json:"import,omitempty"`
 }
 
 const changeSetSchema = `{"type":"object","properties":{

@@ -43,7 +43,10 @@ func (c *fakeClock) Add(d time.Duration) {
 
 func newEnv(t *testing.T) *env { t.Helper(); return newEnvWith(t, ServerConfig{}) }
 
-func newEnvWith(t *testing.T, cfg ServerConfig) *env {
+func newEnvWith(t *testing.T, cfg ServerConfig) *env { t.Helper(); return newEnvOpts(t, cfg, nil) }
+
+// newEnvOpts is newEnvWith with the Service's options changed by opt.
+func newEnvOpts(t *testing.T, cfg ServerConfig, opt func(*Options)) *env {
 	t.Helper()
 	dbPath := filepath.Join(t.TempDir(), "osfoundry.db")
 	db, err := store.Open(dbPath)
@@ -55,7 +58,11 @@ func newEnvWith(t *testing.T, cfg ServerConfig) *env {
 	e.notes.put("note-a1", "ws-acme", "proj-a", "Q3 launch checklist")
 	e.notes.put("note-b1", "ws-acme", "proj-b", "Budget")
 	e.notes.put("note-x1", "ws-other", "proj-x", "Elsewhere")
-	e.svc, err = Open(context.Background(), db, Options{Resources: e.notes, Now: e.clock.Now})
+	o := Options{Resources: e.notes, Now: e.clock.Now}
+	if opt != nil {
+		opt(&o)
+	}
+	e.svc, err = Open(context.Background(), db, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -96,6 +96,12 @@ type Options struct {
 	// Repos finds a project's git repository (its Local Folder), where an
 	// approved change set applies; without it propose_change_set says so.
 	Repos RepoFolder
+	// PullRequests opens an approved propose_pull_request on the
+	// repository's forge; without it the proposal says it cannot.
+	PullRequests PullRequests
+	// Imports writes an approved propose_file_import into a Note or
+	// knowledge base; without it the proposal says it cannot.
+	Imports FileImports
 	// Proposals keeps the proposals. Open defaults it to the SQLite file's
 	// table; New requires it (the team server passes pgproposals).
 	Proposals ProposalRows
@@ -112,6 +118,8 @@ type Service struct {
 	cat    *catalogue
 
 	repos     RepoFolder
+	prs       PullRequests
+	imports   FileImports
 	proposals ProposalRows
 	// applying lets one change set apply at a time, so two clicks on
 	// Approve cannot race for the same branch.
@@ -163,7 +171,7 @@ func New(ctx context.Context, st Store, opts Options) (*Service, error) {
 		return nil, ErrNoProposals
 	}
 	s := &Service{st: st, res: opts.Resources, runner: opts.Runner, extra: opts.Extra, now: opts.Now, repos: opts.Repos,
-		proposals: opts.Proposals}
+		prs: opts.PullRequests, imports: opts.Imports, proposals: opts.Proposals}
 	if s.now == nil {
 		s.now = time.Now
 	}

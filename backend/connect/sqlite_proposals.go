@@ -25,8 +25,8 @@ func (r sqliteProposals) InsertPendingIfUnder(ctx context.Context, p Proposal, m
 		return false, fmt.Errorf("encoding the files of %s: %w", p.ID, err)
 	}
 	change := ""
-	if p.Kind == kindChangeSet {
-		b, err := json.Marshal(storedChange{Changes: p.Changes, Patch: p.Patch})
+	if p.Kind == kindChangeSet || p.Request != nil || p.Import != nil {
+		b, err := json.Marshal(storedChange{Changes: p.Changes, Patch: p.Patch, Request: p.Request, Import: p.Import})
 		if err != nil {
 			return false, fmt.Errorf("encoding the change set of %s: %w", p.ID, err)
 		}
@@ -64,7 +64,7 @@ func scanProposal(sc interface{ Scan(...any) error }) (Proposal, error) {
 		if sc.Changes != nil {
 			p.Changes = sc.Changes
 		}
-		p.Patch = sc.Patch
+		p.Patch, p.Request, p.Import = sc.Patch, sc.Request, sc.Import
 	}
 	if outcome != "" {
 		if err := json.Unmarshal([]byte(outcome), &p.Outcome); err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/osfoundry/desktop/backend/connect"
 	"github.com/osfoundry/desktop/backend/connect/notesres"
 	"github.com/osfoundry/desktop/backend/messages"
+	"github.com/osfoundry/desktop/backend/notes"
 )
 
 // gitRepo is a repository with one committed file.
@@ -116,10 +117,17 @@ func TestProposalsAreBounded(t *testing.T) {
 		many[i] = map[string]string{"path": fmt.Sprintf("f%03d.txt", i), "content": "x\n"}
 	}
 	big := strings.Repeat("0123456789abcde\n", 70_000) // 1.07 MiB
-	names := make([]string, 201)
-	for i := range names {
-		names[i] = fmt.Sprintf("f%03d.txt", i)
+	note, err := w.notes.CreateNote(bg, notes.NewNote{Workspace: "ws-acme", Project: "proj-a", Title: "Imports", Text: "x"})
+	must(t, err)
+	oneFile := []map[string]string{{"name": "a.md", "content": "a"}}
+	manyImports := make([]map[string]string, 51)
+	for i := range manyImports {
+		manyImports[i] = map[string]string{"name": fmt.Sprintf("f%02d.md", i), "content": "x"}
 	}
+	importArgs := func(title string, files []map[string]string) map[string]any {
+		return map[string]any{"project_id": "proj-a", "into": "note", "destination_id": note.ID, "title": title, "files": files}
+	}
+	withArg := func(m map[string]any, k string, v any) map[string]any { m[k] = v; return m }
 	cases := []struct {
 		name string
 		tool string
@@ -138,16 +146,22 @@ func TestProposalsAreBounded(t *testing.T) {
 			"patch": "--- a/app.txt\n+++ b/app.txt\n@@ -1 +1 @@\n-one\n+" + big}, "a patch may be at most 1 MiB"},
 		{"path", "propose_change_set", map[string]any{"project_id": "proj-a", "title": "x",
 			"files": []map[string]string{{"path": strings.Repeat("p", 1025), "content": "a\n"}}}, "a path may be at most 1024 bytes"},
-		{"proposal title", "propose_file_import", map[string]any{"project_id": "proj-a", "target": "t", "title": strings.Repeat("t", 201)},
+		{"import title", "propose_file_import", importArgs(strings.Repeat("t", 201), oneFile),
 			"title may be at most 200 characters"},
-		{"proposal target", "propose_pull_request", map[string]any{"project_id": "proj-a", "target": strings.Repeat("t", 501), "title": "x"},
-			"target may be at most 500 characters"},
-		{"proposal details", "propose_gitnest_work", map[string]any{"project_id": "proj-a", "target": "t", "title": "x", "details": strings.Repeat("d", 8001)},
+		{"import details", "propose_file_import", withArg(importArgs("x", oneFile), "details", strings.Repeat("d", 8001)),
 			"details may be at most 8000 characters"},
-		{"proposal files", "propose_room_app_install", map[string]any{"project_id": "proj-a", "target": "t", "title": "x", "files": names},
-			"at most 200 files; this one lists 201"},
-		{"proposal file name", "propose_file_import", map[string]any{"project_id": "proj-a", "target": "t", "title": "x", "files": []string{strings.Repeat("n", 1025)}},
-			"a file name may be at most 1024 bytes"},
+		{"import files", "propose_file_import", importArgs("x", manyImports),
+			"at most 50 files; this one has 51"},
+		{"import file name", "propose_file_import", importArgs("x", []map[string]string{{"name": strings.Repeat("n", 201), "content": "a"}}),
+			"a name of 1 to 200 characters"},
+		{"import text", "propose_file_import", importArgs("x", []map[string]string{{"name": "big.md", "content": big}}),
+			"an import may hold at most 1 MiB"},
+		{"pull request title", "propose_pull_request", map[string]any{"project_id": "proj-a", "branch": "b", "title": strings.Repeat("t", 201)},
+			"title may be at most 200 characters"},
+		{"pull request body", "propose_pull_request", map[string]any{"project_id": "proj-a", "branch": "b", "title": "x", "body": strings.Repeat("d", 8001)},
+			"body may be at most 8000 characters"},
+		{"pull request branch", "propose_pull_request", map[string]any{"project_id": "proj-a", "branch": strings.Repeat("b", 251), "title": "x"},
+			"branch may be at most 250 characters"},
 	}
 	for _, tc := range cases {
 		text, isErr := call(tc.tool, tc.args)
@@ -162,7 +176,7 @@ func TestProposalsAreBounded(t *testing.T) {
 	// Pending proposals per connection.
 	var ids []string
 	for i := 0; i < connect.MaxPendingProposals; i++ {
-		text, isErr := call("propose_file_import", map[string]any{"project_id": "proj-a", "target": "t", "title": fmt.Sprint("import ", i)})
+		text, isErr := call("propose_file_import", importArgs(fmt.Sprint("import ", i), oneFile))
 		if isErr {
 			t.Fatalf("proposal %d of %d: %s", i+1, connect.MaxPendingProposals, text)
 		}
@@ -173,7 +187,7 @@ func TestProposalsAreBounded(t *testing.T) {
 		ids = append(ids, out.ID)
 	}
 	over := fmt.Sprintf("already has %d proposals waiting for the owner", connect.MaxPendingProposals)
-	if text, isErr := call("propose_file_import", map[string]any{"project_id": "proj-a", "target": "t", "title": "one more"}); !isErr || !strings.Contains(text, over) {
+	if text, isErr := call("propose_file_import", importArgs("one more", oneFile)); !isErr || !strings.Contains(text, over) {
 		t.Fatalf("proposal %d: error=%v %s", connect.MaxPendingProposals+1, isErr, text)
 	}
 	if text, isErr := call("propose_change_set", map[string]any{"project_id": "proj-a", "title": "x",
@@ -183,7 +197,7 @@ func TestProposalsAreBounded(t *testing.T) {
 	// Once the owner decides one, the connection may propose again.
 	_, err = w.svc.Decide(bg, ids[0], connect.OwnerID, false)
 	must(t, err)
-	if text, isErr := call("propose_file_import", map[string]any{"project_id": "proj-a", "target": "t", "title": "after a decision"}); isErr {
+	if text, isErr := call("propose_file_import", importArgs("after a decision", oneFile)); isErr {
 		t.Fatalf("after the owner declined one: %s", text)
 	}
 }

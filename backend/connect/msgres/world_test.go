@@ -64,7 +64,7 @@ func newWorld(t *testing.T, opts ...worldOptions) *world {
 	must(t, err)
 
 	co := connect.Options{Resources: msgres.Resources{Resources: notesres.New(st), S: ms},
-		Extra: []connect.ToolSource{msgres.Source{S: ms}}}
+		Extra: []connect.ToolSource{msgres.Source{S: ms}}, Imports: notesres.Imports(st)}
 	if o.connect != nil {
 		o.connect(&co)
 	}

@@ -77,8 +77,10 @@ func Open(ctx context.Context, pool *pgxpool.Pool) (*Rows, error) {
 
 // changeSet is how a change set is kept: the desktop's JSON shape.
 type changeSet struct {
-	Changes []connect.FileChange `json:"changes"`
-	Patch   string               `json:"patch,omitempty"`
+	Changes []connect.FileChange    `json:"changes"`
+	Patch   string                  `json:"patch,omitempty"`
+	Request *connect.PullRequestAsk `json:"request,omitempty"`
+	Import  *connect.FileImportAsk  `json:"import,omitempty"`
 }
 
 // ms keeps a time to the millisecond, as the desktop does.
@@ -111,8 +113,8 @@ func (r *Rows) InsertPendingIfUnder(ctx context.Context, p connect.Proposal, max
 		files = []string{}
 	}
 	var change any // SQL NULL unless a change set
-	if p.Kind == connect.KindChangeSet {
-		cs := changeSet{Changes: p.Changes, Patch: p.Patch}
+	if p.Kind == connect.KindChangeSet || p.Request != nil || p.Import != nil {
+		cs := changeSet{Changes: p.Changes, Patch: p.Patch, Request: p.Request, Import: p.Import}
 		if cs.Changes == nil {
 			cs.Changes = []connect.FileChange{}
 		}

@@ -41,7 +41,7 @@ func scanProposal(row pgx.Row) (connect.Proposal, error) {
 		if cs.Changes != nil {
 			p.Changes = cs.Changes
 		}
-		p.Patch = cs.Patch
+		p.Patch, p.Request, p.Import = cs.Patch, cs.Request, cs.Import
 	}
 	if outcome != "" {
 		if err := json.Unmarshal([]byte(outcome), &p.Outcome); err != nil {

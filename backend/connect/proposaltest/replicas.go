@@ -3,6 +3,7 @@ package proposaltest
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
@@ -39,7 +40,7 @@ func changeSetRoundTrip(t *testing.T, e Env) {
 		t.Fatalf("approving the patch = %v, %v", ok, err)
 	}
 	got, err = e.Rows.Proposal(bg, "prop-patch")
-	if err != nil || got.Patch != patch.Patch || len(got.Changes) != 0 || got.Outcome != o {
+	if err != nil || got.Patch != patch.Patch || len(got.Changes) != 0 || !reflect.DeepEqual(got.Outcome, o) {
 		t.Errorf("patch read back as %q, changes %v, outcome %+v, %v", got.Patch, got.Changes, got.Outcome, err)
 	}
 	// A decision without an outcome keeps the one recorded before.
@@ -51,6 +52,44 @@ func changeSetRoundTrip(t *testing.T, e Env) {
 	}
 	if got, _ := e.Rows.Proposal(bg, "prop-cs"); got.Problem != "stale" || got.Status != connect.ProposalDeclined {
 		t.Errorf("after declining: %q, problem %q", got.Status, got.Problem)
+	}
+}
+
+// requestAndImportRoundTrip: a pull request's branch and base and a file
+// import's destination and files are kept, and so are the pull request's
+// link and the versions an import wrote once approved.
+func requestAndImportRoundTrip(t *testing.T, e Env) {
+	conn := e.AddConnection(t, "Claude")
+	pr := proposal("prop-pr", conn, t0)
+	pr.Kind = connect.KindPullRequest
+	pr.Patch = "diff --git a/x b/x\n"
+	pr.Request = &connect.PullRequestAsk{Branch: "osf/x", Base: "main", Body: "Why", Forge: "https://example.org/o/r"}
+	imp := proposal("prop-imp", conn, t0)
+	imp.Kind = connect.KindFileImport
+	imp.Changes = []connect.FileChange{{Path: "a.md", After: "# A", Added: true}}
+	imp.Import = &connect.FileImportAsk{Into: connect.ImportIntoNote, ID: "note-1", Title: "Plan", Files: []connect.ImportFile{{Name: "a.md", Content: "# A"}}}
+	for _, p := range []connect.Proposal{pr, imp} {
+		if !insert(t, e, p, 10) {
+			t.Fatalf("%s was not stored", p.ID)
+		}
+		got, err := e.Rows.Proposal(bg, p.ID)
+		if err != nil || !reflect.DeepEqual(got.Request, p.Request) || !reflect.DeepEqual(got.Import, p.Import) || got.Patch != p.Patch {
+			t.Errorf("%s read back as request %+v, import %+v, patch %q, %v", p.ID, got.Request, got.Import, got.Patch, err)
+		}
+	}
+	o := connect.Outcome{Branch: "osf/x", URL: "https://example.org/o/r/pulls/7", Number: 7}
+	if ok, err := e.Rows.DecideIfPending(bg, "prop-pr", connect.ProposalApproved, "owner", t0, &o); err != nil || !ok {
+		t.Fatalf("approving the pull request = %v, %v", ok, err)
+	}
+	if got, _ := e.Rows.Proposal(bg, "prop-pr"); !reflect.DeepEqual(got.Outcome, o) {
+		t.Errorf("pull request outcome read back as %+v", got.Outcome)
+	}
+	oi := connect.Outcome{Imported: []connect.Imported{{Name: "a.md", ID: "tab-1", Version: 3}}}
+	if ok, err := e.Rows.DecideIfPending(bg, "prop-imp", connect.ProposalApproved, "owner", t0, &oi); err != nil || !ok {
+		t.Fatalf("approving the import = %v, %v", ok, err)
+	}
+	if got, _ := e.Rows.Proposal(bg, "prop-imp"); !reflect.DeepEqual(got.Outcome, oi) {
+		t.Errorf("import outcome read back as %+v", got.Outcome)
 	}
 }
 

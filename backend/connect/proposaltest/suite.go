@@ -39,6 +39,7 @@ func RunSuite(t *testing.T, open func(t *testing.T) Env) {
 		{"DecidedOnce", decidedOnce},
 		{"OutcomeKeepsStatus", outcomeKeepsStatus},
 		{"ChangeSetRoundTrip", changeSetRoundTrip},
+		{"RequestAndImportRoundTrip", requestAndImportRoundTrip},
 		{"UnstorableIDsAreNotFound", oddLookups},
 		{"DecidedOnceAcrossReplicas", decidedOnceAcrossReplicas},
 		{"PendingLimitAcrossReplicas", pendingLimitAcrossReplicas},
