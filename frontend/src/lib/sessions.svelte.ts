@@ -2,7 +2,7 @@ import { boardApi, type BoardCard, type Column, type PaneState } from './api/boa
 import { terminalApi } from './api/terminal';
 import { on } from './events';
 import { bound } from './wails';
-import { applyFilter, byColumn, countNeedsYou, filterLabel, isJumpKey, isMac, needsYou, nextNeedingYou, noFilter, type Filter } from './sessions';
+import { applyFilter, byColumn, countNeedsYou, filterLabel, isMac, needsYou, nextNeedingYou, noFilter, type Filter } from './sessions';
 
 /** openPane shows the Terminal screen on a pane (prompt still showing). */
 export function openPane(id: string) {
@@ -13,8 +13,8 @@ export function openPane(id: string) {
   else window.location.hash = target;
 }
 
-/** PaneStates keeps every pane's detected state for the rail, handles
- * Mod+. (jump to the next pane that needs you) and notification clicks.
+/** PaneStates keeps every pane's detected state for the rail, jumps to
+ * the next pane that needs you (a shortcut) and handles notification clicks.
  * One instance for the whole app, started from App.svelte. */
 export class PaneStates {
   states = $state<Record<string, PaneState>>({});
@@ -37,18 +37,8 @@ export class PaneStates {
       on('panes:focus', (id) => openPane(id)),
       on('panes:changed', () => this.prune()),
     ];
-    const onKey = (e: KeyboardEvent) => {
-      if (!isJumpKey(e, this.mac)) return;
-      e.preventDefault();
-      e.stopPropagation();
-      this.jump();
-    };
-    // Capture: the focused xterm.js would otherwise take the key.
-    window.addEventListener('keydown', onKey, true);
-    return () => {
-      offs.forEach((off) => off());
-      window.removeEventListener('keydown', onKey, true);
-    };
+    // Its key (Ctrl+. / ⌘. unless changed) is a shortcut: App.svelte.
+    return () => offs.forEach((off) => off());
   }
 
   /** prune forgets the states of panes that are gone. A state that came

@@ -2,34 +2,13 @@ import { terminalApi, type ACPRequest, type PaneInfo } from './api/terminal';
 import type { PaneState } from './api/board';
 import { on } from './events';
 import { Router } from './router.svelte';
+import { terminalLayout } from './terminalLayout.svelte';
+import { fill, focused, place, setKind, show, step, type LayoutKind } from './terminalLayout';
 
-// The selected pane outlives the Terminal screen (the screen is rebuilt
-// each time it is opened) and the window (pane ids survive a restart).
-const selectedKey = 'osfoundry.terminal.selected';
-let lastSelected: string | null = readSelected();
-
-function readSelected(): string | null {
-  try {
-    return localStorage.getItem(selectedKey);
-  } catch {
-    return null;
-  }
-}
-
-function keepSelected(id: string | null) {
-  lastSelected = id;
-  try {
-    if (id) localStorage.setItem(selectedKey, id);
-    else localStorage.removeItem(selectedKey);
-  } catch {
-    // No storage (private mode): the choice lasts while the window is open.
-  }
-}
-
-/** TerminalState holds the rail's panes and the selected pane. */
+/** TerminalState holds the rail's panes and the split: the selected pane
+ * is the one in the focused slot (terminalLayout, kept across restarts). */
 export class TerminalState {
   panes = $state<PaneInfo[]>([]);
-  #selected = $state<string | null>(lastSelected);
   error = $state('');
   /** loaded turns true after the first list: until then "no panes" is unknown. */
   loaded = $state(false);
@@ -39,23 +18,64 @@ export class TerminalState {
   closing = $state<PaneInfo | null>(null);
   /** The pane whose rail entry is being renamed. */
   renaming = $state<string | null>(null);
+  /** The pane being dragged from the rail or a slot's head onto a slot. */
+  dragging = $state<string | null>(null);
   /** Folders panes were started in, the last one first (New pane form). */
   folders = $state<string[]>([]);
 
+  /** selected is the pane in the focused slot; setting it shows the pane
+   * (its slot gets the keyboard, or it takes the focused slot's place). */
   get selected(): string | null {
-    return this.#selected;
+    return focused(terminalLayout.layout);
   }
 
   set selected(id: string | null) {
-    this.#selected = id;
-    keepSelected(id);
+    if (id) terminalLayout.set(show(terminalLayout.layout, id));
+  }
+
+  get layout() {
+    return terminalLayout.layout;
+  }
+
+  #order(): string[] {
+    return this.panes.map((p) => p.id);
+  }
+
+  /** setKind changes the split (the layout picker). */
+  setKind(kind: LayoutKind) {
+    terminalLayout.set(setKind(terminalLayout.layout, kind, this.#order()));
+  }
+
+  /** place puts a pane dragged from the rail (or a slot) on a slot. */
+  place(id: string, slot: number) {
+    terminalLayout.set(place(terminalLayout.layout, id, slot));
+  }
+
+  /** focusSlot gives slot i the keyboard; false when the layout has no such slot. */
+  focusSlot(i: number): boolean {
+    const l = terminalLayout.layout;
+    if (i < 0 || i >= l.slots.length) return false;
+    terminalLayout.set({ ...l, focus: i });
+    return true;
+  }
+
+  /** setSplit moves a divider; save false while it is being dragged. */
+  setSplit(split: [number, number]) {
+    terminalLayout.set({ ...terminalLayout.layout, split });
+  }
+
+  /** step shows the next (+1) or previous (-1) pane in rail order. */
+  step(dir: 1 | -1) {
+    const id = step(this.#order(), this.selected, dir);
+    if (id) this.selected = id;
   }
 
   /** start subscribes to pane list changes; returns the stop function. */
   start(): () => void {
     // #/terminal?pane=<id> opens the screen on that pane (Open in Terminal).
     const want = Router.query().get('pane');
-    if (want) this.selected = want;
+    const ready = terminalLayout.load();
+    if (want) ready.then(() => (this.selected = want));
     // Asked beside the first list, which waits (a few seconds at most) for
     // a pending restore: meanwhile the rail says the panes are coming.
     terminalApi.restoring().then(
@@ -94,15 +114,14 @@ export class TerminalState {
   async refresh() {
     const seq = ++this.#refreshes;
     try {
-      const panes = await terminalApi.list();
+      const [panes] = await Promise.all([terminalApi.list(), terminalLayout.load()]);
       // A list asked before a newer one was applied, or before a pane was
       // created (the first list waits for the restore), must not bring back
       // an older rail or take the selection away from the new pane.
       if (seq < this.#applied) return;
       this.#applied = seq;
       this.panes = panes;
-      if (this.selected && !this.panes.some((p) => p.id === this.selected)) this.selected = null;
-      if (!this.selected && this.panes.length) this.selected = this.panes[this.panes.length - 1].id;
+      terminalLayout.set(fill(terminalLayout.layout, this.#order()));
       // Not awaited: the selection above must not wait behind another call
       // while a new pane is being created.
       if (this.restoring) terminalApi.restoring().then((n) => (this.restoring = n ?? 0), () => {});

@@ -23,7 +23,9 @@ class TerminalLook {
   /** follow keeps prefs current with every saved change (settings:terminal),
    * whoever made it, while at least one caller follows; returns the stop. */
   follow(): () => void {
-    if (this.#followers++ === 0) this.#off = on('settings:terminal', (t) => (this.prefs = t));
+    // Every saved setting sends it (the layout too): only a change redraws.
+    const same = (a: TerminalPrefs, b: TerminalPrefs) => (Object.keys(a) as (keyof TerminalPrefs)[]).every((k) => a[k] === b[k]);
+    if (this.#followers++ === 0) this.#off = on('settings:terminal', (t) => !same(t, this.prefs) && (this.prefs = t));
     let done = false;
     return () => {
       if (done) return;
