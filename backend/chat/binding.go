@@ -31,6 +31,15 @@ func (b *Binding) Chats() ([]Chat, error) { return b.svc.Chats(b.ctx) }
 // CreateChat starts an empty chat.
 func (b *Binding) CreateChat(n NewChat) (Chat, error) { return b.svc.CreateChat(b.ctx, n) }
 
+// SetChatModel has the chat's runs ask their CLI for model ("" = the
+// role's or agent's choice).
+func (b *Binding) SetChatModel(chatID, model string) error {
+	return b.svc.SetChatModel(b.ctx, chatID, model)
+}
+
+// ChatModel is the model picked for a chat ("" = the role's or agent's).
+func (b *Binding) ChatModel(chatID string) (string, error) { return b.svc.ChatModel(b.ctx, chatID) }
+
 // GetChat returns a chat with its messages and runs.
 func (b *Binding) GetChat(id string) (ChatDetail, error) { return b.svc.GetChat(b.ctx, id) }
 

@@ -48,6 +48,9 @@ func (s *Service) Send(ctx context.Context, chatID, text string) (runs.Run, erro
 		return runs.Run{}, err
 	}
 	spec.Role, spec.Instructions, spec.AgentID = role, instr, c.AgentID
+	if model, err = s.withChatModel(ctx, chatID, model); err != nil {
+		return runs.Run{}, err
+	}
 	if spec.Model, err = agentcli.ParseModel(model); err != nil {
 		return runs.Run{}, err
 	}

@@ -82,6 +82,9 @@ func New(ctx context.Context, o Options) (*Service, error) {
 	if err := store.Migrate(ctx, o.DB, compactionComponent, compactionMigrations); err != nil {
 		return nil, fmt.Errorf("starting the pipeline: %w", err)
 	}
+	if err := store.Migrate(ctx, o.DB, modelComponent, modelMigrations); err != nil {
+		return nil, fmt.Errorf("starting the pipeline: %w", err)
+	}
 	if o.Logf == nil {
 		o.Logf = log.Printf
 	}

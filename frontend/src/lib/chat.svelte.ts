@@ -3,6 +3,7 @@
 // arrive (progress lines, streamed text, the end).
 import { codeApi, type ChatIsolation } from './api/code';
 import { pipelineApi, message, type Agent, type Chat, type ChatDetail, type Folder, type Role, type Run } from './api/pipeline';
+import { chatModelApi } from './api/models';
 import { on } from './events';
 import { applyRunEvent, inProgress, liveFromRun, type LiveRun } from './pipeline';
 
@@ -96,12 +97,14 @@ export class ChatState {
    * returns its id. When the task could not be sent at all (no folder, no
    * model) it throws why and no empty chat is left behind.
    */
-  async startChat(task: string, opts: { agentId: string; worktree: boolean; planMode?: boolean; isolation?: ChatIsolation }): Promise<string> {
+  async startChat(task: string, opts: { agentId: string; worktree: boolean; planMode?: boolean; isolation?: ChatIsolation; cliModel?: string }): Promise<string> {
     const title = titleFrom(task);
     const c = await pipelineApi.createChat({ title, folder: '', agentId: opts.agentId, worktree: opts.worktree, planMode: !!opts.planMode });
     let run: Run | null = null;
     let failed = '';
     try {
+      // The model picked in New chat, over the role's or agent's.
+      if (opts.cliModel) await chatModelApi.set(c.id, opts.cliModel);
       // The chat's own choice over the workspace's isolation (Code screen).
       if (opts.isolation) await codeApi.setChatIsolation(c.id, opts.isolation);
       run = await pipelineApi.send(c.id, task);

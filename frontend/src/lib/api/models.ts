@@ -12,3 +12,12 @@ export const modelsApi = {
   /** cliModels lists what `claude --model` / `codex -m` take, "Default (the CLI's own)" first. */
   cliModels: (agent: string) => svc('CLIModels', agent),
 };
+
+const chats = service('chat', 'Binding');
+
+export const chatModelApi = {
+  /** get is the model picked for a chat ("" = its role's or agent's). */
+  get: (chatId: string) => chats('ChatModel', chatId),
+  /** set has the chat's next runs ask their CLI for model ("" gives it back to the role or agent). */
+  set: (chatId: string, model: string) => chats('SetChatModel', chatId, model),
+};

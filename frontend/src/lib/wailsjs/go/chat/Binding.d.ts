@@ -5,6 +5,8 @@ import {runs} from '../models';
 
 export function Cancel(arg1:string):Promise<void>;
 
+export function ChatModel(arg1:string):Promise<string>;
+
 export function Chats():Promise<Array<chat.Chat>>;
 
 export function Compact(arg1:string):Promise<chat.Compaction>;
@@ -30,5 +32,7 @@ export function Resume(arg1:string):Promise<void>;
 export function RunAgent(arg1:string,arg2:string,arg3:boolean):Promise<runs.Run>;
 
 export function Send(arg1:string,arg2:string):Promise<runs.Run>;
+
+export function SetChatModel(arg1:string,arg2:string):Promise<void>;
 
 export function SetPlanMode(arg1:string,arg2:boolean):Promise<chat.Chat>;

@@ -6,6 +6,10 @@ export function Cancel(arg1) {
   return window['go']['chat']['Binding']['Cancel'](arg1);
 }
 
+export function ChatModel(arg1) {
+  return window['go']['chat']['Binding']['ChatModel'](arg1);
+}
+
 export function Chats() {
   return window['go']['chat']['Binding']['Chats']();
 }
@@ -56,6 +60,10 @@ export function RunAgent(arg1, arg2, arg3) {
 
 export function Send(arg1, arg2) {
   return window['go']['chat']['Binding']['Send'](arg1, arg2);
+}
+
+export function SetChatModel(arg1, arg2) {
+  return window['go']['chat']['Binding']['SetChatModel'](arg1, arg2);
 }
 
 export function SetPlanMode(arg1, arg2) {

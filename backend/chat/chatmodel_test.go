@@ -1,0 +1,54 @@
+package chat
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// A role's model with a CLI model runs `claude --model`; a chat's own pick
+// wins over it from the next task; the run and the chat's card show it.
+func TestChatModelReachesTheArgv(t *testing.T) {
+	r := newRig(t, "ok", "Done.")
+	ctx := context.Background()
+	c := chatWithWorker(t, r)
+	_, err := r.svc.Roles().SetRoleModel(ctx, "Worker", "cli:claude:agent@sonnet")
+	must(t, err)
+	model := func() string {
+		argv := r.lastArgv(t)
+		if i := slices.Index(argv, "--model"); i >= 0 && i+1 < len(argv) {
+			return argv[i+1]
+		}
+		return ""
+	}
+	run, err := r.svc.Send(ctx, c.ID, "first")
+	must(t, err)
+	r.svc.Wait(run.ID)
+	if got := model(); got != "sonnet" || run.Model != "cli:claude:agent@sonnet" {
+		t.Fatalf("the role's model: --model %q, run model %q", got, run.Model)
+	}
+	must(t, r.svc.SetChatModel(ctx, c.ID, "haiku"))
+	if m, err := r.svc.ChatModel(ctx, c.ID); err != nil || m != "haiku" {
+		t.Fatalf("ChatModel = %q %v", m, err)
+	}
+	run, err = r.svc.Send(ctx, c.ID, "second")
+	must(t, err)
+	r.svc.Wait(run.ID)
+	if got := model(); got != "haiku" {
+		t.Fatalf("the chat's own model: --model %q, want haiku", got)
+	}
+	if card := r.card(t, c.ID); card.Model != "haiku" {
+		t.Errorf("card model %q, want haiku", card.Model)
+	}
+	if err := r.svc.SetChatModel(ctx, c.ID, "--dangerously-skip-permissions"); err == nil || !strings.Contains(err.Error(), "not a model name") {
+		t.Errorf("a flag as a model: %v", err)
+	}
+	must(t, r.svc.SetChatModel(ctx, c.ID, ""))
+	run, err = r.svc.Send(ctx, c.ID, "third")
+	must(t, err)
+	r.svc.Wait(run.ID)
+	if got := model(); got != "sonnet" {
+		t.Fatalf("back to the role's model: --model %q", got)
+	}
+}
