@@ -83,6 +83,16 @@ func (r *Records) CreateRecordBoard(ctx context.Context, workspace, project, nam
 	return r.createChannel(ctx, workspace, project, "", name, clean)
 }
 
+// CreateRecordBoardWithID is CreateRecordBoard under a given id: a synced
+// project's channel keeps its id on the team server and every desktop.
+func (r *Records) CreateRecordBoardWithID(ctx context.Context, workspace, project, id, name string, statuses []string) (RecordBoard, error) {
+	clean, err := ParseStatuses(strings.Join(statuses, ","))
+	if err != nil {
+		return RecordBoard{}, fmt.Errorf("creating record channel %q: %w", name, err)
+	}
+	return r.createChannel(ctx, workspace, project, id, name, clean)
+}
+
 func (r *Records) createChannel(ctx context.Context, workspace, project, id, name string, statuses []string) (RecordBoard, error) {
 	if err := checkTitle("record channel name", name); err != nil {
 		return RecordBoard{}, err

@@ -45,6 +45,7 @@ func TestAgainstTheTeamServer(t *testing.T) {
 		{"synced projects between two desktops", testSyncedProjects},
 		{"move to Synced offline", testShareOffline},
 		{"knowledge bases between two desktops", testKnowledgeSync},
+		{"Records between two desktops", testRecordsSync},
 		{"shared sessions", testSharedSessions},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.run(t, tm) })

@@ -153,6 +153,9 @@ func (r *Replica) Sync(ctx context.Context) error {
 	if err := r.pushKnowledge(ctx); err != nil {
 		return err
 	}
+	if err := r.pushRecords(ctx); err != nil {
+		return err
+	}
 	wss, err := r.workspaces(ctx)
 	if err != nil {
 		return fmt.Errorf("reading the synced projects: %w", err)
@@ -279,6 +282,8 @@ type feed struct {
 	Notes          []notes.Note          `json:"notes"`
 	KnowledgeBases []notes.KnowledgeBase `json:"knowledge_bases"`
 	Articles       []notes.ArticleDoc    `json:"articles"`
+	RecordChannels []notes.RecordBoard   `json:"record_channels"`
+	Records        []notes.RecordItem    `json:"records"`
 	Changes        []struct {
 		Kind    string `json:"kind"`
 		ID      string `json:"id"`

@@ -72,20 +72,10 @@ func (r *Replica) refuseItem(ctx context.Context, kind, id, container string, lo
 // syncedKBs is every local knowledge base of a synced project, with the
 // team workspace it goes to.
 func (r *Replica) syncedKBs(ctx context.Context) (map[string]string, []notes.KnowledgeBase, error) {
-	rows, err := r.db.QueryContext(ctx, `SELECT DISTINCT local_workspace FROM team_sync_projects`)
+	locals, err := r.localWorkspaces(ctx)
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading the synced projects: %w", err)
+		return nil, nil, err
 	}
-	var locals []string
-	for rows.Next() {
-		var l string
-		if err := rows.Scan(&l); err != nil {
-			rows.Close()
-			return nil, nil, err
-		}
-		locals = append(locals, l)
-	}
-	rows.Close()
 	wsOf := map[string]string{}
 	var out []notes.KnowledgeBase
 	for _, l := range locals {
@@ -300,7 +290,7 @@ func (r *Replica) dropArticle(ctx context.Context, item string) error {
 // server's refusals of some of it.
 func (r *Replica) knowledgeWaiting(ctx context.Context, st *ProjectState) error {
 	rows, err := r.db.QueryContext(ctx, `SELECT problem FROM team_sync_items WHERE problem <> '' AND (container = ?
-		OR container IN (SELECT item_id FROM team_sync_items WHERE kind = 'kb' AND container = ?))`, st.ID, st.ID)
+		OR container IN (SELECT item_id FROM team_sync_items WHERE kind IN ('kb', 'rchannel') AND container = ?))`, st.ID, st.ID)
 	if err != nil {
 		return err
 	}
@@ -335,6 +325,9 @@ func (r *Replica) pullKnowledge(ctx context.Context, ws string, f feed) error {
 			return err
 		}
 	}
+	if err := r.pullRecords(ctx, ws, f.RecordChannels, f.Records); err != nil {
+		return err
+	}
 	for _, c := range f.Changes {
 		if c.Kind == "article" && c.Deleted {
 			if err := r.dropArticle(ctx, c.ID); err != nil {
@@ -361,6 +354,8 @@ func (r *Replica) watchKnowledge(ctx context.Context) {
 		case <-t.C:
 		}
 		if dirty, err := r.knowledgeDirty(ctx); err == nil && dirty {
+			r.poke()
+		} else if dirty, err := r.recordsDirty(ctx); err == nil && dirty {
 			r.poke()
 		}
 	}

@@ -20,6 +20,8 @@ type snapshot struct {
 	Notes          []notes.Note          `json:"notes"`
 	KnowledgeBases []notes.KnowledgeBase `json:"knowledge_bases"`
 	Articles       []notes.ArticleDoc    `json:"articles"`
+	RecordChannels []notes.RecordBoard   `json:"record_channels"`
+	Records        []notes.RecordItem    `json:"records"`
 }
 
 // JoinProject starts syncing a project a teammate shares in team
@@ -60,7 +62,7 @@ func (r *Replica) JoinProject(ctx context.Context, ws, project string) error {
 			return err
 		}
 	}
-	return nil
+	return r.pullRecords(ctx, ws, s.RecordChannels, s.Records)
 }
 
 // ShareProject moves a Local-only project of this desktop to Synced in
@@ -216,6 +218,20 @@ func (r *Replica) Preview(ctx context.Context, project string) ([]string, error)
 			return nil, err
 		}
 		out = append(out, fmt.Sprintf("Knowledge base %s (%d articles)", kb.Name, len(arts)))
+	}
+	chs, err := r.notes.ListRecordChannels(ctx, p.Workspace)
+	if err != nil {
+		return nil, err
+	}
+	for _, ch := range chs {
+		if ch.Project != project {
+			continue
+		}
+		items, err := r.notes.ListRecords(ctx, ch.ID)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fmt.Sprintf("Records %s (%d items)", ch.Name, len(items)))
 	}
 	return out, nil
 }

@@ -18,7 +18,7 @@ import (
 
 // Change is one change of a workspace.
 type Change struct {
-	Kind    string `json:"kind"` // note, project, kb, article
+	Kind    string `json:"kind"` // note, project, kb, article, rchannel, record
 	ID      string `json:"id"`
 	Project string `json:"project_id"`
 	Deleted bool   `json:"deleted"`
@@ -39,6 +39,8 @@ type Feed struct {
 	Projects       []notes.Project       `json:"projects"`
 	KnowledgeBases []notes.KnowledgeBase `json:"knowledge_bases"`
 	Articles       []notes.ArticleDoc    `json:"articles"`
+	RecordChannels []notes.RecordBoard   `json:"record_channels"`
+	Records        []notes.RecordItem    `json:"records"`
 }
 
 // maxPage is the most changes one pull returns.
@@ -114,7 +116,8 @@ func (s *Service) read(ctx context.Context, ws string, after cursor, limit int) 
 		return Feed{}, fmt.Errorf("reading changes: %w", err)
 	}
 	f := Feed{Cursor: after.String(), Changes: cs, Notes: []notes.Note{}, Projects: []notes.Project{},
-		KnowledgeBases: []notes.KnowledgeBase{}, Articles: []notes.ArticleDoc{}}
+		KnowledgeBases: []notes.KnowledgeBase{}, Articles: []notes.ArticleDoc{},
+		RecordChannels: []notes.RecordBoard{}, Records: []notes.RecordItem{}}
 	if len(cs) > limit {
 		f.Changes, f.More = cs[:limit], true
 	}
@@ -166,6 +169,10 @@ func (s *Service) fill(ctx context.Context, ws string, f *Feed) error {
 			f.Projects = append(f.Projects, p)
 		case "kb", "article":
 			if err := s.fillKnowledge(ctx, ws, c, f); err != nil {
+				return err
+			}
+		case "rchannel", "record":
+			if err := s.fillRecords(ctx, ws, c, f); err != nil {
 				return err
 			}
 		}

@@ -21,6 +21,9 @@ type Snapshot struct {
 	// KnowledgeBases and Articles are the project's knowledge, bodies included.
 	KnowledgeBases []notes.KnowledgeBase `json:"knowledge_bases"`
 	Articles       []notes.ArticleDoc    `json:"articles"`
+	// RecordChannels and Records are the project's Record channels and items.
+	RecordChannels []notes.RecordBoard `json:"record_channels"`
+	Records        []notes.RecordItem  `json:"records"`
 }
 
 // ProjectSnapshot takes the cursor first, then reads the project: a change
@@ -53,6 +56,9 @@ func (s *Service) ProjectSnapshot(ctx context.Context, personID, ws, project str
 		out.Notes = append(out.Notes, n)
 	}
 	if out.KnowledgeBases, out.Articles, err = s.projectKnowledge(ctx, ws, project); err != nil {
+		return Snapshot{}, err
+	}
+	if out.RecordChannels, out.Records, err = s.projectRecords(ctx, ws, project); err != nil {
 		return Snapshot{}, err
 	}
 	return out, nil

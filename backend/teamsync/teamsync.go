@@ -10,7 +10,7 @@
 //
 // Only what a team shares is here. Local-only projects, terminals and
 // sessions never reach this package: the desktop sends only the Notes of
-// projects its person moved to Synced, and their knowledge bases.
+// projects its person moved to Synced, their knowledge bases and Records.
 package teamsync
 
 import (
@@ -78,6 +78,8 @@ func (s *Service) Register(mount func(pattern string, h http.Handler)) {
 	mount("POST /api/sync/{ws}/notes/{note}/tabs/{tab}", api(s.editTab))
 	mount("POST /api/sync/{ws}/kbs", api(s.createKB))
 	mount("POST /api/sync/{ws}/kbs/{kb}/articles/{article}", api(s.writeArticle))
+	mount("POST /api/sync/{ws}/records", api(s.createRecordChannel))
+	mount("POST /api/sync/{ws}/records/{channel}/items/{item}", api(s.writeRecord))
 	mount("GET /api/sync/{ws}/events", http.HandlerFunc(s.events))
 }
 
