@@ -41,3 +41,25 @@ func (b *SessionsBinding) SetAnswers(on bool) (SessionsView, error) {
 	defer cancel()
 	return b.s.SetAnswers(ctx, on)
 }
+
+// Quiet is the person's quiet hours, read from the team server.
+func (b *SessionsBinding) Quiet() (QuietHours, error) {
+	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	defer cancel()
+	return b.s.Quiet(ctx)
+}
+
+// SetQuiet saves quiet hours (from, to as "22:00") in timeZone, an IANA
+// name (the window passes its own).
+func (b *SessionsBinding) SetQuiet(from, to, timeZone string) (QuietHours, error) {
+	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	defer cancel()
+	return b.s.SetQuiet(ctx, from, to, timeZone)
+}
+
+// ClearQuiet turns quiet hours off.
+func (b *SessionsBinding) ClearQuiet() (QuietHours, error) {
+	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	defer cancel()
+	return b.s.ClearQuiet(ctx)
+}

@@ -24,6 +24,24 @@ func (s *Service) Register(auth *teamauth.Service, mount func(pattern string, h 
 	mount("GET /api/push/ntfy/qr.png", s.ntfyQR(auth))
 	mount("PUT /api/push/quiet", api(s.setQuiet))
 	mount("DELETE /api/push/quiet", api(s.removeQuiet))
+	// The same quiet hours from the desktop's Settings → Team.
+	dev := auth.DesktopAPI
+	mount("GET /api/push/device/quiet", dev(s.quiet))
+	mount("PUT /api/push/device/quiet", dev(s.setQuiet))
+	mount("DELETE /api/push/device/quiet", dev(s.removeQuiet))
+}
+
+// QuietView is the body of GET /api/push/device/quiet.
+type QuietView struct {
+	Quiet *Quiet `json:"quiet"` // nil: none
+}
+
+func (s *Service) quiet(_ http.ResponseWriter, r *http.Request, p teamauth.Person) (any, error) {
+	q, ok, err := s.QuietOf(r.Context(), p.ID)
+	if err != nil || !ok {
+		return QuietView{}, err
+	}
+	return QuietView{Quiet: &q}, nil
 }
 
 // Settings is what the page shows of a person's pushes.

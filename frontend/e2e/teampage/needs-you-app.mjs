@@ -10,7 +10,8 @@
 // Checks: the app is signed in to the team; Settings → Team's two switches
 // turn on; a pane runs the real Claude Code, which asks for permission;
 // the prompt shows on a phone within 1 s; Approve there → the page says
-// "Answered." and Claude Code runs the command.
+// "Answered." and Claude Code runs the command; quiet hours saved in the
+// app's Settings → Team show on the phone, and off there reads off in the app.
 import { chromium } from 'playwright-core';
 import { goCall, until } from '../lib.mjs';
 
@@ -72,6 +73,28 @@ try {
   check(ran.ok, 'Claude Code did not run the approved command: ' + JSON.stringify(ran) + '\n' + (await screen()));
   console.log(`dev build: prompt in the pane → on the phone ${shown} ms; Approve → "Answered." ${answered} ms; → the command ran ${ran.t - t0} ms`);
   check(shown <= 1000, 'the prompt took over 1 s to reach the phone');
+
+  // Quiet hours in the app's Settings → Team, next to the answering
+  // switch: the same setting the phone's page shows and changes.
+  await app.goto(APP + '/#/settings');
+  const quiet = app.getByRole('form', { name: 'Quiet hours' });
+  await quiet.getByLabel('Quiet from').fill('22:30');
+  await quiet.getByLabel('Quiet until').fill('06:30');
+  await quiet.getByRole('button', { name: 'Save' }).click();
+  const note = app.getByTestId('quiet-note');
+  await note.filter({ hasText: 'No pushes from 22:30 to 06:30 (' }).waitFor();
+  await quiet.scrollIntoViewIfNeeded();
+  await app.screenshot({ path: `${SHOTS}/app-settings-quiet.png` });
+  await phone.reload();
+  await phone.locator('#push summary').tap();
+  await phone.locator('#quiet-now').filter({ hasText: 'No pushes from 22:30 to 06:30 (' }).waitFor();
+  await phone.screenshot({ path: `${SHOTS}/phone-quiet-from-app.png`, fullPage: true });
+  await phone.locator('#quiet-off').tap();
+  await phone.locator('#quiet-now').filter({ hasText: 'No quiet hours' }).waitFor();
+  await app.reload();
+  await app.getByTestId('quiet-note').filter({ hasText: 'No quiet hours: pushes come at any time.' }).waitFor();
+  check(!(await app.getByRole('form', { name: 'Quiet hours' }).getByRole('button', { name: 'Off' }).count()), 'Off shows without quiet hours');
+  console.log('quiet hours set in the app showed on the phone; turned off on the phone, the app says none');
 } finally {
   await browser.close();
 }

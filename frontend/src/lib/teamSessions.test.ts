@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answersNote, deviceLine, otherDevices, stateLabel, switchNote, WHAT_IS_SENT } from './teamSessions';
+import { answersNote, deviceLine, otherDevices, quietNote, stateLabel, switchNote, WHAT_IS_SENT } from './teamSessions';
 import type { SharedDevice } from './api/teamSessions';
 
 const laptop: SharedDevice = {
@@ -41,5 +41,17 @@ describe('sharing sessions', () => {
     expect(deviceLine(desk)).toBe('1 session');
     expect(stateLabel('needs_you')).toBe('Needs you');
     expect(stateLabel('odd')).toBe('odd');
+  });
+});
+
+describe('quietNote', () => {
+  it('says pushes come at any time without quiet hours', () => {
+    expect(quietNote(null)).toBe('No quiet hours: pushes come at any time.');
+    expect(quietNote({ on: false, from: '', to: '', time_zone: '' })).toBe('No quiet hours: pushes come at any time.');
+  });
+  it('gives the hours and the zone as the page does', () => {
+    expect(quietNote({ on: true, from: '22:00', to: '07:00', time_zone: 'Europe/Berlin' })).toBe(
+      'No pushes from 22:00 to 07:00 (Europe/Berlin); the page still shows what waits. The Needs you page shows and changes the same hours.',
+    );
   });
 });

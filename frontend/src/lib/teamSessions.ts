@@ -1,5 +1,5 @@
 // What Settings → Team says about sharing this computer's sessions.
-import type { SessionsView, SharedDevice, SharedSessionState } from './api/teamSessions';
+import type { QuietHours, SessionsView, SharedDevice, SharedSessionState } from './api/teamSessions';
 
 /** WHAT_IS_SENT is the one sentence beside the switch: exactly what leaves. */
 export const WHAT_IS_SENT =
@@ -50,4 +50,10 @@ export function answersNote(v: Pick<SessionsView, 'sharing' | 'answers'>): strin
   return v.answers
     ? 'On: Approve, Decline, a numbered choice or a short reply given on the Needs you page is typed here, only while the prompt still shows; each one is in the audit.'
     : 'Off: nothing given on the Needs you page is typed on this computer.';
+}
+
+/** quietNote says what the quiet hours do, in the Needs you page's words. */
+export function quietNote(q: QuietHours | null): string {
+  if (!q || !q.on) return 'No quiet hours: pushes come at any time.';
+  return `No pushes from ${q.from} to ${q.to} (${q.time_zone}); the page still shows what waits. The Needs you page shows and changes the same hours.`;
 }

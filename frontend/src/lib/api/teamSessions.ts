@@ -8,6 +8,8 @@ export type SharedSession = Narrow<teamclient.SharedSession, { state: SharedSess
 export type SharedDevice = Narrow<teamclient.SharedDevice, { sessions: SharedSession[] }>;
 /** The switch, what is still owed to the server, and the person's sharing desktops. */
 export type SessionsView = Narrow<teamclient.SessionsView, { devices: SharedDevice[] }>;
+/** The person's quiet hours, kept on the team server (the Needs you page shows the same). */
+export type QuietHours = teamclient.QuietHours;
 
 const sessions = service('teamclient', 'SessionsBinding');
 
@@ -17,4 +19,8 @@ export const teamSessionsApi = {
   setSharing: (on: boolean) => sessions('SetSharing', on) as Promise<SessionsView>,
   /** setAnswers: "Answer from the team server's page"; off, nothing the page sends is typed here. */
   setAnswers: (on: boolean) => sessions('SetAnswers', on) as Promise<SessionsView>,
+  /** quiet: no push from `from` to `to` in `time_zone`; `on` false when none are set. */
+  quiet: () => sessions('Quiet') as Promise<QuietHours>,
+  setQuiet: (from: string, to: string, timeZone: string) => sessions('SetQuiet', from, to, timeZone) as Promise<QuietHours>,
+  clearQuiet: () => sessions('ClearQuiet') as Promise<QuietHours>,
 };

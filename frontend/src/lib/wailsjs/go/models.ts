@@ -1063,6 +1063,12 @@ export namespace teamclient {
 	    shared: ProjectState[];
 	    offline: string;
 	}
+	export interface QuietHours {
+	    on: boolean;
+	    from: string;
+	    to: string;
+	    time_zone: string;
+	}
 	export interface SharedSession {
 	    kind: string;
 	    title: string;
