@@ -24,6 +24,7 @@ import (
 	"github.com/osfoundry/desktop/backend/chat"
 	"github.com/osfoundry/desktop/backend/cli"
 	"github.com/osfoundry/desktop/backend/connect/connectwin"
+	"github.com/osfoundry/desktop/backend/forge"
 	"github.com/osfoundry/desktop/backend/instance"
 	"github.com/osfoundry/desktop/backend/inventory"
 	"github.com/osfoundry/desktop/backend/launch"
@@ -79,6 +80,7 @@ type App struct {
 	Rules     *rulesupdate.Binding // Settings → Agent detection rules
 	Usage     *usage.Binding       // the Usage screen and the board's usage line
 	Review    *review.Service      // a pane branch's Review: diff, comments, Finish
+	Forge     *forge.Binding       // push a branch and open its pull request (the Finish panel's dialog)
 	Team      *teamclient.Binding  // Settings → Team and the header's team status
 	team      *teamclient.Client
 	replica   *teamclient.Replica // this desktop's Synced projects
@@ -178,7 +180,12 @@ func newApp(dir string, inst *instance.Instance) (*App, error) {
 	a.Models = agentcli.NewModelsBinding(a.work.Runner, a.usage.ClaudeModels)
 	a.inv.SetRunSource(inventoryRuns(a.work.Chat.Runs()))      // the app's own runs show as such
 	a.Policy = toolpolicy.NewBinding(a.prefs, a.work.Executor) // the saved overrides, from the first call
-	if a.conn, err = connectwin.Open(context.Background(), connectwin.Options{DB: db, Notes: a.notes, Emitter: a.emit,
+	var forgeOpener *forge.Opener
+	var prCards *forgeCards // the pull requests opened from the app, on the board's cards
+	if a.Forge, forgeOpener, prCards, err = openForge(dir); err != nil {
+		return nil, err
+	}
+	if a.conn, err = connectwin.Open(context.Background(), connectwin.Options{DB: db, Notes: a.notes, Emitter: a.emit, PullRequests: forgeOpener,
 		Runner: a.work.ConnectRunner(), RegisterTool: a.work.Executor.Register, Notify: a.links.ShowPost,
 		CodeRepo: func(ctx context.Context, ws string) (string, string, error) {
 			cs, err := a.work.Chat.Code().Settings(ctx, ws)
@@ -191,7 +198,7 @@ func newApp(dir string, inst *instance.Instance) (*App, error) {
 	chats, jobs := a.work.BoardSources()
 	a.Board, rulesReloaded = board.ForWindow(context.Background(), board.WindowOptions{Knowledge: appdir.Knowledge(dir),
 		Emitter: a.sessions.Tee(a.emit), DB: db, Inventory: a.inv, Panes: a.panes, Watcher: a.watch,
-		Chats: chats, Jobs: jobs, RuleProblems: ruleProblems, Log: os.Stderr, Shelf: summaryShelf(a.notes, appdir.Knowledge(dir))})
+		Chats: chats, Jobs: jobs, RuleProblems: ruleProblems, Log: os.Stderr, PullRequests: prCards, Shelf: summaryShelf(a.notes, appdir.Knowledge(dir))})
 	if a.Rules, err = rulesupdate.ForWindow(home, a.watch, rulesReloaded); err != nil {
 		fmt.Fprintln(os.Stderr, "osfoundry:", err)
 	}
@@ -229,6 +236,7 @@ func (a *App) bound(about *settings.About) []any {
 		a.Usage,
 		a.Models,
 		a.Review,
+		a.Forge,
 		a.Team,
 		a.TeamSessions,
 		&Events{},

@@ -79,6 +79,8 @@ type Card struct {
 	Branch  string `json:"branch,omitempty"`
 	Added   int    `json:"added,omitempty"`
 	Removed int    `json:"removed,omitempty"`
+	// PullRequest is the request opened for Branch from the app, nil when none.
+	PullRequest *PullRequest `json:"pullRequest,omitempty"`
 	// Children and ChildrenDone count a Team's or Loop's runs.
 	Children     int `json:"children,omitempty"`
 	ChildrenDone int `json:"childrenDone,omitempty"`
@@ -122,6 +124,7 @@ type Board struct {
 	done     doneStore
 	sessions AgentSessions
 	shelf    Shelf // Done summaries as knowledge articles; nil: files only
+	prs      PullRequests
 }
 
 // coalesce bounds board:changed events: several sources changing in one
@@ -153,6 +156,7 @@ func (b *Board) Cards() []Card {
 	for i, n := range names {
 		srcs[i] = b.sources[n]
 	}
+	prs := b.prs
 	b.mu.Unlock()
 	out := []Card{}
 	for i, s := range srcs {
@@ -163,6 +167,7 @@ func (b *Board) Cards() []Card {
 		}
 	}
 	out = applyRecords(out, b.done.all())
+	withPullRequests(out, prs)
 	distinctTitles(out)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].StartedAt > out[j].StartedAt })
 	return out

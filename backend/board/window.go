@@ -31,6 +31,9 @@ type WindowOptions struct {
 	Shelf Shelf
 	// Log gets what the board works without; nil discards it.
 	Log io.Writer
+	// PullRequests shows on a branch's card the request opened for it
+	// (nil: none shown).
+	PullRequests PullRequests
 }
 
 // ForWindow builds the Sessions board over the panes, the agents' session
@@ -56,6 +59,7 @@ func ForWindow(ctx context.Context, opts WindowOptions) (svc *Service, rulesRelo
 	b.Add("pipeline", opts.Chats)
 	opts.Jobs.Watch(b.Changed)
 	b.Add("orchestrate", opts.Jobs)
+	b.SetPullRequests(opts.PullRequests)
 	svc = NewService(b, opts.Watcher)
 	rulesReloaded = func(problems []error) {
 		msgs := make([]string, 0, len(problems))

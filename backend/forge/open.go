@@ -163,3 +163,22 @@ func (o *Opener) Status(ctx context.Context, repo Repo, number int64) (PullReque
 	}
 	return c.get(ctx, number)
 }
+
+// ForgeRepo names the repository page a request from branch in dir would
+// be opened on (Connected shows it before the owner approves).
+func (o *Opener) ForgeRepo(ctx context.Context, dir, branch string) (string, error) {
+	r, err := o.Detect(ctx, dir, branch)
+	if err != nil {
+		return "", err
+	}
+	return r.Host.Kind.Label() + " " + r.Web, nil
+}
+
+// OpenPullRequest is Open for an approved Connected proposal.
+func (o *Opener) OpenPullRequest(ctx context.Context, dir, branch, base, title, body string) (string, int64, error) {
+	got, err := o.Open(ctx, OpenRequest{Dir: dir, Branch: branch, Base: base, Title: title, Body: body})
+	if err != nil {
+		return "", 0, err
+	}
+	return got.PR.URL, got.PR.Number, nil
+}

@@ -33,6 +33,9 @@ type Options struct {
 	// screen: a change set applies there, never to whichever Local Folder
 	// is newest.
 	CodeRepo notesres.CodeRepo
+	// PullRequests opens an approved propose_pull_request on the
+	// repository's forge with the owner's login (forge.Opener).
+	PullRequests connect.PullRequests
 	// RegisterTool offers a tool to the runs of the app's one executor
 	// (tools.Executor.Register).
 	RegisterTool func(tools.Tool) error
@@ -58,7 +61,7 @@ func Open(ctx context.Context, opts Options) (*Connected, error) {
 	}
 	svc, err := connect.Open(ctx, opts.DB, connect.Options{Resources: msgres.Resources{Resources: notesres.New(opts.Notes), S: msgs},
 		Runner: opts.Runner, Extra: []connect.ToolSource{msgres.Source{S: msgs}},
-		Repos: notesres.Repos(opts.Notes, opts.CodeRepo),
+		Repos: notesres.Repos(opts.Notes, opts.CodeRepo), PullRequests: opts.PullRequests, Imports: notesres.Imports(opts.Notes),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("opening the Connected agents endpoint: %w", err)

@@ -5,6 +5,7 @@ import type * as board_Service from './board/Service';
 import type * as chat_Binding from './chat/Binding';
 import type * as code_Binding from './code/Binding';
 import type * as connect_Panel from './connect/Panel';
+import type * as forge_Binding from './forge/Binding';
 import type * as inventory_Binding from './inventory/Binding';
 import type * as main_Events from './main/Events';
 import type * as messages_Binding from './messages/Binding';
@@ -44,6 +45,9 @@ export interface Bound {
   };
   connect: {
     Panel: typeof connect_Panel;
+  };
+  forge: {
+    Binding: typeof forge_Binding;
   };
   inventory: {
     Binding: typeof inventory_Binding;

@@ -52,6 +52,13 @@ export namespace approvals {
 
 export namespace board {
 	
+	export interface PullRequest {
+	    url: string;
+	    number: number;
+	    forge: string;
+	    state: string;
+	    checks: string;
+	}
 	export interface Card {
 	    key: string;
 	    source: string;
@@ -73,6 +80,7 @@ export namespace board {
 	    branch?: string;
 	    added?: number;
 	    removed?: number;
+	    pullRequest?: PullRequest;
 	    children?: number;
 	    childrenDone?: number;
 	    cost?: cost.Cost;
@@ -232,6 +240,17 @@ export namespace connect {
 	    after: string;
 	    added: boolean;
 	}
+	export interface ImportFile {
+	    name: string;
+	    content: string;
+	}
+	export interface FileImportAsk {
+	    into: string;
+	    id: string;
+	    title: string;
+	    files: ImportFile[];
+	}
+	
 	export interface PanelTexts {
 	    Pending: string;
 	    Connected: string;
@@ -239,6 +258,17 @@ export namespace connect {
 	    ToolsOn: string;
 	    ChatWaits: string;
 	    Assistants: string[];
+	}
+	export interface Imported {
+	    name: string;
+	    id: string;
+	    version: number;
+	}
+	export interface PullRequestAsk {
+	    branch: string;
+	    base: string;
+	    body: string;
+	    forge: string;
 	}
 	export interface Proposal {
 	    id: string;
@@ -256,11 +286,17 @@ export namespace connect {
 	    decidedBy: string;
 	    changes: FileChange[];
 	    patch: string;
+	    request?: PullRequestAsk;
+	    import?: FileImportAsk;
 	    branch: string;
 	    commit: string;
 	    diff: string;
 	    problem: string;
+	    url?: string;
+	    number?: number;
+	    imported?: Imported[];
 	}
+	
 	export interface ToolSetting {
 	    name: string;
 	    scope: string;
@@ -278,6 +314,81 @@ export namespace cost {
 	    estimateUsd: number;
 	    estimated: boolean;
 	}
+
+}
+
+export namespace forge {
+	
+	export interface Checks {
+	    state: string;
+	    total: number;
+	    passed: number;
+	    failed: number;
+	    pending: number;
+	}
+	export interface Draft {
+	    title: string;
+	    body: string;
+	    commits: string[];
+	}
+	export interface Host {
+	    name: string;
+	    kind: string;
+	    api?: string;
+	}
+	export interface OpenRequest {
+	    dir: string;
+	    branch: string;
+	    base: string;
+	    title: string;
+	    body: string;
+	}
+	export interface PullRequest {
+	    kind: string;
+	    number: number;
+	    url: string;
+	    state: string;
+	    title: string;
+	    head: string;
+	    base: string;
+	    sha: string;
+	    checks: Checks;
+	}
+	export interface Repo {
+	    host: Host;
+	    owner: string;
+	    name: string;
+	    web: string;
+	    remote: string;
+	    remoteUrl: string;
+	    http: boolean;
+	}
+	export interface Opened {
+	    repo: Repo;
+	    pr: PullRequest;
+	    existing: boolean;
+	    tokenFrom: string;
+	}
+	export interface Record {
+	    dir: string;
+	    branch: string;
+	    repo: Repo;
+	    pr: PullRequest;
+	    checkedAt: number;
+	}
+	export interface Plan {
+	    repo: Repo;
+	    forge: string;
+	    request: string;
+	    branch: string;
+	    base: string;
+	    draft: Draft;
+	    tokenFrom: string;
+	    tokenProblem: string;
+	    existing?: Record;
+	}
+	
+	
 
 }
 
@@ -1077,6 +1188,7 @@ export namespace teamclient {
 	    id?: string;
 	    since?: number;
 	    choices?: number;
+	    asks?: string;
 	}
 	export interface SharedDevice {
 	    name: string;

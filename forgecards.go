@@ -1,0 +1,57 @@
+package main
+
+import (
+	"context"
+	"sync"
+
+	"github.com/osfoundry/desktop/backend/board"
+	"github.com/osfoundry/desktop/backend/forge"
+)
+
+// forgeCards shows on a branch's card the pull request opened for it from
+// the app (forge.Settings keeps them); the board redraws when one opens
+// or is read again.
+type forgeCards struct {
+	settings *forge.Settings
+	mu       sync.Mutex
+	watchers []func()
+}
+
+var _ board.PullRequests = (*forgeCards)(nil)
+
+func (f *forgeCards) PullRequest(dir, branch string) *board.PullRequest {
+	r := f.settings.Record(dir, branch)
+	if r == nil {
+		return nil
+	}
+	return &board.PullRequest{URL: r.PR.URL, Number: r.PR.Number, Forge: r.Repo.Host.Kind.Label(), State: r.PR.State, Checks: r.PR.Checks.State}
+}
+
+func (f *forgeCards) Watch(changed func()) {
+	f.mu.Lock()
+	f.watchers = append(f.watchers, changed)
+	f.mu.Unlock()
+}
+
+func (f *forgeCards) changed() {
+	f.mu.Lock()
+	ws := append([]func(){}, f.watchers...)
+	f.mu.Unlock()
+	for _, w := range ws {
+		w()
+	}
+}
+
+// openForge builds the forge wing over the data folder dir: the pull
+// request dialog's binding, the Opener Connected approves pull requests
+// with, and the board's view of opened requests.
+func openForge(dir string) (*forge.Binding, *forge.Opener, *forgeCards, error) {
+	settings, err := forge.OpenSettings(dir)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	kc := forge.OSKeychain{}
+	opener := forge.NewOpener(settings, kc, nil)
+	cards := &forgeCards{settings: settings}
+	return forge.NewBinding(context.Background(), opener, settings, kc, cards.changed), opener, cards, nil
+}
