@@ -206,12 +206,15 @@ type summary struct {
 	// Last is the request's last message whole (JSON): what a person or
 	// the app typed into the agent, for specs that check it arrived.
 	Last string `json:"last"`
+	// Model is the model the CLI asked for.
+	Model string `json:"model"`
 }
 
 func summaries(reqs []fakemodel.Request) []summary {
 	out := []summary{}
 	for _, r := range reqs {
 		s := summary{API: r.API, Turn: r.Turn, Summary: r.Summary(), Tools: r.ToolNames(), ToolResults: []string{}}
+		s.Model, _ = r.JSON()["model"].(string)
 		if msgs, ok := r.JSON()["messages"].([]any); ok {
 			s.Messages = len(msgs)
 			if len(msgs) > 0 {

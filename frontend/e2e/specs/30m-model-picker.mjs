@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { until, assert, goCall, xtermText } from '../lib.mjs';
+
+// The model per agent, from the New pane form to the model API.
+// Checks:
+//  1. typing `claude` as the command shows a Model select whose first
+//     entry is "Default (the CLI's own)", then what the installed Claude
+//     Code accepts (its documented aliases sonnet, opus, haiku);
+//  2. picking haiku and Start runs `claude --model haiku` (argv, the
+//     model its own word) in the real Claude Code, whose request to the
+//     model API asks for a Haiku model;
+//  3. the pane's rail entry and its Sessions board card show "haiku";
+//  4. the next New pane form starts on haiku for claude (remembered per
+//     CLI), and a command that names its own model gets no select.
+export default async function ({ page, base, tmp, shot }) {
+  const seed = JSON.parse(readFileSync(join(tmp, 'pipeline-seed.json'), 'utf8'));
+  if (seed.missing) throw new Error(seed.missing);
+  const fake = (path, init) => fetch(seed.url + path, init);
+  await fake('/_testkit/reset', { method: 'POST' });
+
+  await page.goto(base + '/#/terminal');
+  await page.waitForSelector('.rail-col');
+  const before = new Set((await goCall(page, 'terminal.Service.List')).map((p) => p.id));
+  await page.getByRole('button', { name: '+ New pane' }).click();
+  const form = page.getByRole('form', { name: 'New pane' });
+  await form.locator('input[name="dir"]').fill(seed.work);
+  await form.locator('input[name="command"]').fill('claude');
+  const select = form.locator('select[data-cli-model="claude"]');
+  await until('the Model select with the CLI list', async () => (await select.count()) === 1 && (await select.isEnabled()) && (await select.locator('option').count()) > 3);
+  const options = await select.locator('option').evaluateAll((os) => os.map((o) => ({ value: o.value, text: o.textContent.trim() })));
+  assert(options[0].value === '' && options[0].text === "Default (the CLI's own)", `first option ${JSON.stringify(options[0])}`);
+  for (const alias of ['sonnet', 'opus', 'haiku']) assert(options.some((o) => o.value === alias), `no ${alias} in ${JSON.stringify(options)}`);
+  await select.selectOption('haiku');
+  await shot('30m-new-pane-model');
+  await form.getByRole('button', { name: 'Start' }).click();
+
+  let pane;
+  await until('the new pane', async () => {
+    pane = (await goCall(page, 'terminal.Service.List')).find((p) => !before.has(p.id));
+    return !!pane;
+  });
+  try {
+    const i = pane.argv.indexOf('--model');
+    assert(pane.argv[0] === 'claude' && i > 0 && pane.argv[i + 1] === 'haiku', `argv ${JSON.stringify(pane.argv)}`);
+
+    // The rail says which model the pane's agent runs.
+    const railModel = page.locator(`[data-pane-model="${pane.id}"]`);
+    await until('the rail to show the model', async () => (await railModel.count()) === 1 && (await railModel.textContent()).trim() === 'haiku');
+
+    // Claude Code asks the model API for a Haiku model once it gets a task.
+    const ready = /\? for shortcuts|\(shift\+tab to cycle\)/;
+    await until('Claude Code to be ready for a task', async () => ready.test(await xtermText(page, pane.id)), 45000);
+    const view = page.locator(`[data-pane-view="${pane.id}"]`);
+    await view.click();
+    await page.keyboard.type('say hello');
+    await until('the task to be typed', async () => (await xtermText(page, pane.id)).includes('say hello'));
+    await page.keyboard.press('Enter');
+    let reqs = [];
+    await until('a request to the model', async () => {
+      reqs = await (await fake('/_testkit/requests')).json();
+      return reqs.length > 0;
+    }, 30000);
+    assert(reqs.every((r) => /haiku/i.test(r.model)), `the model API was asked for ${JSON.stringify(reqs.map((r) => r.model))}, want a Haiku model`);
+    const what = (await page.locator(`[data-pane-what="${pane.id}"]`).textContent()).trim();
+    assert(what === 'Claude Code · haiku', `the rail's second line reads "${what}", want "Claude Code · haiku"`);
+    await shot('30m-pane-model-rail');
+
+    // The board card shows it too.
+    await page.goto(base + '/#/sessions');
+    const card = page.locator(`[data-card="terminal/${pane.id}"]`);
+    await card.waitFor();
+    const cardModel = card.locator(`[data-card-model]`);
+    await until('the card to show the model', async () => (await cardModel.count()) === 1 && (await cardModel.textContent()).trim() === 'haiku');
+    await shot('30m-board-card-model');
+    console.log(`     rail: "${what}", model API asked for ${reqs[0].model}`);
+
+    // The next form remembers haiku for claude; a command with its own model has no select.
+    await page.goto(base + '/#/terminal');
+    await page.getByRole('button', { name: '+ New pane' }).click();
+    const again = page.getByRole('form', { name: 'New pane' });
+    await again.locator('input[name="command"]').fill('claude');
+    const select2 = again.locator('select[data-cli-model="claude"]');
+    await until('the remembered model', async () => (await select2.count()) === 1 && (await select2.isEnabled()) && (await select2.inputValue()) === 'haiku');
+    await again.locator('input[name="command"]').fill('claude --model opus');
+    await again.locator('[data-own-model]').waitFor();
+    assert((await select2.count()) === 0, 'a command naming its own model still shows the select');
+    if (await again.getByRole('button', { name: 'Cancel' }).count()) await again.getByRole('button', { name: 'Cancel' }).click();
+  } finally {
+    await goCall(page, 'terminal.Service.Close', pane.id).catch(() => {});
+  }
+}
