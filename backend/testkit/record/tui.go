@@ -11,8 +11,9 @@ import (
 	"github.com/osfoundry/desktop/backend/testkit/fakemodel"
 )
 
-// long bounds each wait of a TUI flow: the slowest CLI start or model turn.
-const long = 30 * time.Second
+// long bounds each wait of a TUI flow: the slowest CLI start or model turn
+// (opencode has taken over 30 s to draw its first screen on a busy machine).
+const long = 60 * time.Second
 
 // step is one action of a recording flow.
 type step = func() error
