@@ -193,6 +193,7 @@ func newApp(dir string, inst *instance.Instance) (*App, error) {
 		}}); err != nil {
 		return nil, err
 	}
+	a.replica.UseMessages(a.conn.Store) // a synced project's discussion channel syncs
 	serveChannelAgents(a)
 	var rulesReloaded func(problems []error) // logs and shows what a reload of the rules could not use
 	chats, jobs := a.work.BoardSources()

@@ -106,6 +106,11 @@ func postHash(p Post) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// Message returns one post by its id (ErrNotFound when there is none).
+func (s *Store) Message(ctx context.Context, id string) (Message, error) {
+	return s.b.Pool().Posts().Message(ctx, id)
+}
+
 // ListMessages returns a channel's posts after seq since (0 = from the
 // start), oldest first, at most limit (0 = DefaultListLimit); when more
 // than limit are newer, it returns the newest limit of them.

@@ -46,6 +46,7 @@ func TestAgainstTheTeamServer(t *testing.T) {
 		{"move to Synced offline", testShareOffline},
 		{"knowledge bases between two desktops", testKnowledgeSync},
 		{"Records between two desktops", testRecordsSync},
+		{"discussion between two desktops", testPostsSync},
 		{"shared sessions", testSharedSessions},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.run(t, tm) })

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/osfoundry/desktop/backend/messages"
 	"github.com/osfoundry/desktop/backend/notes"
 	"github.com/osfoundry/desktop/backend/store"
 )
@@ -31,13 +32,17 @@ const EventDraft = "notes:draft"
 // typed is lost.
 //
 // Only Notes of Synced projects are sent; Local-only projects, terminal
-// text and sessions never are. (Knowledge bases, Records and channels of
-// a synced project stay on this desktop for now.)
+// text and sessions never are. A synced project's knowledge bases,
+// Records and discussion channel travel too (replica_knowledge.go,
+// replica_records.go, replica_posts.go).
 type Replica struct {
 	c     *Client
 	notes *notes.Store
 	db    *sql.DB
 	log   *slog.Logger
+
+	msgs       *messages.Store // nil: discussion channels stay here
+	unsubPosts func()
 
 	pass     sync.Mutex // one sync pass at a time
 	applying sync.Map   // note id → the version of the server's copy being put
@@ -64,7 +69,12 @@ func NewReplica(ctx context.Context, c *Client, st *notes.Store, log *slog.Logge
 }
 
 // Close stops noting edits.
-func (r *Replica) Close() { r.unsub() }
+func (r *Replica) Close() {
+	r.unsub()
+	if r.unsubPosts != nil {
+		r.unsubPosts()
+	}
+}
 
 func (r *Replica) poke() {
 	select {
@@ -154,6 +164,9 @@ func (r *Replica) Sync(ctx context.Context) error {
 		return err
 	}
 	if err := r.pushRecords(ctx); err != nil {
+		return err
+	}
+	if err := r.pushPosts(ctx); err != nil {
 		return err
 	}
 	wss, err := r.workspaces(ctx)
@@ -284,6 +297,7 @@ type feed struct {
 	Articles       []notes.ArticleDoc    `json:"articles"`
 	RecordChannels []notes.RecordBoard   `json:"record_channels"`
 	Records        []notes.RecordItem    `json:"records"`
+	Posts          []serverPost          `json:"posts"`
 	Changes        []struct {
 		Kind    string `json:"kind"`
 		ID      string `json:"id"`

@@ -328,6 +328,9 @@ func (r *Replica) pullKnowledge(ctx context.Context, ws string, f feed) error {
 	if err := r.pullRecords(ctx, ws, f.RecordChannels, f.Records); err != nil {
 		return err
 	}
+	if err := r.pullPosts(ctx, ws, f.Posts); err != nil {
+		return err
+	}
 	for _, c := range f.Changes {
 		if c.Kind == "article" && c.Deleted {
 			if err := r.dropArticle(ctx, c.ID); err != nil {

@@ -22,6 +22,7 @@ type snapshot struct {
 	Articles       []notes.ArticleDoc    `json:"articles"`
 	RecordChannels []notes.RecordBoard   `json:"record_channels"`
 	Records        []notes.RecordItem    `json:"records"`
+	Posts          []serverPost          `json:"posts"`
 }
 
 // JoinProject starts syncing a project a teammate shares in team
@@ -62,7 +63,10 @@ func (r *Replica) JoinProject(ctx context.Context, ws, project string) error {
 			return err
 		}
 	}
-	return r.pullRecords(ctx, ws, s.RecordChannels, s.Records)
+	if err := r.pullRecords(ctx, ws, s.RecordChannels, s.Records); err != nil {
+		return err
+	}
+	return r.pullPosts(ctx, ws, s.Posts)
 }
 
 // ShareProject moves a Local-only project of this desktop to Synced in

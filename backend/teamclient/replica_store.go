@@ -80,6 +80,23 @@ CREATE TABLE team_sync_items (
 	PRIMARY KEY (kind, item_id)
 );
 `},
+	{Version: 4, SQL: `
+-- The person's posts in synced projects' discussion channels that the
+-- server has not taken yet, sent in order.
+CREATE TABLE team_sync_posts_out (
+	id         INTEGER PRIMARY KEY AUTOINCREMENT,
+	post_id    TEXT NOT NULL,
+	workspace  TEXT NOT NULL,
+	project_id TEXT NOT NULL,
+	text       TEXT NOT NULL,
+	problem    TEXT NOT NULL DEFAULT ''
+);
+-- Which server post is which post here (sent from here, or taken in).
+CREATE TABLE team_sync_post_ids (
+	server_id TEXT PRIMARY KEY,
+	local_id  TEXT NOT NULL
+);
+`},
 }
 
 // synced is a project's place on both sides ("" workspace: Local-only).

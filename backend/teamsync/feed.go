@@ -18,7 +18,7 @@ import (
 
 // Change is one change of a workspace.
 type Change struct {
-	Kind    string `json:"kind"` // note, project, kb, article, rchannel, record
+	Kind    string `json:"kind"` // note, project, kb, article, rchannel, record, post
 	ID      string `json:"id"`
 	Project string `json:"project_id"`
 	Deleted bool   `json:"deleted"`
@@ -41,6 +41,7 @@ type Feed struct {
 	Articles       []notes.ArticleDoc    `json:"articles"`
 	RecordChannels []notes.RecordBoard   `json:"record_channels"`
 	Records        []notes.RecordItem    `json:"records"`
+	Posts          []ProjectPost         `json:"posts"`
 }
 
 // maxPage is the most changes one pull returns.
@@ -117,7 +118,7 @@ func (s *Service) read(ctx context.Context, ws string, after cursor, limit int) 
 	}
 	f := Feed{Cursor: after.String(), Changes: cs, Notes: []notes.Note{}, Projects: []notes.Project{},
 		KnowledgeBases: []notes.KnowledgeBase{}, Articles: []notes.ArticleDoc{},
-		RecordChannels: []notes.RecordBoard{}, Records: []notes.RecordItem{}}
+		RecordChannels: []notes.RecordBoard{}, Records: []notes.RecordItem{}, Posts: []ProjectPost{}}
 	if len(cs) > limit {
 		f.Changes, f.More = cs[:limit], true
 	}
@@ -173,6 +174,10 @@ func (s *Service) fill(ctx context.Context, ws string, f *Feed) error {
 			}
 		case "rchannel", "record":
 			if err := s.fillRecords(ctx, ws, c, f); err != nil {
+				return err
+			}
+		case "post":
+			if err := s.fillPost(ctx, ws, c, f); err != nil {
 				return err
 			}
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/osfoundry/desktop/backend/messages/pgmessages"
 	"github.com/osfoundry/desktop/backend/notes/pgnotes"
 	"github.com/osfoundry/desktop/backend/pgdb"
 	"github.com/osfoundry/desktop/backend/testkit/pgtest"
@@ -25,6 +26,10 @@ func openDB(t *testing.T) *pgxpool.Pool {
 	}
 	t.Cleanup(pool.Close)
 	if err := pgdb.Migrate(bg, pool, pgnotes.Component, pgnotes.Migrations()); err != nil {
+		t.Fatal(err)
+	}
+	// teamsync numbers discussion posts too: the message tables come first.
+	if err := pgdb.Migrate(bg, pool, pgmessages.Component, pgmessages.Migrations()); err != nil {
 		t.Fatal(err)
 	}
 	if err := pgdb.Migrate(bg, pool, Component, Migrations()); err != nil {

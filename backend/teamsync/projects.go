@@ -24,6 +24,8 @@ type Snapshot struct {
 	// RecordChannels and Records are the project's Record channels and items.
 	RecordChannels []notes.RecordBoard `json:"record_channels"`
 	Records        []notes.RecordItem  `json:"records"`
+	// Posts are the newest posts of the project's discussion channel.
+	Posts []ProjectPost `json:"posts"`
 }
 
 // ProjectSnapshot takes the cursor first, then reads the project: a change
@@ -59,6 +61,9 @@ func (s *Service) ProjectSnapshot(ctx context.Context, personID, ws, project str
 		return Snapshot{}, err
 	}
 	if out.RecordChannels, out.Records, err = s.projectRecords(ctx, ws, project); err != nil {
+		return Snapshot{}, err
+	}
+	if out.Posts, err = s.projectPosts(ctx, ws, project); err != nil {
 		return Snapshot{}, err
 	}
 	return out, nil

@@ -10,7 +10,8 @@
 //
 // Only what a team shares is here. Local-only projects, terminals and
 // sessions never reach this package: the desktop sends only the Notes of
-// projects its person moved to Synced, their knowledge bases and Records.
+// projects its person moved to Synced, their knowledge bases, Records
+// and discussion channel.
 package teamsync
 
 import (
@@ -23,6 +24,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/osfoundry/desktop/backend/messages"
 	"github.com/osfoundry/desktop/backend/notes"
 	"github.com/osfoundry/desktop/backend/pghub"
 	"github.com/osfoundry/desktop/backend/teamauth"
@@ -31,7 +33,8 @@ import (
 )
 
 // Component names this package's migrations (table schema_teamsync). They
-// put triggers on the notes component's tables, so they run after it.
+// put triggers on the notes and messages components' tables, so they run
+// after both.
 const Component = "teamsync"
 
 //go:embed migrations/*.sql
@@ -42,10 +45,12 @@ func Migrations() fs.FS { return pgdb.Embedded(migrationFiles) }
 
 // Config is what the team server passes in.
 type Config struct {
-	Pool   *pgxpool.Pool
-	Auth   *teamauth.Service
-	Notes  *notes.Store
-	Logger *slog.Logger
+	Pool  *pgxpool.Pool
+	Auth  *teamauth.Service
+	Notes *notes.Store
+	// Messages keeps the projects' discussion channels (nil: none).
+	Messages *messages.Store
+	Logger   *slog.Logger
 }
 
 // Service serves the sync API; Listen must run for live updates.
@@ -80,6 +85,7 @@ func (s *Service) Register(mount func(pattern string, h http.Handler)) {
 	mount("POST /api/sync/{ws}/kbs/{kb}/articles/{article}", api(s.writeArticle))
 	mount("POST /api/sync/{ws}/records", api(s.createRecordChannel))
 	mount("POST /api/sync/{ws}/records/{channel}/items/{item}", api(s.writeRecord))
+	mount("POST /api/sync/{ws}/posts", api(s.createPost))
 	mount("GET /api/sync/{ws}/events", http.HandlerFunc(s.events))
 }
 

@@ -70,10 +70,11 @@ func teamComponents() []teamserver.Component {
 	return []teamserver.Component{
 		{Name: teamauth.Component, Migrations: teamauth.Migrations(), Start: p.startAuth},
 		{Name: pgnotes.Component, Migrations: pgnotes.Migrations(), Start: p.startNotes},
-		{Name: teamsync.Component, Migrations: teamsync.Migrations(), Start: p.startSync, Ready: p.syncReady},
 		{Name: teamsessions.Component, Migrations: teamsessions.Migrations(), Start: p.startSessions, Ready: p.sessionsReady},
 		{Name: teampush.Component, Migrations: teampush.Migrations(), Start: p.startPush},
 		{Name: pgmessages.Component, Migrations: pgmessages.Migrations(), Start: p.startMessages, Ready: p.messagesReady},
+		// After the message channels: it numbers discussion posts too.
+		{Name: teamsync.Component, Migrations: teamsync.Migrations(), Start: p.startSync, Ready: p.syncReady},
 		{Name: pgproposals.Component, Migrations: pgproposals.Migrations()},
 		{Name: pgconnect.Component, Migrations: pgconnect.Migrations(), Start: p.startConnect},
 	}
@@ -142,7 +143,7 @@ func (p *teamParts) startSync(ctx context.Context, s *teamserver.Server) error {
 	if p.auth == nil {
 		return nil
 	}
-	svc, err := teamsync.New(teamsync.Config{Pool: s.Pool(), Auth: p.auth, Notes: p.notes, Logger: s.Logger()})
+	svc, err := teamsync.New(teamsync.Config{Pool: s.Pool(), Auth: p.auth, Notes: p.notes, Messages: p.msgs, Logger: s.Logger()})
 	if err != nil {
 		return err
 	}

@@ -49,7 +49,9 @@ type Connected struct {
 	Panel    *connect.Panel
 	Picker   *notesres.Picker
 	Messages *messages.Binding
-	server   *connect.Server
+	// Store is the message channels (a synced project's discussion syncs).
+	Store  *messages.Store
+	server *connect.Server
 }
 
 // Open builds the endpoint over the notes and message stores in opts.DB;
@@ -74,7 +76,7 @@ func Open(ctx context.Context, opts Options) (*Connected, error) {
 			return nil, fmt.Errorf("offering the message tools to runs: %w", err)
 		}
 	}
-	c := &Connected{Messages: messages.NewBinding(ctx, msgs, opts.Emitter, opts.Notify, nil)}
+	c := &Connected{Messages: messages.NewBinding(ctx, msgs, opts.Emitter, opts.Notify, nil), Store: msgs}
 	if c.server, err = connect.NewServer(svc, connect.ServerConfig{}); err != nil {
 		return nil, fmt.Errorf("building the Connected agents server: %w", err)
 	}
