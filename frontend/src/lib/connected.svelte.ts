@@ -90,11 +90,11 @@ export class ConnectedState {
   }
 
   /** run performs a panel action, replaces the connection it returns and shows any error. */
-  /** decide approves or declines a proposal; an applied change set joins "Applied". */
+  /** decide approves or declines a proposal; an applied change set, opened pull request or written import joins "Applied". */
   decide(id: string, approve: boolean): Promise<boolean> {
     return this.run(async () => {
       const p = approve ? await connectApi.approve(id) : await connectApi.decline(id);
-      if (p.status === 'approved' && p.branch) this.applied = [p, ...this.applied.filter((x) => x.id !== p.id)];
+      if (p.status === 'approved' && (p.branch || p.url || p.imported?.length)) this.applied = [p, ...this.applied.filter((x) => x.id !== p.id)];
       return p;
     });
   }

@@ -192,11 +192,9 @@ export function statusTone(status: string): Tone {
 }
 
 const kindLabels: Record<string, string> = {
-  gitnest_work: 'GitNest work',
   change_set: 'Change set',
   file_import: 'File import',
   pull_request: 'Pull request',
-  room_app_install: 'Room app install',
 };
 
 /** kindLabel names a proposal's kind. */
