@@ -12,7 +12,10 @@ import { until, assert, goCall, xtermText } from '../lib.mjs';
 //     model API asks for a Haiku model;
 //  3. the pane's rail entry and its Sessions board card show "haiku";
 //  4. the next New pane form starts on haiku for claude (remembered per
-//     CLI), and a command that names its own model gets no select.
+//     CLI), and a command that names its own model gets no select;
+//  5. Pipeline Roles: the Worker's picker gets the same select under
+//     cli:claude:agent; opus saves the role as cli:claude:agent@opus;
+//  6. a fleet's run picks its own CLI model the same way.
 export default async function ({ page, base, tmp, shot }) {
   const seed = JSON.parse(readFileSync(join(tmp, 'pipeline-seed.json'), 'utf8'));
   if (seed.missing) throw new Error(seed.missing);
@@ -89,4 +92,30 @@ export default async function ({ page, base, tmp, shot }) {
   } finally {
     await goCall(page, 'terminal.Service.Close', pane.id).catch(() => {});
   }
+
+  // Pipeline Roles: the role's model with the CLI's model under it.
+  await page.goto(base + '/#/pipeline');
+  await page.getByRole('heading', { name: 'Pipeline Roles' }).waitFor();
+  const worker = page.locator('[data-role="Worker"]');
+  const saved = (await goCall(page, 'roles.Binding.Roles')).find((r) => r.name === 'Worker')?.model ?? '';
+  await worker.getByRole('combobox', { name: 'Model for Worker' }).click();
+  await worker.getByRole('listbox', { name: 'Model for Worker' }).getByRole('option', { name: /^cli:claude:agent/ }).click();
+  const roleSelect = worker.locator('select[data-cli-model="claude"]');
+  await until('the role\'s CLI model select', async () => (await roleSelect.count()) === 1 && (await roleSelect.isEnabled()));
+  await roleSelect.selectOption('opus');
+  await until('the Worker saved on opus', async () => (await goCall(page, 'roles.Binding.Roles')).find((r) => r.name === 'Worker')?.model === 'cli:claude:agent@opus');
+  await shot('30m-role-model');
+  await goCall(page, 'roles.Binding.SetRoleModel', 'Worker', saved); // later specs expect the seed's Worker
+
+  // A fleet's run: its own mode and CLI model.
+  await page.goto(base + '/#/orchestration');
+  const start = page.getByRole('form', { name: 'Start orchestration' });
+  await start.getByRole('combobox', { name: 'Model of run 1' }).click();
+  await start.getByRole('listbox', { name: 'Model of run 1' }).getByRole('option', { name: /^cli:claude:agent/ }).click();
+  const runSelect = start.locator('select[data-cli-model="claude"]');
+  await until('the run\'s CLI model select', async () => (await runSelect.count()) === 1 && (await runSelect.isEnabled()));
+  await runSelect.selectOption('sonnet');
+  await until('the run picker to show its mode', async () => (await start.getByRole('combobox', { name: 'Model of run 1' }).textContent()).includes('cli:claude:agent'));
+  assert((await runSelect.inputValue()) === 'sonnet', 'the run keeps sonnet');
+  await shot('30m-fleet-model');
 }
