@@ -104,6 +104,51 @@ func TestGiteaOpensPullRequest(t *testing.T) {
 		}
 	})
 
+	t.Run("the dialog's binding: plan, token, open, card record", func(t *testing.T) {
+		dir := giteaRepo(t, g, "dialog")
+		settings, err := OpenSettings(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := settings.SetHosts([]Host{{Name: g.Host, Kind: Gitea}}); err != nil {
+			t.Fatal(err)
+		}
+		kc := memKeychain{}
+		changed := 0
+		b := NewBinding(ctx, NewOpener(settings, kc, nil), settings, kc, func() { changed++ })
+		plan, err := b.Plan(dir, "osf/dialog", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plan.Base != "main" || plan.Forge != "Gitea" || plan.Draft.Title != "Say hello" || plan.TokenFrom != "" ||
+			!strings.Contains(plan.TokenProblem, "paste a token") || plan.Existing != nil {
+			t.Fatalf("plan without a token: %+v", plan)
+		}
+		if _, err := b.Open(OpenRequest{Dir: dir, Branch: "osf/dialog", Base: "main", Title: "Say hello"}); !errors.Is(err, ErrNoToken) {
+			t.Fatalf("open without a token: %v", err)
+		}
+		if err := b.SaveToken(g.Host, g.Admin.Token); err != nil {
+			t.Fatal(err)
+		}
+		if plan, _ = b.Plan(dir, "osf/dialog", "main"); plan.TokenFrom != "keychain" {
+			t.Fatalf("plan after pasting: %+v", plan)
+		}
+		got, err := b.Open(OpenRequest{Dir: dir, Branch: "osf/dialog", Base: "main", Title: "Say hello", Body: "Edited."})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := settings.Record(dir, "osf/dialog")
+		if rec == nil || rec.PR.URL != got.PR.URL || changed != 1 {
+			t.Fatalf("record for the card: %+v (changed %d)", rec, changed)
+		}
+		if r, err := b.Refresh(dir, "osf/dialog"); err != nil || r.PR.State != "open" || changed != 2 {
+			t.Fatalf("refresh: %+v %v", r, err)
+		}
+		if plan, _ = b.Plan(dir, "osf/dialog", "main"); plan.Existing == nil || plan.Existing.PR.Number != got.PR.Number {
+			t.Fatalf("plan after opening: %+v", plan.Existing)
+		}
+	})
+
 	t.Run("token without push rights pushes nothing", func(t *testing.T) {
 		dir := giteaRepo(t, g, "readonly")
 		reader := &Opener{Hosts: hosts, Tokens: staticTokens{g.Host: g.Reader.Token}}

@@ -1,0 +1,74 @@
+package forge
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// memKeychain is the OS keychain's behaviour in memory.
+type memKeychain map[string]string
+
+func (m memKeychain) Get(h string) (string, error) { return m[h], nil }
+func (m memKeychain) Set(h, t string) error        { m[h] = t; return nil }
+func (m memKeychain) Delete(h string) error        { delete(m, h); return nil }
+
+// A pasted token wins; else the forge CLI is asked for its own login, by
+// argv and for that host only; with neither, the error says what to do.
+func TestTokensOrder(t *testing.T) {
+	var asked [][]string
+	run := func(_ context.Context, name string, args ...string) (string, error) {
+		asked = append(asked, append([]string{name}, args...))
+		if name == "gh" {
+			return "gho_fromcli", nil
+		}
+		return "", errors.New("not signed in")
+	}
+	kc := memKeychain{}
+	toks := Tokens{Keychain: kc, Run: run}
+	gh := Host{Name: "github.com", Kind: GitHub}
+
+	tok, from, err := toks.Token(context.Background(), gh)
+	if err != nil || tok != "gho_fromcli" || from != "gh" || strings.Join(asked[0], " ") != "gh auth token --hostname github.com" {
+		t.Fatalf("from gh: %q %q %v (asked %v)", tok, from, err, asked)
+	}
+	kc["github.com"] = "pasted"
+	if tok, from, _ := toks.Token(context.Background(), gh); tok != "pasted" || from != "keychain" {
+		t.Fatalf("pasted token: %q from %q", tok, from)
+	}
+	asked = nil
+	_, _, err = toks.Token(context.Background(), Host{Name: "gitlab.example.org:8443", Kind: GitLab})
+	if !errors.Is(err, ErrNoToken) || !strings.Contains(err.Error(), "glab auth login") ||
+		strings.Join(asked[0], " ") != "glab config get token --host gitlab.example.org" {
+		t.Fatalf("no glab login: %v (asked %v)", err, asked)
+	}
+	if _, _, err := toks.Token(context.Background(), Host{Name: "git.example.org", Kind: Gitea}); !errors.Is(err, ErrNoToken) || !strings.Contains(err.Error(), "paste a token") {
+		t.Fatalf("gitea without token: %v", err)
+	}
+}
+
+func TestSettingsHostsAreChecked(t *testing.T) {
+	s, err := OpenSettings(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range [][]Host{
+		{{Name: "https://git.example.org", Kind: Gitea}},
+		{{Name: "git.example.org", Kind: "svn"}},
+		{{Name: "git.example.org", Kind: Gitea, API: "ftp://x"}},
+		{{Name: "a.org", Kind: Gitea}, {Name: "A.org", Kind: GitLab}},
+	} {
+		if err := s.SetHosts(bad); err == nil {
+			t.Errorf("%+v accepted", bad)
+		}
+	}
+	if err := s.SetHosts([]Host{{Name: " Git.Example.org ", Kind: Gitea}}); err != nil {
+		t.Fatal(err)
+	}
+	again, err := OpenSettings(filepath.Dir(s.path))
+	if err != nil || len(again.Hosts()) != 1 || again.Hosts()[0].Name != "git.example.org" {
+		t.Fatalf("read back: %+v %v", again.Hosts(), err)
+	}
+}
