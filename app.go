@@ -153,7 +153,7 @@ func newApp(dir string, inst *instance.Instance) (*App, error) {
 	})
 	// Usage reads Claude Code's and Codex's own files; its notification
 	// (a window past 80 %) follows the same Settings switch.
-	a.usage = usage.New(usage.Options{Home: home, Getenv: os.Getenv,
+	a.usage = usage.New(usage.Options{Home: home, Getenv: os.Getenv, NotifiedFile: filepath.Join(dir, "usage-notified.json"),
 		Notify: func(title, body string) { a.links.ShowPost(title, body, "usage") }})
 	a.Usage = usage.NewBinding(a.usage)
 	// Joining a team is opt-in: until then it reads one missing file.

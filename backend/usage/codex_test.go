@@ -1,6 +1,11 @@
 package usage
 
 import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -88,5 +93,49 @@ func TestClaudeWindowNotifiesOnce(t *testing.T) {
 	want := "Claude Code: 85% of your 5-hour window used / Against your busiest earlier window. It resets at 14:00."
 	if len(shown) != 1 || shown[0] != want {
 		t.Fatalf("notifications %q, want [%q]", shown, want)
+	}
+}
+
+// A restart in the middle of a window already notified does not notify it
+// again; the file keeps only windows not yet over.
+func TestNotifiedSurvivesARestart(t *testing.T) {
+	home := t.TempDir()
+	file := filepath.Join(t.TempDir(), "data", "usage-notified.json")
+	p := usagetest.ClaudeSession(home, "-w", "s")
+	req := func(id, ts string, in int64) []byte {
+		return usagetest.ClaudeLine("s", usagetest.Request{At: at(ts), MsgID: id, ReqID: "r" + id, Model: "claude-sonnet-4-5", In: in})
+	}
+	must(t, usagetest.Append(p, req("a", "2026-12-03T08:10:00Z", 1000)))
+	must(t, usagetest.Append(p, req("b", "2026-12-04T09:05:00Z", 900)))
+	now := at("2026-12-04T10:00:00Z")
+	var shown []string
+	start := func() {
+		s := New(Options{Home: home, Now: func() time.Time { return now }, Loc: utc, NotifiedFile: file,
+			Notify: func(title, body string) { shown = append(shown, title) }})
+		s.Report()
+	}
+	start()
+	start() // the app restarted in the same window
+	if len(shown) != 1 {
+		t.Fatalf("notifications over two starts in one window: %q", shown)
+	}
+	// The next day's window past 80 % is a new window: notified, and the
+	// ended one is no longer kept.
+	must(t, usagetest.Append(p, req("c", "2026-12-05T09:05:00Z", 950)))
+	now = at("2026-12-05T10:00:00Z")
+	start()
+	if len(shown) != 2 {
+		t.Fatalf("the next window was not notified: %q", shown)
+	}
+	b, err := os.ReadFile(file)
+	must(t, err)
+	if strings.Count(string(b), "claude:") != 1 || !strings.Contains(string(b), fmt.Sprint(at("2026-12-05T09:00:00Z").UnixMilli())) {
+		t.Fatalf("kept %s, want only the running window", b)
+	}
+	// A file that is not ours is reported and replaced, never fatal.
+	must(t, os.WriteFile(file, []byte("not json"), 0o600))
+	start()
+	if b, _ := os.ReadFile(file); !json.Valid(b) {
+		t.Fatalf("the unreadable file was not replaced: %q", b)
 	}
 }

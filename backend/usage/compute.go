@@ -123,7 +123,7 @@ func (s *Service) notify(r Report) {
 	if w := r.Claude.Window; w != nil && w.LimitTokens > 0 && w.UsedPercent >= Threshold {
 		key := fmt.Sprintf("claude:%d", w.Start)
 		if !s.notified[key] {
-			s.notified[key] = true
+			s.markNotified(key, w.ResetsAt, r.Now)
 			s.opts.Notify(fmt.Sprintf("Claude Code: %.0f%% of your 5-hour window used", w.UsedPercent),
 				fmt.Sprintf("Against your busiest earlier window. It resets at %s.", at(w.ResetsAt)))
 		}
@@ -141,7 +141,7 @@ func (s *Service) notify(r Report) {
 		if s.notified[key] {
 			continue
 		}
-		s.notified[key] = true
+		s.markNotified(key, l.lim.ResetsAt, r.Now)
 		body := "Codex will stop when it reaches 100%."
 		if l.lim.ResetsAt != 0 {
 			body = fmt.Sprintf("It resets %s.", resetWords(l.lim.ResetsAt, r.Now, loc))

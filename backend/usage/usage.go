@@ -104,6 +104,9 @@ type Options struct {
 	// Getenv reads CLAUDE_CONFIG_DIR, XDG_CONFIG_HOME and CODEX_HOME, which
 	// move the CLIs' folders (os.Getenv in the app; nil reads none).
 	Getenv func(string) string
+	// NotifiedFile keeps the windows already notified across restarts (in
+	// the app's data folder; "" keeps them in memory only).
+	NotifiedFile string
 }
 
 // Service keeps what was read of each file between refreshes.
@@ -113,6 +116,7 @@ type Service struct {
 	claude   map[string]*claudeFile
 	codex    map[string]*codexFile
 	notified map[string]bool
+	ends     map[string]int64 // each notified window's end (epoch ms)
 }
 
 type claudeFile struct {
@@ -138,7 +142,9 @@ func New(o Options) *Service {
 	if o.Getenv == nil {
 		o.Getenv = func(string) string { return "" }
 	}
-	return &Service{opts: o, claude: map[string]*claudeFile{}, codex: map[string]*codexFile{}, notified: map[string]bool{}}
+	s := &Service{opts: o, claude: map[string]*claudeFile{}, codex: map[string]*codexFile{}, notified: map[string]bool{}, ends: map[string]int64{}}
+	s.loadNotified()
+	return s
 }
 
 // claudeRoots are where Claude Code keeps its logs, as External agents
