@@ -121,7 +121,9 @@ export class TerminalState {
       if (seq < this.#applied) return;
       this.#applied = seq;
       this.panes = panes;
-      terminalLayout.set(fill(terminalLayout.layout, this.#order()));
+      // Before the restore is done (or with no pane listed) a saved slot
+      // keeps its pane's place.
+      terminalLayout.set(fill(terminalLayout.layout, this.#order(), this.restoring > 0 || panes.length === 0));
       // Not awaited: the selection above must not wait behind another call
       // while a new pane is being created.
       if (this.restoring) terminalApi.restoring().then((n) => (this.restoring = n ?? 0), () => {});

@@ -9,6 +9,8 @@ describe('terminal layout', () => {
     expect(fill(L({ kind: 'columns', slots: [] }), ['a']).slots).toEqual(['a', '']);
     // One slot shows the newest pane, as before the split existed.
     expect(fill(L({ kind: 'single', slots: ['gone'] }), ['a', 'b']).slots).toEqual(['b']);
+    // While panes are restored, a slot waits for its pane.
+    expect(fill(L({ kind: 'columns', slots: ['later', ''] }), ['a'], true).slots).toEqual(['later', 'a']);
   });
 
   it('picking a pane on screen moves the keyboard to its slot; another pane takes the focused slot', () => {

@@ -56,10 +56,11 @@ export function focused(l: Layout): string | null {
 
 /** fill makes the layout fit the panes there are (order: the rail's):
  * ids of closed panes leave their slots, and empty slots take the panes
- * not on screen yet, in rail order. */
-export function fill(l: Layout, order: string[]): Layout {
+ * not on screen yet, in rail order. keep: panes are still being restored
+ * (or none is listed yet), so ids not listed keep their slots. */
+export function fill(l: Layout, order: string[], keep = false): Layout {
   const n = slotCount(l.kind);
-  const alive = new Set(order);
+  const alive = new Set(keep ? [...order, ...l.slots] : order);
   const slots = Array.from({ length: n }, (_, i) => (l.slots[i] && alive.has(l.slots[i]) ? l.slots[i] : ''));
   const shown = new Set(slots.filter(Boolean));
   const rest = order.filter((id) => !shown.has(id));
