@@ -124,6 +124,9 @@ func (k *Knowledge) PutArticle(ctx context.Context, kbID, id, title, body string
 		return Article{}, fmt.Errorf("saving article %q: %w", title, err)
 	}
 	a, err := rows.Article(ctx, kbID, id)
+	if err == nil {
+		k.notifyItem("article", id)
+	}
 	return a.Article, err
 }
 
@@ -171,6 +174,7 @@ func (k *Knowledge) SaveArticleAsPerson(ctx context.Context, kbID, id string, ex
 	if !saved {
 		return ArticleSave{Version: cur.Version, Current: &cur}, nil
 	}
+	k.notifyItem("article", id)
 	return ArticleSave{Saved: true, Version: cur.Version}, nil
 }
 

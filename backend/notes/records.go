@@ -204,6 +204,7 @@ func (r *Records) CreateRecordItem(ctx context.Context, channelID, id, title, st
 	if err := rows.InsertItem(ctx, it, r.now()); err != nil {
 		return RecordItem{}, fmt.Errorf("creating record %q: %w", title, err)
 	}
+	r.notifyItem("record", it.ID)
 	return rows.Item(ctx, channelID, it.ID)
 }
 
@@ -283,6 +284,9 @@ func (r *Records) SaveRecordAsPerson(ctx context.Context, channelID, itemID stri
 	})
 	if err != nil {
 		return RecordSaveResult{}, keepOr(err, "saving record %s: %w", itemID)
+	}
+	if out.Saved {
+		r.notifyItem("record", itemID)
 	}
 	return out, nil
 }

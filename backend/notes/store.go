@@ -110,6 +110,7 @@ type core struct {
 	search  Searcher
 	opts    Options
 	changes store.Subscribers[noteChange]
+	items   store.Subscribers[ItemChange]
 }
 
 // Open migrates the "notes" component in db and returns the store.
@@ -178,6 +179,21 @@ type noteChange struct {
 
 func (s *core) notify(noteID string, version int64) {
 	s.changes.Notify(noteChange{noteID, version})
+}
+
+// ItemChange names a knowledge article or Record item this process wrote.
+type ItemChange struct {
+	Kind string // "article" or "record"
+	ID   string
+}
+
+func (s *core) notifyItem(kind, id string) { s.items.Notify(ItemChange{kind, id}) }
+
+// OnItemChange registers f to be called after this process commits an
+// article or Record item (the person's save, a put or a new item), on the
+// writer's goroutine: keep it short. The returned function unsubscribes.
+func (s *Store) OnItemChange(f func(ItemChange)) (unsubscribe func()) {
+	return s.items.Add(f)
 }
 
 // nextVersion returns the version a write stores after current.

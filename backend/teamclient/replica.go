@@ -43,6 +43,7 @@ type Replica struct {
 
 	msgs       *messages.Store // nil: discussion channels stay here
 	unsubPosts func()
+	unsubItems func()
 
 	pass     sync.Mutex // one sync pass at a time
 	applying sync.Map   // note id → the version of the server's copy being put
@@ -65,12 +66,17 @@ func NewReplica(ctx context.Context, c *Client, st *notes.Store, log *slog.Logge
 	}
 	r := &Replica{c: c, notes: st, db: db, log: log, wake: make(chan struct{}, 1)}
 	r.unsub = st.OnChange(r.noteChanged)
+	// Knowledge and Records saved here wake a pass at once (a pass sends
+	// what differs from the server's copy; watchKnowledge catches other
+	// processes' writes).
+	r.unsubItems = st.OnItemChange(func(notes.ItemChange) { r.poke() })
 	return r, nil
 }
 
 // Close stops noting edits.
 func (r *Replica) Close() {
 	r.unsub()
+	r.unsubItems()
 	if r.unsubPosts != nil {
 		r.unsubPosts()
 	}
