@@ -39,7 +39,9 @@ type SessionShare struct {
 	sentAt  time.Time
 	problem string // why the last upload or removal did not happen
 	others  SharedSessions
-	panes   map[string]string // a terminal session's ID → its pane id
+	panes   map[string]string     // a terminal session's ID → its pane id
+	apps    map[string]appSession // a chat's or agent run's ID → it
+	app     AppAnswerer           // answers the app's own sessions (nil: none)
 
 	typist Typist      // types the page's answers (nil: none taken)
 	taking sync.Mutex  // one round of answers at a time

@@ -87,15 +87,22 @@ func (s *SessionShare) notePanes(payload any, cards []SharedSession) {
 		return
 	}
 	panes := map[string]string{}
+	apps := map[string]appSession{}
 	for _, c := range bc {
-		if c.Kind == "terminal" && c.ID != "" {
+		switch {
+		case c.Kind == "terminal" && c.ID != "":
 			panes[cardKey(c)] = c.ID
+		case (c.Kind == "chat" || c.Kind == "agent") && c.ID != "":
+			apps[cardKey(c)] = appSession{kind: c.Kind, id: c.ID}
 		}
 	}
 	s.mu.Lock()
-	s.panes = panes
-	t := s.typist
+	s.panes, s.apps = panes, apps
+	t, app := s.typist, s.app
 	s.mu.Unlock()
+	if app != nil {
+		askApps(app, apps, cards)
+	}
 	if t == nil {
 		return
 	}
@@ -185,13 +192,20 @@ func (s *SessionShare) take(ctx context.Context, t Typist, a RemoteAnswer) {
 	}
 	s.mu.Lock()
 	pane, ok := s.panes[got.Session]
+	as, isApp := s.apps[got.Session]
+	app := s.app
 	s.mu.Unlock()
-	if !ok {
+	if !ok && (!isApp || app == nil) {
 		s.result(ctx, got.ID, "gone", "the session is no longer on this computer")
 		return
 	}
 	tctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	typed, err := t.Answer(tctx, pane, got)
+	var typed bool
+	if ok {
+		typed, err = t.Answer(tctx, pane, got)
+	} else {
+		typed, err = app.Answer(tctx, as.kind, as.id, got)
+	}
 	cancel()
 	switch {
 	case err != nil:

@@ -76,6 +76,9 @@ type SharedSession struct {
 	Since int64 `json:"since,omitempty"`
 	// Choices counts the prompt's numbered choices (never their labels).
 	Choices int `json:"choices,omitempty"`
+	// Asks is how a chat or agent run of the app that needs the person
+	// takes an answer from the page: "approval" or "reply" (AppAnswerer).
+	Asks string `json:"asks,omitempty"`
 }
 
 // boardCard is the part of a Sessions board card (board.Card, the

@@ -179,8 +179,12 @@ func (s *Service) Give(ctx context.Context, person string, in AnswerRequest, fro
 		return Answer{}, teamauth.Refuse(http.StatusNotFound, "that session is no longer on %s: reload the page", dev.Name)
 	case ss.State != NeedsYou || ss.Since != in.Since:
 		return Answer{}, teamauth.Refuse(http.StatusConflict, "that prompt is no longer waiting on %s (it was answered at the desk or changed): nothing was sent", dev.Name)
-	case ss.Kind != "terminal":
-		return Answer{}, teamauth.Refuse(http.StatusConflict, "only terminal panes take answers from this page: answer this one on %s", dev.Name)
+	case ss.Kind != "terminal" && ss.Asks == "":
+		return Answer{}, teamauth.Refuse(http.StatusConflict, "this session takes no answer from this page: answer it on %s", dev.Name)
+	case ss.Asks == AsksApproval && in.Answer != AnswerApprove && in.Answer != AnswerDecline:
+		return Answer{}, badInput("this session asks to approve or decline a tool call: answer approve or decline")
+	case ss.Asks == AsksReply && in.Answer != AnswerText:
+		return Answer{}, badInput("this chat asks a question: answer with a text reply")
 	case !dev.Answers:
 		return Answer{}, teamauth.Refuse(http.StatusConflict, `answers from this page are off on %s: turn on "Answer from the team server's page" in its Settings → Team`, dev.Name)
 	case in.Answer == AnswerChoice && ss.Choices > 0 && in.Choice > ss.Choices:

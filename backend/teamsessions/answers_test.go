@@ -17,13 +17,17 @@ func TestAnswersAreOwnOnceAndChecked(t *testing.T) {
 	since := now.Add(-3 * time.Minute).UnixMilli()
 	ask := Session{Kind: "terminal", Title: "Claude Code in api", State: NeedsYou, Line: "Do you want to proceed?", ID: "terminal/p-1", Since: since, Choices: 3}
 	chat := Session{Kind: "chat", Title: "Plan", State: NeedsYou, Line: "Which one?", ID: "chat/c-1", Since: since}
+	// The app's own sessions that take an answer: a chat's question, an
+	// agent run's approval.
+	reply := Session{Kind: "chat", Title: "Schema", State: NeedsYou, Line: "Which database?", ID: "chat/c-2", Since: since, Asks: AsksReply}
+	approval := Session{Kind: "agent", Title: "Billing", State: NeedsYou, Line: "Asks to use Bash", ID: "agent/r-1", Since: since, Asks: AsksApproval}
 	must := func(err error) {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	must(s.PutUpload(bg, "alice", laptop, Upload{Sessions: []Session{ask, chat}, Answers: true}))
+	must(s.PutUpload(bg, "alice", laptop, Upload{Sessions: []Session{ask, chat, reply, approval}, Answers: true}))
 	must(s.PutUpload(bg, "alice", desk, Upload{Sessions: []Session{ask}})) // answers off there
 	must(s.PutUpload(bg, "alice", old, Upload{Sessions: []Session{ask}, Answers: true}))
 	must(s.PutUpload(bg, "bob", bobs, Upload{Sessions: []Session{ask}, Answers: true}))
@@ -40,19 +44,28 @@ func TestAnswersAreOwnOnceAndChecked(t *testing.T) {
 		code   int
 		words  string
 	}{
-		"bob answers alice's":   {"bob", req(laptop, nil), http.StatusNotFound, "no desktop of yours"},
-		"a revoked sign-in":     {"alice", req(old, nil), http.StatusNotFound, "no desktop of yours"},
-		"answers off":           {"alice", req(desk, nil), http.StatusConflict, "answers from this page are off on desk"},
-		"a prompt that changed": {"alice", req(laptop, func(r *AnswerRequest) { r.Since++ }), http.StatusConflict, "no longer waiting"},
-		"a chat":                {"alice", req(laptop, func(r *AnswerRequest) { r.Session = chat.ID }), http.StatusConflict, "only terminal panes"},
-		"a choice not offered":  {"alice", req(laptop, func(r *AnswerRequest) { r.Answer, r.Choice = AnswerChoice, 4 }), http.StatusBadRequest, "offers 3 choices"},
-		"text with an escape":   {"alice", req(laptop, func(r *AnswerRequest) { r.Answer, r.Text = AnswerText, "y\x1b[A" }), http.StatusBadRequest, "without control characters"},
-		"an unknown answer":     {"alice", req(laptop, func(r *AnswerRequest) { r.Answer = "yes" }), http.StatusBadRequest, "approve, decline, choice or text"},
-		"no such session":       {"alice", req(laptop, func(r *AnswerRequest) { r.Session = "terminal/p-9" }), http.StatusNotFound, "no longer on laptop"},
+		"bob answers alice's":    {"bob", req(laptop, nil), http.StatusNotFound, "no desktop of yours"},
+		"a revoked sign-in":      {"alice", req(old, nil), http.StatusNotFound, "no desktop of yours"},
+		"answers off":            {"alice", req(desk, nil), http.StatusConflict, "answers from this page are off on desk"},
+		"a prompt that changed":  {"alice", req(laptop, func(r *AnswerRequest) { r.Since++ }), http.StatusConflict, "no longer waiting"},
+		"a chat":                 {"alice", req(laptop, func(r *AnswerRequest) { r.Session = chat.ID }), http.StatusConflict, "takes no answer from this page"},
+		"approving a question":   {"alice", req(laptop, func(r *AnswerRequest) { r.Session = reply.ID }), http.StatusBadRequest, "answer with a text reply"},
+		"a reply to a tool ask":  {"alice", req(laptop, func(r *AnswerRequest) { r.Session, r.Answer, r.Text = approval.ID, AnswerText, "ok" }), http.StatusBadRequest, "approve or decline"},
+		"a choice to a tool ask": {"alice", req(laptop, func(r *AnswerRequest) { r.Session, r.Answer, r.Choice = approval.ID, AnswerChoice, 1 }), http.StatusBadRequest, "approve or decline"},
+		"a choice not offered":   {"alice", req(laptop, func(r *AnswerRequest) { r.Answer, r.Choice = AnswerChoice, 4 }), http.StatusBadRequest, "offers 3 choices"},
+		"text with an escape":    {"alice", req(laptop, func(r *AnswerRequest) { r.Answer, r.Text = AnswerText, "y\x1b[A" }), http.StatusBadRequest, "without control characters"},
+		"an unknown answer":      {"alice", req(laptop, func(r *AnswerRequest) { r.Answer = "yes" }), http.StatusBadRequest, "approve, decline, choice or text"},
+		"no such session":        {"alice", req(laptop, func(r *AnswerRequest) { r.Session = "terminal/p-9" }), http.StatusNotFound, "no longer on laptop"},
 	} {
 		_, err := s.Give(bg, c.person, c.in, "test")
 		if err == nil || teamauth.HTTPStatus(err) != c.code || !strings.Contains(err.Error(), c.words) {
 			t.Errorf("%s: %v (status %d), want %d %q", name, err, teamauth.HTTPStatus(err), c.code, c.words)
+		}
+	}
+	for _, in := range []AnswerRequest{req(laptop, func(r *AnswerRequest) { r.Session, r.Answer, r.Text = reply.ID, AnswerText, "postgres" }),
+		req(laptop, func(r *AnswerRequest) { r.Session, r.Answer = approval.ID, AnswerDecline })} {
+		if _, err := s.Give(bg, "alice", in, "team server page (phone)"); err != nil {
+			t.Fatalf("answering %s: %v", in.Session, err)
 		}
 	}
 	a, err := s.Give(bg, "alice", req(laptop, nil), "team server page (phone)")
@@ -69,7 +82,12 @@ func TestAnswersAreOwnOnceAndChecked(t *testing.T) {
 	}
 	p, err := s.Pending(bg, "alice", laptop.Key)
 	must(err)
-	if len(p) != 1 || p[0].ID != a.ID || p[0].Origin != "team server page (phone)" {
+	bySession := map[string]Answer{}
+	for _, x := range p {
+		bySession[x.Session] = x
+	}
+	if len(p) != 3 || bySession[ask.ID].ID != a.ID || bySession[ask.ID].Origin != "team server page (phone)" ||
+		bySession[reply.ID].Text != "postgres" || bySession[approval.ID].Answer != AnswerDecline {
 		t.Fatalf("pending for the laptop: %+v", p)
 	}
 	if _, err := s.Claim(bg, "alice", desk.Key, a.ID); teamauth.HTTPStatus(err) != http.StatusConflict {

@@ -200,6 +200,9 @@ code{overflow-wrap:anywhere}
 {{if .Line}}<div class="q">{{.Line}}</div>{{end}}
 {{if eq .Kind "terminal"}}{{if .Answers}}<div class="acts"><button class="yes" data-answer="approve">Approve</button><button data-answer="decline">Decline</button>{{range .Numbers}}<button data-answer="choice" data-choice="{{.}}" aria-label="Choice {{.}}">{{.}}</button>{{end}}</div>
 <form class="reply"><input name="text" maxlength="200" aria-label="Reply" placeholder="Reply…" autocomplete="off"><button>Send</button></form>
+{{else}}<p class="note muted">Answers from this page are off on {{.Device}}: turn on “Answer from the team server's page” in its Settings → Team.</p>{{end}}
+{{else if .Asks}}{{if .Answers}}{{if eq .Asks "approval"}}<div class="acts"><button class="yes" data-answer="approve">Approve</button><button data-answer="decline">Decline</button></div>
+{{else}}<form class="reply"><input name="text" maxlength="200" aria-label="Reply" placeholder="Reply…" autocomplete="off"><button>Send</button></form>{{end}}
 {{else}}<p class="note muted">Answers from this page are off on {{.Device}}: turn on “Answer from the team server's page” in its Settings → Team.</p>{{end}}{{end}}
 <p class="note" role="status"></p></li>{{else}}<li class="muted" id="none">Nothing waits for you{{if not $.Devices}} — no desktop of yours shares its sessions: turn on “Share this computer's sessions” in Settings → Team{{end}}.</li>{{end}}</ul>
 <h2>Running <span class="count" id="n-running">{{len .Running}}</span></h2>

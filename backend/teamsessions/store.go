@@ -34,7 +34,17 @@ type Session struct {
 	// Choices counts the numbered choices the prompt offers while it needs
 	// the person (0: none seen); their labels never leave the desktop.
 	Choices int `json:"choices,omitempty"`
+	// Asks is how an app session (chat, agent) that needs the person takes
+	// an answer from the page: AsksApproval or AsksReply ("": none; a
+	// terminal pane's prompt takes any).
+	Asks string `json:"asks,omitempty"`
 }
+
+// How an app session takes an answer from the page.
+const (
+	AsksApproval = "approval" // Approve or Decline a tool call
+	AsksReply    = "reply"    // a short text reply to a chat's question
+)
 
 // Upload is the body of PUT /api/sessions/device: the desktop's whole list.
 type Upload struct {
@@ -87,6 +97,10 @@ func (u Upload) check() error {
 			return badInput("session %d: choices counts 0 to %d numbered choices", i+1, MaxChoices)
 		case ss.Choices != 0 && ss.State != NeedsYou:
 			return badInput("session %d: choices are shared only while a session needs you: send it without \"choices\"", i+1)
+		case ss.Asks != "" && ss.Asks != AsksApproval && ss.Asks != AsksReply:
+			return badInput("session %d: asks is %q or %q", i+1, AsksApproval, AsksReply)
+		case ss.Asks != "" && (ss.State != NeedsYou || ss.Kind == "terminal"):
+			return badInput("session %d: asks names how a chat or agent run that needs you takes an answer: send it without \"asks\"", i+1)
 		}
 	}
 	return nil
@@ -120,7 +134,7 @@ func readUpload(r *http.Request, v *Upload) error {
 	dec := json.NewDecoder(io.LimitReader(r.Body, maxBody))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return badInput("the list cannot be read (%v): send {\"sessions\": [{\"kind\", \"title\", \"state\", \"line\", \"id\", \"since\", \"choices\"}], \"answers\"} and nothing more", err)
+		return badInput("the list cannot be read (%v): send {\"sessions\": [{\"kind\", \"title\", \"state\", \"line\", \"id\", \"since\", \"choices\", \"asks\"}], \"answers\"} and nothing more", err)
 	}
 	return nil
 }
@@ -150,10 +164,10 @@ func (s *Service) PutUpload(ctx context.Context, person string, d teamauth.Devic
 		}
 		rows := make([][]any, len(sessions))
 		for i, ss := range sessions {
-			rows[i] = []any{person, d.Key, i, ss.Kind, ss.Title, ss.State, ss.Line, ss.ID, ss.Since, ss.Choices}
+			rows[i] = []any{person, d.Key, i, ss.Kind, ss.Title, ss.State, ss.Line, ss.ID, ss.Since, ss.Choices, ss.Asks}
 		}
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"shared_sessions"},
-			[]string{"person_id", "device", "position", "kind", "title", "state", "line", "sid", "since", "choices"}, pgx.CopyFromRows(rows)); err != nil {
+			[]string{"person_id", "device", "position", "kind", "title", "state", "line", "sid", "since", "choices", "asks"}, pgx.CopyFromRows(rows)); err != nil {
 			return fmt.Errorf("keeping the desktop's sessions: %w", err)
 		}
 		return nil
@@ -250,7 +264,7 @@ type Shared struct {
 // own rows are ever read.
 func (s *Service) Shared(ctx context.Context, person, current string) (Shared, error) {
 	now := s.cfg.Now()
-	rows, err := s.cfg.Pool.Query(ctx, `SELECT d.device, d.name, d.updated_at, d.answers, s.kind, s.title, s.state, s.line, s.sid, s.since, s.choices
+	rows, err := s.cfg.Pool.Query(ctx, `SELECT d.device, d.name, d.updated_at, d.answers, s.kind, s.title, s.state, s.line, s.sid, s.since, s.choices, s.asks
 		FROM shared_session_devices d LEFT JOIN shared_sessions s ON s.person_id = d.person_id AND s.device = d.device
 		WHERE d.person_id = $1 AND d.updated_at > $2
 		  AND EXISTS (SELECT 1 FROM teamauth_desktop_tokens t
@@ -266,10 +280,10 @@ func (s *Service) Shared(ctx context.Context, person, current string) (Shared, e
 		var key, name string
 		var at time.Time
 		var answers bool
-		var kind, title, state, line, sid *string
+		var kind, title, state, line, sid, asks *string
 		var since *int64
 		var choices *int
-		if err := rows.Scan(&key, &name, &at, &answers, &kind, &title, &state, &line, &sid, &since, &choices); err != nil {
+		if err := rows.Scan(&key, &name, &at, &answers, &kind, &title, &state, &line, &sid, &since, &choices, &asks); err != nil {
 			return Shared{}, fmt.Errorf("reading shared sessions: %w", err)
 		}
 		if key != last || len(out.Devices) == 0 {
@@ -278,7 +292,7 @@ func (s *Service) Shared(ctx context.Context, person, current string) (Shared, e
 		}
 		if kind != nil {
 			d := &out.Devices[len(out.Devices)-1]
-			d.Sessions = append(d.Sessions, Session{Kind: *kind, Title: *title, State: *state, Line: *line, ID: *sid, Since: *since, Choices: *choices})
+			d.Sessions = append(d.Sessions, Session{Kind: *kind, Title: *title, State: *state, Line: *line, ID: *sid, Since: *since, Choices: *choices, Asks: *asks})
 		}
 	}
 	if err := rows.Err(); err != nil {

@@ -138,19 +138,23 @@ func TestUploadCheck(t *testing.T) {
 		u    Upload
 		want string
 	}{
-		"fine":             {Upload{Sessions: []Session{ok, {Kind: "chat", Title: "t", State: "idle"}}}, ""},
-		"line not needed":  {Upload{Sessions: []Session{{Kind: "chat", Title: "t", State: "running", Line: "x"}}}, "only while a session needs you"},
-		"unknown kind":     {Upload{Sessions: []Session{{Kind: "shell", Title: "t", State: "idle"}}}, "kind \"shell\""},
-		"unknown state":    {Upload{Sessions: []Session{{Kind: "chat", Title: "t", State: "blocked"}}}, "state \"blocked\""},
-		"two lines":        {Upload{Sessions: []Session{{Kind: "chat", Title: "a\nb", State: "idle"}}}, "one line"},
-		"too long a line":  {Upload{Sessions: []Session{{Kind: "chat", Title: "t", State: "needs_you", Line: strings.Repeat("x", MaxLine+1)}}}, "at most 300"},
-		"too many":         {Upload{Sessions: make([]Session, MaxSessions+1)}, "send the newest 200"},
-		"an empty board":   {Upload{}, ""},
-		"an escape inside": {Upload{Sessions: []Session{{Kind: "chat", Title: "t\x1b[2J", State: "idle"}}}, "without control characters"},
-		"a path as id":     {Upload{Sessions: []Session{{Kind: "chat", Title: "t", State: "idle", ID: "/home/alice/x y"}}}, "the id must be"},
-		"choices running":  {Upload{Sessions: []Session{{Kind: "chat", Title: "t", State: "running", Choices: 2}}}, "choices are shared only"},
-		"ten choices":      {Upload{Sessions: []Session{{Kind: "terminal", Title: "t", State: "needs_you", Choices: 10}}}, "0 to 9"},
-		"negative since":   {Upload{Sessions: []Session{{Kind: "chat", Title: "t", State: "idle", Since: -1}}}, "not negative"},
+		"fine":              {Upload{Sessions: []Session{ok, {Kind: "chat", Title: "t", State: "idle"}}}, ""},
+		"line not needed":   {Upload{Sessions: []Session{{Kind: "chat", Title: "t", State: "running", Line: "x"}}}, "only while a session needs you"},
+		"unknown kind":      {Upload{Sessions: []Session{{Kind: "shell", Title: "t", State: "idle"}}}, "kind \"shell\""},
+		"unknown state":     {Upload{Sessions: []Session{{Kind: "chat", Title: "t", State: "blocked"}}}, "state \"blocked\""},
+		"two lines":         {Upload{Sessions: []Session{{Kind: "chat", Title: "a\nb", State: "idle"}}}, "one line"},
+		"too long a line":   {Upload{Sessions: []Session{{Kind: "chat", Title: "t", State: "needs_you", Line: strings.Repeat("x", MaxLine+1)}}}, "at most 300"},
+		"too many":          {Upload{Sessions: make([]Session, MaxSessions+1)}, "send the newest 200"},
+		"an empty board":    {Upload{}, ""},
+		"an escape inside":  {Upload{Sessions: []Session{{Kind: "chat", Title: "t\x1b[2J", State: "idle"}}}, "without control characters"},
+		"a path as id":      {Upload{Sessions: []Session{{Kind: "chat", Title: "t", State: "idle", ID: "/home/alice/x y"}}}, "the id must be"},
+		"choices running":   {Upload{Sessions: []Session{{Kind: "chat", Title: "t", State: "running", Choices: 2}}}, "choices are shared only"},
+		"ten choices":       {Upload{Sessions: []Session{{Kind: "terminal", Title: "t", State: "needs_you", Choices: 10}}}, "0 to 9"},
+		"negative since":    {Upload{Sessions: []Session{{Kind: "chat", Title: "t", State: "idle", Since: -1}}}, "not negative"},
+		"a chat's question": {Upload{Sessions: []Session{{Kind: "chat", Title: "t", State: "needs_you", Asks: AsksReply}, {Kind: "agent", Title: "t", State: "needs_you", Asks: AsksApproval}}}, ""},
+		"asks of its own":   {Upload{Sessions: []Session{{Kind: "chat", Title: "t", State: "needs_you", Asks: "run"}}}, `asks is "approval" or "reply"`},
+		"asks while idle":   {Upload{Sessions: []Session{{Kind: "chat", Title: "t", State: "idle", Asks: AsksReply}}}, "send it without \"asks\""},
+		"a terminal asks":   {Upload{Sessions: []Session{{Kind: "terminal", Title: "t", State: "needs_you", Asks: AsksApproval}}}, "send it without \"asks\""},
 	} {
 		err := c.u.check()
 		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {

@@ -53,7 +53,20 @@
       const f = el('form', {className: 'reply'}, el('input', {name: 'text', maxLength: 200, placeholder: 'Reply…', autocomplete: 'off'}), el('button', {text: 'Send'}));
       f.querySelector('input').setAttribute('aria-label', 'Reply');
       li.append(f);
-    } else if (s.kind === 'terminal') {
+    } else if (s.asks && d.answers) {
+      // The app's own chat or agent run: a tool call to approve, or a
+      // chat's question to reply to.
+      if (s.asks === 'approval') {
+        li.append(el('div', {className: 'acts'},
+          el('button', {className: 'yes', text: 'Approve', 'data-answer': 'approve'}),
+          el('button', {text: 'Decline', 'data-answer': 'decline'})));
+      } else {
+        const f = el('form', {className: 'reply'}, el('input', {name: 'text', maxLength: 200, placeholder: 'Reply…', autocomplete: 'off'}), el('button', {text: 'Send'}));
+        f.querySelector('input').setAttribute('aria-label', 'Reply');
+        li.append(f);
+      }
+    }
+    if ((s.kind === 'terminal' || s.asks) && !d.answers) {
       li.append(el('p', {className: 'note muted', text: 'Answers from this page are off on ' + d.name +
         ': turn on “Answer from the team server\'s page” in its Settings → Team.'}));
     }
