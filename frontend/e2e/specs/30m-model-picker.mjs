@@ -12,7 +12,8 @@ import { until, assert, goCall, xtermText } from '../lib.mjs';
 //     model API asks for a Haiku model;
 //  3. the pane's rail entry and its Sessions board card show "haiku";
 //  4. the next New pane form starts on haiku for claude (remembered per
-//     CLI), and a command that names its own model gets no select;
+//     CLI); `codex` lists the installed Codex's own catalogue; a command
+//     that names its own model gets no select;
 //  5. Pipeline Roles: the Worker's picker gets the same select under
 //     cli:claude:agent; opus saves the role as cli:claude:agent@opus;
 //  6. a fleet's run picks its own CLI model the same way.
@@ -85,6 +86,14 @@ export default async function ({ page, base, tmp, shot }) {
     await again.locator('input[name="command"]').fill('claude');
     const select2 = again.locator('select[data-cli-model="claude"]');
     await until('the remembered model', async () => (await select2.count()) === 1 && (await select2.isEnabled()) && (await select2.inputValue()) === 'haiku');
+    // Codex's list is the installed Codex's own catalogue.
+    await again.locator('input[name="command"]').fill('codex');
+    const codexSelect = again.locator('select[data-cli-model="codex"]');
+    await until('the Codex model list', async () => (await codexSelect.count()) === 1 && (await codexSelect.isEnabled()) && (await codexSelect.locator('option').count()) > 1, 30000);
+    const codexOptions = await codexSelect.locator('option').evaluateAll((os) => os.map((o) => o.value));
+    const catalogue = await goCall(page, 'agentcli.ModelsBinding.CLIModels', 'codex');
+    assert(codexOptions[0] === '' && codexOptions.slice(1).join() === catalogue.models.slice(1).map((m) => m.id).join() && !catalogue.problem, `codex options ${codexOptions} vs ${JSON.stringify(catalogue)}`);
+    await shot('30m-new-pane-codex-models');
     await again.locator('input[name="command"]').fill('claude --model opus');
     await again.locator('[data-own-model]').waitFor();
     assert((await select2.count()) === 0, 'a command naming its own model still shows the select');
