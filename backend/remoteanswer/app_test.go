@@ -6,14 +6,17 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/osfoundry/desktop/backend/agentcli"
 	"github.com/osfoundry/desktop/backend/board"
 	"github.com/osfoundry/desktop/backend/chat"
+	"github.com/osfoundry/desktop/backend/roles"
 	"github.com/osfoundry/desktop/backend/store"
 	"github.com/osfoundry/desktop/backend/teamserver/testkit/teamtest"
 	"github.com/osfoundry/desktop/backend/teamsessions"
@@ -25,7 +28,8 @@ import (
 
 // TestAppSessionsAnsweredFromThePage: the app's own sessions on the page.
 // A chat (the real chat service running the real Claude Code against the
-// fake model) ends its answer with a question; an agent run's bridge asks
+// fake model) asks, through the bridge, to use a tool that needs approval,
+// then ends its answer with a question; an agent run's bridge asks
 // the app's approval queue to let it use Bash. Both show on the Needs you
 // page with their choices (a reply; Approve and Decline), and answers from
 // the page (Go HTTP and Chromium at 390×844) reach them through the same
@@ -35,7 +39,9 @@ import (
 func TestAppSessionsAnsweredFromThePage(t *testing.T) {
 	srv := fakemodel.Start(t)
 	e := agentenv.Claude(t, srv.URL, "IS_SANDBOX=1")
-	srv.Push(fakemodel.Text("I read the schema. Which database should I use?"), fakemodel.Text("Postgres it is. Shall I migrate the tables now?"),
+	srv.Push(fakemodel.ClaudeToolSearch(fakemodel.MCPName("osfoundry", "schema_read")),
+		fakemodel.ClaudeMCP("osfoundry", "schema_read", map[string]any{"table": "orders"}),
+		fakemodel.Text("I read the schema. Which database should I use?"), fakemodel.Text("Postgres it is. Shall I migrate the tables now?"),
 		fakemodel.Text("Migrated."))
 	tm := teamtest.StartTeam(t, pgtest.Database(t), 2)
 	base := tm.LB.URL
@@ -49,7 +55,20 @@ func TestAppSessionsAnsweredFromThePage(t *testing.T) {
 	must(t, err)
 	defer db.Close()
 	runner := agentcli.NewRunner(agentcli.RunnerOptions{Env: agentcli.Env{Home: e.Home, Environ: e.Env, Path: strings.TrimPrefix(e.Env[0], "PATH=")}})
-	chats, err := chat.New(bg, chat.Options{DB: db, Runner: runner, Pending: q.Pending})
+	// A tool of the app that asks the person first, offered to the chat's
+	// runs through the bridge, as the app's executor does.
+	var schemaRead atomic.Int32
+	exec := tools.NewExecutor(tools.Options{Approver: q, Auditor: &tools.MemoryAuditor{}})
+	must(t, exec.Register(tools.Tool{Meta: tools.Meta{Name: "schema_read", Description: "Reads a table's schema.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"table":{"type":"string"}}}`), ReadOnly: true, Scope: tools.ScopeRead, NeedsApproval: true},
+		Handler: func(context.Context, tools.Call) (tools.Result, error) {
+			schemaRead.Add(1)
+			return tools.Result{Text: "orders(id, total)"}, nil
+		}}))
+	chats, err := chat.New(bg, chat.Options{DB: db, Runner: runner, Pending: q.Pending,
+		Tools: func(string, roles.Role) *agentcli.ToolAccess {
+			return &agentcli.ToolAccess{Executor: exec, Workspace: "ws-1", User: "alice", Channel: "chat", Allow: append(slices.Clone(roles.DefaultTools), "schema_read"), Watched: true}
+		}})
 	must(t, err)
 	defer chats.Close()
 	_, err = chats.Roles().SetRoleModel(bg, "Worker", agentcli.ModelClaudeAgent)
@@ -94,7 +113,50 @@ func TestAppSessionsAnsweredFromThePage(t *testing.T) {
 	must(t, err)
 	run, err := chats.Send(bg, c.ID, "read the schema")
 	must(t, err)
+
+	var sh teamsessions.Shared
+	find := func(kind string) (teamsessions.Device, teamsessions.Session, bool) {
+		for _, dv := range sh.Devices {
+			for _, s := range dv.Sessions {
+				if s.Kind == kind && s.State == teamsessions.NeedsYou && s.Asks != "" {
+					return dv, s, true
+				}
+			}
+		}
+		return teamsessions.Device{}, teamsessions.Session{}, false
+	}
+	answer := func(in teamsessions.AnswerRequest) (teamsessions.Answer, error) {
+		var a teamsessions.Answer
+		err := tm.Owner.API("POST", base+"/api/sessions/answers", in, &a)
+		return a, err
+	}
+	result := func(a teamsessions.Answer) string {
+		var st teamsessions.Answer
+		waitFor(t, "the answer's result", func() bool {
+			return tm.Owner.API("GET", base+"/api/sessions/answers/"+a.ID, nil, &st) == nil && st.State != "pending" && st.State != "claimed"
+		})
+		return st.State
+	}
+	// The chat's run asks to use schema_read: approved from the page, it runs.
+	waitFor(t, "the chat's approval on the page", func() bool {
+		sh = teamsessions.Shared{}
+		_ = tm.Owner.API("GET", base+"/api/sessions", nil, &sh)
+		_, s, ok := find("chat")
+		return ok && s.Asks == teamsessions.AsksApproval
+	})
+	dev, cs, _ := find("chat")
+	if cs.Line != "Asks to use schema_read" || len(q.Pending()) != 1 || cs.Since != q.Pending()[0].At {
+		t.Fatalf("the chat's approval on the page: %+v, pending %+v", cs, q.Pending())
+	}
+	a, err := answer(teamsessions.AnswerRequest{Device: dev.ID, Session: cs.ID, Since: cs.Since, Answer: "approve"})
+	must(t, err)
+	if st := result(a); st != teamsessions.StateAnswered {
+		t.Fatalf("approving the chat's tool call: %s", st)
+	}
 	chats.Wait(run.ID)
+	if schemaRead.Load() != 1 {
+		t.Fatalf("schema_read ran %d times after its approval", schemaRead.Load())
+	}
 	decided := make(chan tools.ApprovalDecision, 2)
 	ask := func() {
 		go func() {
@@ -108,17 +170,6 @@ func TestAppSessionsAnsweredFromThePage(t *testing.T) {
 	}
 	ask()
 
-	var sh teamsessions.Shared
-	find := func(kind string) (teamsessions.Device, teamsessions.Session, bool) {
-		for _, dv := range sh.Devices {
-			for _, s := range dv.Sessions {
-				if s.Kind == kind && s.State == teamsessions.NeedsYou && s.Asks != "" {
-					return dv, s, true
-				}
-			}
-		}
-		return teamsessions.Device{}, teamsessions.Session{}, false
-	}
 	waitFor(t, "the chat and the agent run on the page", func() bool {
 		sh = teamsessions.Shared{}
 		_ = tm.Owner.API("GET", base+"/api/sessions", nil, &sh)
@@ -126,7 +177,7 @@ func TestAppSessionsAnsweredFromThePage(t *testing.T) {
 		_, _, oka := find("agent")
 		return okc && oka
 	})
-	dev, cs, _ := find("chat")
+	_, cs, _ = find("chat")
 	_, as, _ := find("agent")
 	if cs.Asks != teamsessions.AsksReply || cs.Line != "I read the schema. Which database should I use?" || cs.Choices != 0 {
 		t.Fatalf("the chat on the page: %+v", cs)
@@ -141,32 +192,19 @@ func TestAppSessionsAnsweredFromThePage(t *testing.T) {
 		}
 	}
 	// Wrong kinds of answers are refused with what to do.
-	answer := func(in teamsessions.AnswerRequest) (teamsessions.Answer, error) {
-		var a teamsessions.Answer
-		err := tm.Owner.API("POST", base+"/api/sessions/answers", in, &a)
-		return a, err
-	}
 	if _, err := answer(teamsessions.AnswerRequest{Device: dev.ID, Session: cs.ID, Since: cs.Since, Answer: "approve"}); err == nil || !strings.Contains(err.Error(), "answer with a text reply") {
 		t.Fatalf("approving a chat's question: %v", err)
 	}
 	if _, err := answer(teamsessions.AnswerRequest{Device: dev.ID, Session: as.ID, Since: as.Since, Answer: "text", Text: "ok"}); err == nil || !strings.Contains(err.Error(), "approve or decline") {
 		t.Fatalf("replying to an approval: %v", err)
 	}
-	result := func(a teamsessions.Answer) string {
-		var st teamsessions.Answer
-		waitFor(t, "the answer's result", func() bool {
-			return tm.Owner.API("GET", base+"/api/sessions/answers/"+a.ID, nil, &st) == nil && st.State != "pending" && st.State != "claimed"
-		})
-		return st.State
-	}
-
 	// The reply reaches the chat as its next message.
-	a, err := answer(teamsessions.AnswerRequest{Device: dev.ID, Session: cs.ID, Since: cs.Since, Answer: "text", Text: "use postgres, version 17"})
+	a, err = answer(teamsessions.AnswerRequest{Device: dev.ID, Session: cs.ID, Since: cs.Since, Answer: "text", Text: "use postgres, version 17"})
 	must(t, err)
 	if st := result(a); st != teamsessions.StateAnswered {
 		t.Fatalf("the reply: %s", st)
 	}
-	if !srv.WaitMain(2, 60*time.Second) || !strings.Contains(string(srv.MainRequests()[1].Body), "use postgres, version 17") {
+	if !srv.WaitMain(4, 60*time.Second) || !strings.Contains(string(srv.MainRequests()[3].Body), "use postgres, version 17") {
 		t.Fatal("the reply did not reach the agent")
 	}
 	waitFor(t, "the chat's answer", func() bool {
@@ -209,7 +247,7 @@ func TestAppSessionsAnsweredFromThePage(t *testing.T) {
 		}
 	})
 	mux.HandleFunc("GET /replied", func(w http.ResponseWriter, r *http.Request) {
-		ok := srv.WaitMain(3, 60*time.Second) && strings.Contains(string(srv.MainRequests()[2].Body), "yes, migrate them")
+		ok := srv.WaitMain(5, 60*time.Second) && strings.Contains(string(srv.MainRequests()[4].Body), "yes, migrate them")
 		_ = json.NewEncoder(w).Encode(map[string]bool{"ok": ok})
 	})
 	control := httptest.NewServer(mux)
@@ -225,11 +263,12 @@ func TestAppSessionsAnsweredFromThePage(t *testing.T) {
 			replies++
 		case en.Tool == "approval_answer" && strings.Contains(en.Detail, "answered at the desk") && strings.Contains(en.Source, "Go-http-client"):
 			approvals++
-		case en.Tool == "approval_answer" && en.Detail == "approved Bash" && strings.Contains(en.Source, "osf-e2e-apps"):
+		case en.Tool == "approval_answer" && en.Detail == "approved Bash" && strings.Contains(en.Source, "osf-e2e-apps"),
+			en.Tool == "approval_answer" && en.Detail == "approved schema_read" && strings.Contains(en.Source, "Go-http-client"):
 			approvals++
 		}
 	}
-	if replies != 2 || approvals != 2 {
+	if replies != 2 || approvals != 3 {
 		t.Fatalf("the audit: %d replies, %d approvals: %+v", replies, approvals, d.audit.Entries())
 	}
 	// Nothing of the tool call or the card's path and reason went up.
