@@ -27,6 +27,6 @@ func (a *App) wireRemoteAnswers() error {
 	if err != nil {
 		return fmt.Errorf("preparing answers from the team server's page: %w", err)
 	}
-	a.sessions.SetAppAnswerer(app)
+	a.sessions.SetAppAnswerer(app.WithJobs(a.work.Orchestrator))
 	return nil
 }

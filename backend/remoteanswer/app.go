@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/osfoundry/desktop/backend/chat"
+	"github.com/osfoundry/desktop/backend/orchestrate"
 	"github.com/osfoundry/desktop/backend/runs"
 	"github.com/osfoundry/desktop/backend/teamclient"
 	"github.com/osfoundry/desktop/backend/tools"
@@ -24,8 +25,21 @@ import (
 type App struct {
 	approvals Approvals
 	chats     Chats
+	jobs      Jobs
 	audit     tools.Auditor
 	now       func() time.Time
+}
+
+// Jobs is the app's orchestration (*orchestrate.Manager): a Team's or
+// Loop's runs wait on approvals like any run.
+type Jobs interface {
+	AllJobs() ([]orchestrate.Status, error)
+}
+
+// WithJobs lets the page answer the approvals of Teams' and Loops' runs.
+func (a *App) WithJobs(j Jobs) *App {
+	a.jobs = j
+	return a
 }
 
 // Approvals is the app's approval queue (*tools.ApprovalQueue).
@@ -54,34 +68,57 @@ func NewApp(approvals Approvals, chats Chats, audit tools.Auditor) (*App, error)
 // approvalSource is how a run's bridge names itself in its requests.
 func approvalSource(run string) string { return "bridge:" + run }
 
-// pendingFor is the oldest approval request run's bridge waits on.
-func (a *App) pendingFor(run string) (tools.ApprovalRequest, bool) {
-	if run == "" {
-		return tools.ApprovalRequest{}, false
-	}
+// pendingFor is the oldest approval request the bridge of one of runs
+// waits on.
+func (a *App) pendingFor(runs []string) (tools.ApprovalRequest, bool) {
 	for _, r := range a.approvals.Pending() {
-		if r.Source == approvalSource(run) {
-			return r, true
+		for _, run := range runs {
+			if run != "" && r.Source == approvalSource(run) {
+				return r, true
+			}
 		}
 	}
 	return tools.ApprovalRequest{}, false
 }
 
-func (a *App) runOf(kind, id string) string {
-	if kind == "chat" {
-		return a.chats.ActiveRun(id)
+// runsOf are the runs of the session kind/id that may wait on an
+// approval: a chat's run going on, an agent run itself, a Team's or
+// Loop's runs going on.
+func (a *App) runsOf(kind, id string) []string {
+	switch kind {
+	case "chat":
+		return []string{a.chats.ActiveRun(id)}
+	case "agent":
+		return []string{id}
+	case "team", "loop":
+		if a.jobs == nil {
+			return nil
+		}
+		all, err := a.jobs.AllJobs()
+		if err != nil {
+			return nil
+		}
+		for _, j := range all {
+			if j.ID != id {
+				continue
+			}
+			var out []string
+			for _, st := range j.Steps {
+				if st.State == orchestrate.StateRunning {
+					out = append(out, st.RunID)
+				}
+			}
+			return out
+		}
 	}
-	return id
+	return nil
 }
 
-// Waiting: a run (an agent run, or a chat's run) whose bridge asked to
-// approve a tool call asks "approval", named by the request's time; a
-// chat whose last message asks a question asks "reply".
+// Waiting: a run (an agent run, a chat's run, a Team's or Loop's run)
+// whose bridge asked to approve a tool call asks "approval", named by the
+// request's time; a chat whose last message asks a question asks "reply".
 func (a *App) Waiting(kind, id, why string) (asks, line string, since int64) {
-	if kind != "chat" && kind != "agent" {
-		return "", "", 0
-	}
-	if r, ok := a.pendingFor(a.runOf(kind, id)); ok {
+	if r, ok := a.pendingFor(a.runsOf(kind, id)); ok {
 		return "approval", "Asks to use " + r.Tool, r.At
 	}
 	if kind == "chat" && a.chats.ActiveRun(id) == "" {
@@ -102,7 +139,7 @@ func (a *App) Answer(ctx context.Context, kind, id string, ans teamclient.Remote
 	switch ans.Answer {
 	case "approve", "decline":
 		entry.Tool = "approval_answer"
-		r, ok := a.pendingFor(a.runOf(kind, id))
+		r, ok := a.pendingFor(a.runsOf(kind, id))
 		if !ok || r.At != ans.Since {
 			entry.Detail = "the approval was no longer waiting (answered at the desk): nothing was decided"
 			return false, nil

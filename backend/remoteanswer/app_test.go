@@ -16,7 +16,9 @@ import (
 	"github.com/osfoundry/desktop/backend/agentcli"
 	"github.com/osfoundry/desktop/backend/board"
 	"github.com/osfoundry/desktop/backend/chat"
+	"github.com/osfoundry/desktop/backend/orchestrate"
 	"github.com/osfoundry/desktop/backend/roles"
+	"github.com/osfoundry/desktop/backend/runs"
 	"github.com/osfoundry/desktop/backend/store"
 	"github.com/osfoundry/desktop/backend/teamserver/testkit/teamtest"
 	"github.com/osfoundry/desktop/backend/teamsessions"
@@ -35,14 +37,19 @@ import (
 // the page (Go HTTP and Chromium at 390×844) reach them through the same
 // claimed-once path as a pane's: a reply is the chat's next message to
 // the agent, Approve lets the tool call run, an approval answered at the
-// desk first is left alone; every answer is in the audit with its browser.
+// desk first is left alone; a Team's run that asks is approved the same
+// way; every answer is in the audit with its browser.
 func TestAppSessionsAnsweredFromThePage(t *testing.T) {
 	srv := fakemodel.Start(t)
 	e := agentenv.Claude(t, srv.URL, "IS_SANDBOX=1")
 	srv.Push(fakemodel.ClaudeToolSearch(fakemodel.MCPName("osfoundry", "schema_read")),
 		fakemodel.ClaudeMCP("osfoundry", "schema_read", map[string]any{"table": "orders"}),
 		fakemodel.Text("I read the schema. Which database should I use?"), fakemodel.Text("Postgres it is. Shall I migrate the tables now?"),
-		fakemodel.Text("Migrated."))
+		fakemodel.Text("Migrated."),
+		// A Team's run, started after the chat: it asks to use schema_read too.
+		fakemodel.ClaudeToolSearch(fakemodel.MCPName("osfoundry", "schema_read")),
+		fakemodel.ClaudeMCP("osfoundry", "schema_read", map[string]any{"table": "invoices"}),
+		fakemodel.Text("Checked the invoices table."))
 	tm := teamtest.StartTeam(t, pgtest.Database(t), 2)
 	base := tm.LB.URL
 	d := newDesk(t, tm)
@@ -75,9 +82,13 @@ func TestAppSessionsAnsweredFromThePage(t *testing.T) {
 	must(t, err)
 	_, err = chats.Roles().AddFolder(bg, e.Work)
 	must(t, err)
+	jobs, err := orchestrate.Open(bg, chats.Pipeline(), chats.Runs(), db)
+	must(t, err)
+	defer jobs.Close()
+	teams := orchestrate.NewBoardSource(jobs, chats.RunStates)
 	app, err := NewApp(q, chats, d.audit)
 	must(t, err)
-	d.share.SetAppAnswerer(app)
+	d.share.SetAppAnswerer(app.WithJobs(jobs))
 	ctx, stop := context.WithCancel(bg)
 	defer stop()
 	go d.share.Run(ctx)
@@ -99,7 +110,7 @@ func TestAppSessionsAnsweredFromThePage(t *testing.T) {
 				agent.State = board.NeedsYou
 			}
 		}
-		cards := append(chat.NewBoardSource(chats, nil).Cards(), agent)
+		cards := append(append(chat.NewBoardSource(chats, teams.ChildRuns).Cards(), teams.Cards()...), agent)
 		for i := range cards {
 			if cards[i].Key == "" {
 				cards[i].Key = cards[i].Kind + "/" + cards[i].ID
@@ -108,6 +119,7 @@ func TestAppSessionsAnsweredFromThePage(t *testing.T) {
 		d.share.Tee(nopEmit{}).Emit(board.EventChanged, cards)
 	}
 	chats.OnChange(func() { go emit() })
+	jobs.OnChange(func() { go emit() })
 
 	c, err := chats.CreateChat(bg, chat.NewChat{Title: "Schema"})
 	must(t, err)
@@ -254,6 +266,29 @@ func TestAppSessionsAnsweredFromThePage(t *testing.T) {
 	defer control.Close()
 	runNode(t, "needs-you-apps.mjs", tm, "CONTROL="+control.URL)
 
+	// A Team whose run asks to use schema_read: approved from the page.
+	job, err := jobs.StartFleet(bg, "", orchestrate.Fleet{Title: "Nightly checks", Tasks: []orchestrate.FleetTask{{Role: "Worker", Task: "check the invoices table"}}},
+		runs.Origin{}, nil)
+	must(t, err)
+	waitFor(t, "the Team's approval on the page", func() bool {
+		sh = teamsessions.Shared{}
+		_ = tm.Owner.API("GET", base+"/api/sessions", nil, &sh)
+		_, s, ok := find("team")
+		return ok && s.Asks == teamsessions.AsksApproval
+	})
+	_, ts, _ := find("team")
+	if ts.Title != "Nightly checks" || ts.Line != "Asks to use schema_read" {
+		t.Fatalf("the Team on the page: %+v", ts)
+	}
+	a, err = answer(teamsessions.AnswerRequest{Device: dev.ID, Session: ts.ID, Since: ts.Since, Answer: "approve"})
+	must(t, err)
+	if st := result(a); st != teamsessions.StateAnswered {
+		t.Fatalf("approving the Team's tool call: %s", st)
+	}
+	if st, err := jobs.Wait(bg, "", job.ID); err != nil || st.State != orchestrate.StateDone || schemaRead.Load() != 2 {
+		t.Fatalf("the Team after its approval: %+v %v, schema_read ran %d times", st, err, schemaRead.Load())
+	}
+
 	// The audit: each answer, with the browser it came from.
 	var replies, approvals int
 	for _, en := range d.audit.Entries() {
@@ -265,10 +300,11 @@ func TestAppSessionsAnsweredFromThePage(t *testing.T) {
 			approvals++
 		case en.Tool == "approval_answer" && en.Detail == "approved Bash" && strings.Contains(en.Source, "osf-e2e-apps"),
 			en.Tool == "approval_answer" && en.Detail == "approved schema_read" && strings.Contains(en.Source, "Go-http-client"):
+			// the chat's and the Team's
 			approvals++
 		}
 	}
-	if replies != 2 || approvals != 3 {
+	if replies != 2 || approvals != 4 {
 		t.Fatalf("the audit: %d replies, %d approvals: %+v", replies, approvals, d.audit.Entries())
 	}
 	// Nothing of the tool call or the card's path and reason went up.

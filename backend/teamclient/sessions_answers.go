@@ -92,7 +92,7 @@ func (s *SessionShare) notePanes(payload any, cards []SharedSession) {
 		switch {
 		case c.Kind == "terminal" && c.ID != "":
 			panes[cardKey(c)] = c.ID
-		case (c.Kind == "chat" || c.Kind == "agent") && c.ID != "":
+		case (c.Kind == "chat" || c.Kind == "agent" || c.Kind == "team" || c.Kind == "loop") && c.ID != "":
 			apps[cardKey(c)] = appSession{kind: c.Kind, id: c.ID}
 		}
 	}

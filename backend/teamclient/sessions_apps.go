@@ -2,7 +2,7 @@ package teamclient
 
 import "context"
 
-// The app's own chats and agent runs wait for the person too: a run's
+// The app's own chats, agent runs, Teams and Loops wait for the person too: a run's
 // tool call to approve or decline, a chat's question to reply to. While
 // one waits, the shared session says how it takes an answer (Asks), and an
 // answer from the page reaches it through the same claimed-once path as
@@ -12,7 +12,7 @@ import "context"
 
 // AppAnswerer answers the app's own sessions that wait.
 type AppAnswerer interface {
-	// Waiting says how the session kind ("chat", "agent") id, which the
+	// Waiting says how the session kind ("chat", "agent", "team", "loop") id, which the
 	// board shows as needing the person with why, takes an answer now:
 	// asks "approval" or "reply" ("" : none from the page), the line to
 	// show, and since, naming this very wait (unix ms; 0 keeps the card's).
