@@ -106,6 +106,9 @@ func (g *giteaForge) create(ctx context.Context, n NewRequest) (PullRequest, err
 	}
 	pr, resp, err := c.CreatePullRequest(g.r.Owner, g.r.Name, gitea.CreatePullRequestOption{
 		Head: n.Head, Base: n.Base, Title: n.Title, Body: n.Body})
+	if status(resp) == http.StatusNotFound {
+		return PullRequest{}, fmt.Errorf("%s takes no pull requests (they are turned off in its settings on %s): turn them on, or push the branch and propose it another way", g.r.FullName(), g.r.Host.Name)
+	}
 	if err != nil {
 		return PullRequest{}, g.err("opening the pull request", resp, err)
 	}

@@ -174,10 +174,18 @@ func TestGiteaOpensPullRequest(t *testing.T) {
 
 	t.Run("refused request removes the pushed branch", func(t *testing.T) {
 		dir := giteaRepo(t, g, "refused")
-		// Gitea refuses titles over 255 characters, after the push.
-		_, err := admin.Open(ctx, OpenRequest{Dir: dir, Branch: "osf/refused", Base: "main", Title: strings.Repeat("x", 300)})
-		if err == nil || !strings.Contains(err.Error(), "was removed from "+g.Host+" again") {
-			t.Fatalf("err = %v, want the pushed branch reported removed", err)
+		// Pull requests turned off: the push succeeds, then Gitea refuses the request.
+		c, err := gitea.NewClient(g.URL, gitea.SetToken(g.Admin.Token))
+		if err != nil {
+			t.Fatal(err)
+		}
+		off := false
+		if _, _, err := c.EditRepo(g.Admin.Name, "refused", gitea.EditRepoOption{HasPullRequests: &off}); err != nil {
+			t.Fatal(err)
+		}
+		_, err = admin.Open(ctx, OpenRequest{Dir: dir, Branch: "osf/refused", Base: "main", Title: "Say hello"})
+		if err == nil || !strings.Contains(err.Error(), "osf/refused was removed from "+g.Host+" again") || !strings.Contains(err.Error(), "turned off") {
+			t.Fatalf("err = %v, want the refusal and the pushed branch reported removed", err)
 		}
 		if onForge(t, dir, "osf/refused") {
 			t.Fatal("the pushed branch is still on the forge without its pull request")

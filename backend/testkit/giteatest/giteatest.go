@@ -110,6 +110,7 @@ DISABLE_SSH = true
 OFFLINE_MODE = true
 LFS_START_SERVER = false
 APP_DATA_PATH = %[1]s/data
+STATIC_ROOT_PATH = %[5]s
 
 [security]
 INSTALL_LOCK = true
@@ -138,7 +139,7 @@ ENABLED = false
 MODE = console
 LEVEL = Warn
 ROOT_PATH = %[1]s/log
-`, dir, port, secret(), secret())
+`, dir, port, secret(), secret(), filepath.Dir(bin))
 	conf := filepath.Join(dir, "app.ini")
 	if err := os.WriteFile(conf, []byte(ini), 0o600); err != nil {
 		t.Fatal(err)
@@ -214,7 +215,7 @@ func lastLine(s string) string {
 func (s *Server) env() []string {
 	env := append(os.Environ(), "HOME="+s.dir, "GITEA_WORK_DIR="+s.dir, "USER=osf-gitea")
 	if os.Geteuid() == 0 {
-		env = append(env, "I_AM_BEING_UNSAFE_RUNNING_AS_ROOT=true")
+		env = append(env, "GITEA_I_AM_BEING_UNSAFE_RUNNING_AS_ROOT=true")
 	}
 	return env
 }
