@@ -84,14 +84,15 @@ type Tokens struct {
 var _ TokenSource = Tokens{}
 
 func (t Tokens) Token(ctx context.Context, h Host) (string, string, error) {
+	// A keychain that cannot be read (no Secret Service on this desktop)
+	// does not hide the forge CLI's login; the final error names it.
+	var kcErr error
 	if t.Keychain != nil {
 		tok, err := t.Keychain.Get(h.Name)
-		if err != nil {
-			return "", "", err
-		}
-		if tok != "" {
+		if err == nil && tok != "" {
 			return tok, "keychain", nil
 		}
+		kcErr = err
 	}
 	run := t.Run
 	if run == nil {
@@ -114,6 +115,9 @@ func (t Tokens) Token(ctx context.Context, h Host) (string, string, error) {
 		how = "sign in with `gh auth login` or paste a token"
 	case GitLab:
 		how = "sign in with `glab auth login` or paste a token"
+	}
+	if kcErr != nil {
+		return "", "", fmt.Errorf("%w on %s: %s — but the OS keychain, where a pasted token is kept (never in a file), cannot be read here: %v", ErrNoToken, h.Name, how, kcErr)
 	}
 	return "", "", fmt.Errorf("%w on %s: %s (kept in the OS keychain, never in the repository)", ErrNoToken, h.Name, how)
 }

@@ -72,3 +72,29 @@ func TestSettingsHostsAreChecked(t *testing.T) {
 		t.Fatalf("read back: %+v %v", again.Hosts(), err)
 	}
 }
+
+// brokenKeychain is a desktop without a Secret Service.
+type brokenKeychain struct{}
+
+func (brokenKeychain) Get(string) (string, error) { return "", errors.New("no D-Bus session") }
+func (brokenKeychain) Set(string, string) error   { return errors.New("no D-Bus session") }
+func (brokenKeychain) Delete(string) error        { return errors.New("no D-Bus session") }
+
+// A keychain that cannot be read still lets the CLI's login through, and
+// without one the error says the keychain is missing.
+func TestTokensWithoutKeychain(t *testing.T) {
+	run := func(_ context.Context, name string, _ ...string) (string, error) {
+		if name == "glab" {
+			return "glpat-x", nil
+		}
+		return "", errors.New("not installed")
+	}
+	toks := Tokens{Keychain: brokenKeychain{}, Run: run}
+	if tok, from, err := toks.Token(context.Background(), Host{Name: "gitlab.com", Kind: GitLab}); err != nil || tok != "glpat-x" || from != "glab" {
+		t.Fatalf("glab through a broken keychain: %q %q %v", tok, from, err)
+	}
+	_, _, err := toks.Token(context.Background(), Host{Name: "github.com", Kind: GitHub})
+	if !errors.Is(err, ErrNoToken) || !strings.Contains(err.Error(), "cannot be read here: no D-Bus session") {
+		t.Fatalf("no token, no keychain: %v", err)
+	}
+}
