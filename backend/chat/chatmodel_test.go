@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/osfoundry/desktop/backend/agentcli"
 )
 
 // A role's model with a CLI model runs `claude --model`; a chat's own pick
@@ -50,5 +52,27 @@ func TestChatModelReachesTheArgv(t *testing.T) {
 	r.svc.Wait(run.ID)
 	if got := model(); got != "sonnet" {
 		t.Fatalf("back to the role's model: --model %q", got)
+	}
+}
+
+// "Continue here" forks the person's own session and still runs the
+// model picked for the chat.
+func TestContinueHereKeepsTheChatModel(t *testing.T) {
+	r := newRig(t, "ok", "Continuing.")
+	ctx := context.Background()
+	_, err := r.svc.Roles().SetRoleModel(ctx, "Worker", "cli:codex:agent") // the role runs the other CLI
+	must(t, err)
+	r.svc.SetHistory(func(context.Context, string, string) ([]agentcli.Turn, error) {
+		return []agentcli.Turn{{Role: "user", Text: "earlier"}}, nil
+	})
+	c, err := r.svc.ContinueHere(ctx, "claude", "0d5b7c1e-1111-2222-3333-444455556666", r.folder, "Checkout")
+	must(t, err)
+	must(t, r.svc.SetChatModel(ctx, c.ID, "opus"))
+	run, err := r.svc.Send(ctx, c.ID, "keep going")
+	must(t, err)
+	r.svc.Wait(run.ID)
+	argv := r.lastArgv(t)
+	if i := slices.Index(argv, "--model"); i < 0 || argv[i+1] != "opus" || !slices.Contains(argv, "--fork-session") {
+		t.Fatalf("argv %q: want the fork of the session on --model opus", argv)
 	}
 }

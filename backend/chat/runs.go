@@ -76,8 +76,14 @@ func (s *Service) Send(ctx context.Context, chatID, text string) (runs.Run, erro
 			// Continue the CLI's own session: it already holds the history.
 			spec.Resume, spec.Fork = c.CLISession, foreign
 		case foreign:
-			// "Continue here": the history lives only in that CLI's session.
+			// "Continue here": the history lives only in that CLI's session
+			// (with the chat's own model, when one was picked).
 			spec.Resume, spec.Fork, spec.Model = c.CLISession, true, agentModel(c.CLIAgent)
+			if id, err := s.withChatModel(ctx, chatID, spec.Model.ID); err == nil {
+				if m, err := agentcli.ParseModel(id); err == nil {
+					spec.Model = m
+				}
+			}
 		}
 		// Otherwise the role now uses the other CLI: send the transcript.
 	}
