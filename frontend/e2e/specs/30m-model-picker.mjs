@@ -16,7 +16,8 @@ import { until, assert, goCall, xtermText } from '../lib.mjs';
 //     that names its own model gets no select;
 //  5. Pipeline Roles: the Worker's picker gets the same select under
 //     cli:claude:agent; opus saves the role as cli:claude:agent@opus;
-//  6. a fleet's run picks its own CLI model the same way.
+//  6. New chat starts on the Worker's CLI model (opus) in its own select;
+//  7. a fleet's run picks its own CLI model the same way.
 export default async function ({ page, base, tmp, shot }) {
   const seed = JSON.parse(readFileSync(join(tmp, 'pipeline-seed.json'), 'utf8'));
   if (seed.missing) throw new Error(seed.missing);
@@ -114,6 +115,13 @@ export default async function ({ page, base, tmp, shot }) {
   await roleSelect.selectOption('opus');
   await until('the Worker saved on opus', async () => (await goCall(page, 'roles.Binding.Roles')).find((r) => r.name === 'Worker')?.model === 'cli:claude:agent@opus');
   await shot('30m-role-model');
+
+  // New chat starts on the Worker's model and lets this chat pick another.
+  await page.goto(base + '/#/chat');
+  await page.getByRole('heading', { name: 'New chat' }).waitFor();
+  const chatSelect = page.locator('select[data-cli-model="claude"]');
+  await until('the chat\'s model select on opus', async () => (await chatSelect.count()) === 1 && (await chatSelect.isEnabled()) && (await chatSelect.inputValue()) === 'opus');
+  await shot('30m-new-chat-model');
   await goCall(page, 'roles.Binding.SetRoleModel', 'Worker', saved); // later specs expect the seed's Worker
 
   // A fleet's run: its own mode and CLI model.
