@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { highlightLine, languageOf, lineSide, splitRows, totals, unifiedRows } from './review';
+import { highlightLine, languageOf, lineSide, segmentHtml, segmentsOf, splitRows, totals, unifiedRows } from './review';
 
 const patch = `diff --git a/app.js b/app.js
 index 1111111..2222222 100644
@@ -51,5 +51,24 @@ describe('review diff rows', () => {
 
   it('sums the counts', () => {
     expect(totals([{ added: 3, removed: 1 }, { added: 1, removed: 0 }])).toBe('+4 −1 in 2 files');
+  });
+});
+
+describe('review diff segments', () => {
+  const rows = unifiedRows(patch);
+  it('cuts after a commented line so its comments follow it, and at the size bound', () => {
+    const segs = segmentsOf(rows, 'app.js', new Set(['old:3:app.js']), 4);
+    expect(segs.map((s) => [s.key, s.after.map((l) => `${l.kind}${l.old}`)])).toEqual([
+      ['0-3', ['del3']], ['4-7', []], ['8-8', []],
+    ]);
+  });
+  it('draws rows with escaped text and line buttons carrying the comment side', () => {
+    const [seg] = segmentsOf(unifiedRows('--- a/x.js\n+++ b/x.js\n@@ -1 +1 @@\n-<b>\n+const x = 1;\n'), 'x.js', new Set());
+    const html = segmentHtml(seg, 'unified', '');
+    expect(html).toContain('<div class="r del" data-line="old:1"><button class="ln" data-side="old" data-n="1"');
+    expect(html).toContain('&lt;b&gt;');
+    expect(segmentHtml(seg, 'unified', 'javascript')).toContain('<span class="hljs-keyword">const</span>');
+    const split = segmentHtml(segmentsOf(splitRows(unifiedRows('--- a/x.js\n+++ b/x.js\n@@ -1 +1 @@\n-a\n+b\n')), 'x.js', new Set())[0], 'split', '');
+    expect(split).toContain('<span class="c del">a</span><button class="ln" data-side="new" data-n="1"');
   });
 });

@@ -128,3 +128,72 @@ export function totals(files: { added: number; removed: number }[]): string {
   const r = files.reduce((s, f) => s + f.removed, 0);
   return `+${a} −${r} in ${files.length} ${files.length === 1 ? 'file' : 'files'}`;
 }
+
+/** A stretch of a file's diff drawn as one piece of HTML: rows up to a
+ * bound, cut after a line with comments (the comments follow it). */
+export interface Segment {
+  key: string;
+  rows: UnifiedRow[] | SplitRow[];
+  /** the lines whose comments come after the segment */
+  after: DiffLine[];
+}
+
+/** segmentsOf cuts rows into segments of at most `size` rows, and after
+ * every row holding a line in `marked` (comment keys of lines with
+ * comments or an open comment box). */
+export function segmentsOf(rows: (UnifiedRow | SplitRow)[], path: string, marked: Set<string>, size = 200): Segment[] {
+  const out: Segment[] = [];
+  let cur: (UnifiedRow | SplitRow)[] = [];
+  let start = 0;
+  const linesOf = (r: UnifiedRow | SplitRow): DiffLine[] => {
+    if (r.kind === 'hunk') return [];
+    if (r.kind === 'pair') {
+      const p = r as SplitRow;
+      const ls: DiffLine[] = [];
+      if (p.left && p.left.kind === 'del') ls.push(p.left);
+      if (p.right) ls.push(p.right);
+      return ls;
+    }
+    return [r as DiffLine];
+  };
+  rows.forEach((r, i) => {
+    cur.push(r);
+    const after = linesOf(r).filter((l) => {
+      const s = lineSide(l);
+      return marked.has(commentKey(path, s.side, s.line));
+    });
+    if (after.length || cur.length >= size || i === rows.length - 1) {
+      out.push({ key: `${start}-${i}`, rows: cur as UnifiedRow[] | SplitRow[], after });
+      cur = [];
+      start = i + 1;
+    }
+  });
+  return out;
+}
+
+const lnButton = (l: DiffLine | undefined, n: number) =>
+  l ? `<button class="ln" data-side="${lineSide(l).side}" data-n="${lineSide(l).line}" title="Comment on this line">${n || ''}</button>` : '<span class="ln empty"></span>';
+
+/** segmentHtml is a segment's rows as HTML (text escaped, or highlighted
+ * when lang is given). Line-number buttons carry the side and line a
+ * comment on them takes. */
+export function segmentHtml(seg: Segment, layout: 'unified' | 'split', lang: string): string {
+  const code = (l: DiffLine) => (lang ? highlightLine(l.text, lang) : esc(l.text));
+  const mark = { add: '+', del: '−', ctx: ' ' };
+  let h = '';
+  for (const r of seg.rows) {
+    if (r.kind === 'hunk') {
+      h += `<div class="r hunk">${esc((r as { text: string }).text)}</div>`;
+    } else if (layout === 'unified') {
+      const l = r as DiffLine;
+      const s = lineSide(l);
+      h += `<div class="r ${l.kind}" data-line="${s.side}:${s.line}">${lnButton(l, l.old)}${lnButton(l, l.new)}<span class="m">${mark[l.kind]}</span><span class="c">${code(l)}</span></div>`;
+    } else {
+      const p = r as SplitRow;
+      const side = (l: DiffLine | undefined, n: number) =>
+        l ? `${lnButton(l, n)}<span class="c ${l.kind}">${code(l)}</span>` : '<span class="ln empty"></span><span class="c empty"></span>';
+      h += `<div class="r pair">${side(p.left, p.left?.old ?? 0)}${side(p.right, p.right?.new ?? 0)}</div>`;
+    }
+  }
+  return h;
+}
