@@ -22,6 +22,7 @@ import (
 	"github.com/osfoundry/desktop/backend/teamauth"
 	"github.com/osfoundry/desktop/backend/teamconnect"
 	"github.com/osfoundry/desktop/backend/teampush"
+	"github.com/osfoundry/desktop/backend/teamruns"
 	"github.com/osfoundry/desktop/backend/teamserver"
 	"github.com/osfoundry/desktop/backend/teamserver/teamconfig"
 	"github.com/osfoundry/desktop/backend/teamsessions"
@@ -75,6 +76,7 @@ func teamComponents() []teamserver.Component {
 		{Name: pgmessages.Component, Migrations: pgmessages.Migrations(), Start: p.startMessages, Ready: p.messagesReady},
 		// After the message channels: it numbers discussion posts too.
 		{Name: teamsync.Component, Migrations: teamsync.Migrations(), Start: p.startSync, Ready: p.syncReady},
+		{Name: teamruns.Component, Migrations: teamruns.Migrations(), Start: p.startRuns},
 		{Name: pgproposals.Component, Migrations: pgproposals.Migrations()},
 		{Name: pgconnect.Component, Migrations: pgconnect.Migrations(), Start: p.startConnect},
 	}
@@ -152,6 +154,23 @@ func (p *teamParts) startSync(ctx context.Context, s *teamserver.Server) error {
 	}
 	svc.Register(s.Mount)
 	p.sync = svc
+	return nil
+}
+
+// startRuns queues the runs asked for in a workspace for the desktops
+// that run work for it, and watches their leases.
+func (p *teamParts) startRuns(ctx context.Context, s *teamserver.Server) error {
+	if p.auth == nil {
+		return nil
+	}
+	svc, err := teamruns.New(teamruns.Config{Pool: s.Pool(), Auth: p.auth, Logger: s.Logger()})
+	if err != nil {
+		return err
+	}
+	if err := svc.Start(ctx); err != nil {
+		return err
+	}
+	svc.Register(s.Mount)
 	return nil
 }
 
