@@ -58,7 +58,7 @@ func runFlags() (*flag.FlagSet, *runOpts) {
 	jf := &o.jobFlags
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&o.model, "model", "", "model id: cli:claude, cli:claude:agent or cli:codex:agent (default: the role's assigned model)")
+	fs.StringVar(&o.model, "model", "", "model id: cli:claude, cli:claude:agent or cli:codex:agent, with @MODEL for the CLI's own model (cli:claude:agent@opus) (default: the role's assigned model)")
 	fs.StringVar(&o.role, "role", "Worker", "pipeline role: "+strings.Join(roles.RoleNames(), ", "))
 	fs.StringVar(&o.folder, "folder", "", "working folder (default: the most recently added Local Folder)")
 	fs.BoolVar(&o.worktree, "worktree", false, "isolate the run on its own git branch and worktree")
