@@ -20,7 +20,8 @@
 //   - Web Push: the service worker registers and shows a pushed message as
 //     a notification linking to the session; a notificationclick event
 //     dispatched in the worker takes the page's window to that session
-//     (and never to another site);
+//     (navigated when the worker controls it, by a message when it does
+//     not; never to another site);
 //   - Browsers and phones lists this browser with Sign out.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -222,6 +223,26 @@ await worker.evaluate(async () => {
 await desk.waitForURL(BASE + '/needs-you');
 ({ card } = await ask(desk));
 await answerWith(desk, card, (c) => c.getByRole('button', { name: 'Decline' }).click(), '\x1b', 'Answered.');
+// A window of the page the worker does not control (loaded past it) is
+// told by a message instead, and goes to the session itself.
+const loose = await desk.context().newPage();
+const looseCDP = await desk.context().newCDPSession(loose);
+await looseCDP.send('Network.enable');
+await looseCDP.send('Network.setBypassServiceWorker', { bypass: true });
+await loose.goto(BASE + '/needs-you');
+await loose.locator('#lists[data-live="on"]').waitFor();
+check(await loose.evaluate(() => !navigator.serviceWorker.controller), 'the second window is controlled by the worker');
+await desk.goto('about:blank');
+await worker.evaluate(async (url) => {
+  await self.registration.showNotification('again', { data: { url }, tag: 'osf-loose' });
+  const [n] = await self.registration.getNotifications({ tag: 'osf-loose' });
+  self.dispatchEvent(new NotificationEvent('notificationclick', { notification: n }));
+}, target);
+await loose.waitForURL(target);
+console.log('notificationclick with an uncontrolled window: it went to ' + loose.url().slice(BASE.length));
+await loose.close();
+await desk.goto(BASE + '/needs-you');
+await desk.locator('#lists[data-live="on"]').waitFor();
 
 // Installable as an app: Chromium's own installability check, in a
 // profile of its own (a throw-away context reads as incognito, which is
