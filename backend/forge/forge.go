@@ -66,7 +66,7 @@ var (
 	// ErrBadToken: the forge refused the token (expired, revoked, mistyped).
 	ErrBadToken = errors.New("the forge refused the token")
 	// ErrNoToken: no token from the forge's CLI or the keychain.
-	ErrNoToken = errors.New("no token for this forge")
+	ErrNoToken = errors.New("no token")
 )
 
 // api is one forge's client, bound to one repository and token.

@@ -83,7 +83,7 @@ func (o *Opener) Open(ctx context.Context, req OpenRequest) (Opened, error) {
 		return Opened{}, err
 	}
 	if o.Tokens == nil {
-		return Opened{}, fmt.Errorf("%w on %s", ErrNoToken, repo.Host.Name)
+		return Opened{}, fmt.Errorf("%w for %s", ErrNoToken, repo.Host.Name)
 	}
 	token, from, err := o.Tokens.Token(ctx, repo.Host)
 	if err != nil {
@@ -151,7 +151,7 @@ func (o *Opener) undo(ctx context.Context, req OpenRequest, repo Repo, token str
 // Status reads a request's state and checks again.
 func (o *Opener) Status(ctx context.Context, repo Repo, number int64) (PullRequest, error) {
 	if o.Tokens == nil {
-		return PullRequest{}, fmt.Errorf("%w on %s", ErrNoToken, repo.Host.Name)
+		return PullRequest{}, fmt.Errorf("%w for %s", ErrNoToken, repo.Host.Name)
 	}
 	token, _, err := o.Tokens.Token(ctx, repo.Host)
 	if err != nil {

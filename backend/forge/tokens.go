@@ -117,7 +117,7 @@ func (t Tokens) Token(ctx context.Context, h Host) (string, string, error) {
 		how = "sign in with `glab auth login` or paste a token"
 	}
 	if kcErr != nil {
-		return "", "", fmt.Errorf("%w on %s: %s — but the OS keychain, where a pasted token is kept (never in a file), cannot be read here: %v", ErrNoToken, h.Name, how, kcErr)
+		return "", "", fmt.Errorf("%w for %s: %s — but the OS keychain, where a pasted token is kept (never in a file), cannot be read here: %v", ErrNoToken, h.Name, how, kcErr)
 	}
-	return "", "", fmt.Errorf("%w on %s: %s (kept in the OS keychain, never in the repository)", ErrNoToken, h.Name, how)
+	return "", "", fmt.Errorf("%w for %s: %s (kept in the OS keychain, never in the repository)", ErrNoToken, h.Name, how)
 }
