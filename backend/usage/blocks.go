@@ -1,7 +1,8 @@
 package usage
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 	"time"
 )
 
@@ -25,20 +26,28 @@ func (b block) active(now int64) bool {
 	return now-b.last < BlockLength.Milliseconds() && now < b.end()
 }
 
-// blocks splits entries (any order) into 5-hour blocks, oldest first.
+// blocks splits entries into 5-hour blocks, oldest first. It sorts
+// entries in place, and each block's entries are a part of it (a first
+// open puts tens of thousands of requests through here: no copies).
 func blocks(entries []claudeEntry) []block {
-	sorted := append([]claudeEntry(nil), entries...)
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i].at < sorted[j].at })
+	slices.SortFunc(entries, func(a, b claudeEntry) int { return cmp.Compare(a.at, b.at) })
 	var out []block
 	five := BlockLength.Milliseconds()
-	for _, e := range sorted {
+	from := 0
+	for i, e := range entries {
 		n := len(out)
 		if n == 0 || e.at-out[n-1].start > five || e.at-out[n-1].last > five {
+			if n > 0 {
+				out[n-1].entries = entries[from:i:i]
+			}
 			out = append(out, block{start: floorHour(e.at), last: e.at})
+			from = i
 			n++
 		}
-		out[n-1].entries = append(out[n-1].entries, e)
 		out[n-1].last = e.at
+	}
+	if n := len(out); n > 0 {
+		out[n-1].entries = entries[from:]
 	}
 	return out
 }

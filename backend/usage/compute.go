@@ -33,8 +33,12 @@ func (s *Service) compute(now time.Time) Report {
 	todayMs, weekMs := today.UnixMilli(), weekStart.UnixMilli()
 
 	// Claude: each request once (message id + request id), as ccusage.
-	seen := map[string]bool{}
-	var all []claudeEntry
+	n := 0
+	for _, f := range s.claude {
+		n += len(f.entries)
+	}
+	seen := make(map[string]bool, n)
+	all := make([]claudeEntry, 0, n)
 	for _, f := range s.claude {
 		r.Claude.Files++
 		r.Skipped += f.skipped
