@@ -7,7 +7,7 @@ import { until, assert, goCall, xtermText } from '../lib.mjs';
 //     screen takes the focused slot);
 //  2. `?` in a pane is typed into the program; outside a pane it opens the
 //     shortcuts sheet, which lists each key; the status bar button opens it
-//     too; Escape closes it;
+//     too, and so does the header's button on any screen; Escape closes it;
 //  3. Ctrl+Shift+T opens the New pane form; Ctrl+Shift+W asks before
 //     closing a pane whose program runs (as the rail's ✕ does);
 //  4. Ctrl+R, which the app does not claim, reaches the pane's program;
@@ -134,6 +134,11 @@ export default async function ({ page, base, tmp, shot }) {
     await kb.locator('[data-reset="needsYou"]').click();
     await until('the defaults back', async () => (await kb.locator('[data-key="focusSlot1"]').textContent()) === 'Alt+1' && (await kb.locator('[data-key="needsYou"]').textContent()) === 'Ctrl+.');
     assert(Object.keys((await goCall(page, 'settings.Binding.Get')).shortcuts).length === 0, 'reset keys are not kept as changes');
+    // The header's button opens the sheet on every screen.
+    await page.click('[data-shortcuts-button]');
+    await page.locator('[data-shortcuts-sheet]').waitFor();
+    await page.keyboard.press('Escape');
+    await until('the sheet closed', async () => (await page.locator('[data-shortcuts-sheet]').count()) === 0);
 
     // 6.
     await page.goto(base + '/#/terminal');
