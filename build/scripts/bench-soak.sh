@@ -5,18 +5,21 @@
 # its WebKit web process every S seconds for M minutes and prints the slope
 # (least squares over the samples after the warm-up) beside the target.
 #   bench-soak.sh BIN [--panes 12] [--minutes 10] [--every 5] [--warmup 3]
-#                     [--assets DIR] [--screen ROUTE] [--csv FILE]
+#                     [--assets DIR] [--screen ROUTE] [--visible V] [--csv FILE]
 # --assets DIR serves a frontend built elsewhere (vite build --outDir DIR);
 # BIN must then be a dev-tag build (-devserver/-assetdir). A production
 # build shows the frontend it embeds.
 # --screen ROUTE (with --assets) opens the window on another screen, e.g.
 # settings: the panes run with no view, which tells the cost of panes
 # nobody looks at from the cost of the pane on screen.
+# --visible V: the Terminal shows V panes at once (1, 2 side by side or 4
+# in a 2 × 2 grid; the saved layout the app starts with); also prints the
+# web process's CPU beside the slope.
 set -euo pipefail
-usage() { echo "usage: bench-soak.sh BIN [--panes N] [--minutes M] [--every S] [--warmup W] [--assets DIR] [--screen ROUTE] [--csv FILE]" >&2; exit 2; }
+usage() { echo "usage: bench-soak.sh BIN [--panes N] [--minutes M] [--every S] [--warmup W] [--assets DIR] [--screen ROUTE] [--visible V] [--csv FILE]" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 bin="$(realpath "$1")"; shift
-panes=12; minutes=10; every=5; warmup=3; assets=""; screen=""; csv=""
+panes=12; minutes=10; every=5; warmup=3; assets=""; screen=""; csv=""; visible=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --panes) panes="$2" ;;
@@ -26,6 +29,7 @@ while [ $# -gt 0 ]; do
     --assets) assets="$(realpath "$2")" ;;
     --screen) screen="$2" ;;
     --csv) csv="$2" ;;
+    --visible) visible="$2" ;;
     *) usage ;;
   esac
   shift 2 || usage
@@ -46,6 +50,12 @@ fi
 
 home="$(mktemp -d)"
 trap 'rm -rf "$home"' EXIT
+if [ -n "$visible" ]; then
+  case "$visible" in 1) kind=single ;; 2) kind=columns ;; 4) kind=grid ;; *) echo "bench-soak: --visible takes 1, 2 or 4 (panes on screen at once), got '$visible'" >&2; exit 2 ;; esac
+  [ "$panes" -ge "$visible" ] || { echo "bench-soak: --visible $visible needs at least $visible panes (--panes)" >&2; exit 2; }
+  # The Terminal fills the slots with the restored panes in rail order.
+  printf '{"notifications": false, "layout": {"kind": "%s", "slots": [], "split": [0.5, 0.5], "focus": 0}}\n' "$kind" >"$home/settings.json"
+fi
 if [ -n "$screen" ]; then
   # A copy of the frontend whose page opens on #/$screen.
   cp -r "$assets" "$home/assets"
@@ -84,13 +94,15 @@ xvfb-run -a -s "-screen 0 1280x820x24" bash -c '
   }
   start=$(date +%s%N)
   end=$(( start + ${minutes%.*} * 60000000000 + $(awk -v m="$minutes" "BEGIN {printf \"%d\", (m - int(m)) * 60e9}") ))
-  printf "t_s\tapp_kib\tapp_anon_kib\tweb_kib\tweb_anon_kib\n" >"$samples"
+  # ticks PID: CPU time (user + system) in clock ticks.
+  ticks() { awk "{print \$14 + \$15}" "/proc/$1/stat" 2>/dev/null || echo 0; }
+  printf "t_s\tapp_kib\tapp_anon_kib\tweb_kib\tweb_anon_kib\tweb_ticks\n" >"$samples"
   while [ "$(date +%s%N)" -lt "$end" ]; do
     if ! kill -0 "$pid" 2>/dev/null; then echo "bench-soak: the app exited early:" >&2; tail -50 "$OSFOUNDRY_HOME/app.log" >&2; exit 1; fi
     w=$(webpid)
     t=$(( ($(date +%s%N) - start) / 1000000 ))
     if [ -n "$w" ]; then
-      printf "%s\t%s\t%s\t%s\t%s\n" "$(awk -v t=$t "BEGIN {printf \"%.1f\", t/1000}")" "$(kib $pid VmRSS)" "$(kib $pid RssAnon)" "$(kib $w VmRSS)" "$(kib $w RssAnon)" >>"$samples"
+      printf "%s\t%s\t%s\t%s\t%s\t%s\n" "$(awk -v t=$t "BEGIN {printf \"%.1f\", t/1000}")" "$(kib $pid VmRSS)" "$(kib $pid RssAnon)" "$(kib $w VmRSS)" "$(kib $w RssAnon)" "$(ticks $w)" >>"$samples"
     fi
     sleep "$every"
   done
@@ -110,7 +122,7 @@ stat() {
       printf "%.0f\t%.0f\t%+.3f\t%d\n", first / 1024, last / 1024, slope, n
     }' "$samples"
 }
-printf '\nSoak of the real window (Xvfb): %s panes with 10 Hz spinners, %s min, a sample every %s s, slope after minute %s%s\n\n' "$panes" "$minutes" "$every" "$warmup" "${screen:+, window on #/$screen (no pane shown)}"
+printf '\nSoak of the real window (Xvfb): %s panes with 10 Hz spinners, %s min, a sample every %s s, slope after minute %s%s%s\n\n' "$panes" "$minutes" "$every" "$warmup" "${screen:+, window on #/$screen (no pane shown)}" "${visible:+, $visible on screen at once}"
 printf '%-32s %-10s %-10s %-22s %-14s %s\n' "measure" "start MiB" "end MiB" "slope after warm-up" "target" ""
 
 row() {
@@ -124,4 +136,8 @@ row "RSS app (Go process)" 2 yes
 row "  of which anonymous" 3 no
 row "RSS web process (WebKit)" 4 yes
 row "  of which anonymous" 5 no
+# The web process's CPU after the warm-up, in % of one core.
+hz=$(getconf CLK_TCK)
+awk -F'\t' -v w="$warmup" -v hz="$hz" 'NR == 1 {next} $1 / 60 >= w && $6 > 0 {if (t0 == "") {t0 = $1; c0 = $6} t1 = $1; c1 = $6}
+  END {if (t1 > t0) printf "%-32s %-10s %-10s %-22s %-14s\n", "CPU web process (WebKit)", "-", "-", sprintf("%.1f %% of a core", (c1 - c0) / hz / (t1 - t0) * 100), "-"}' "$samples"
 exit 0
