@@ -50,6 +50,10 @@ type Plan struct {
 	TokenFrom    string  `json:"tokenFrom"`
 	TokenProblem string  `json:"tokenProblem"`
 	Existing     *Record `json:"existing"`
+	// UnknownHost is the remote's host when it is not a forge osFoundry
+	// knows; the dialog asks whether it runs GitHub, GitLab or Gitea
+	// (AddHost) and reads the plan again. The other fields are empty then.
+	UnknownHost string `json:"unknownHost"`
 }
 
 // Plan reads the dialog's plan for branch of the repository (or worktree)
@@ -62,6 +66,14 @@ func (b *Binding) Plan(dir, branch, base string) (Plan, error) {
 		return Plan{}, errors.New("choose the branch to propose")
 	}
 	repo, err := b.opener.Detect(ctx, dir, branch)
+	if errors.Is(err, ErrUnknownForge) {
+		// The dialog asks which software runs there (Settings keeps it).
+		if _, url, rerr := remoteOf(ctx, dir, branch); rerr == nil {
+			if p, perr := parseRemote(url); perr == nil {
+				return Plan{Branch: branch, Base: base, UnknownHost: p.host, Draft: Draft{Commits: []string{}}}, nil
+			}
+		}
+	}
 	if err != nil {
 		return Plan{}, err
 	}
@@ -159,3 +171,15 @@ func (b *Binding) Hosts() []Host { return b.settings.Hosts() }
 
 // SetHosts replaces the person's self-hosted forges.
 func (b *Binding) SetHosts(hosts []Host) error { return b.settings.SetHosts(hosts) }
+
+// AddHost adds (or replaces) one self-hosted forge.
+func (b *Binding) AddHost(h Host) error {
+	name := strings.ToLower(strings.TrimSpace(h.Name))
+	hosts := []Host{}
+	for _, o := range b.settings.Hosts() {
+		if o.Name != name {
+			hosts = append(hosts, o)
+		}
+	}
+	return b.settings.SetHosts(append(hosts, h))
+}

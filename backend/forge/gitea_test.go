@@ -110,13 +110,18 @@ func TestGiteaOpensPullRequest(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := settings.SetHosts([]Host{{Name: g.Host, Kind: Gitea}}); err != nil {
-			t.Fatal(err)
-		}
 		kc := memKeychain{}
 		changed := 0
 		b := NewBinding(ctx, NewOpener(settings, kc, nil), settings, kc, func() { changed++ })
+		// A self-hosted forge is unknown until the person says what runs there.
 		plan, err := b.Plan(dir, "osf/dialog", "")
+		if err != nil || plan.UnknownHost != g.Host {
+			t.Fatalf("plan on an unknown host: %+v, %v", plan, err)
+		}
+		if err := b.AddHost(Host{Name: g.Host, Kind: Gitea}); err != nil {
+			t.Fatal(err)
+		}
+		plan, err = b.Plan(dir, "osf/dialog", "")
 		if err != nil {
 			t.Fatal(err)
 		}

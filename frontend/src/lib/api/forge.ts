@@ -24,6 +24,8 @@ export const forgeApi = {
   saveToken: (host: string, token: string) => svc('SaveToken', host, token),
   forgetToken: (host: string) => svc('ForgetToken', host),
   hosts: () => svc('Hosts'),
+  /** addHost names what runs on a self-hosted forge (api '' for the usual place). */
+  addHost: (name: string, kind: ForgeKind, api: string) => svc('AddHost', { name, kind, api }),
   setHosts: (hosts: ForgeHost[]) => svc('SetHosts', hosts),
 };
 

@@ -386,6 +386,7 @@ export namespace forge {
 	    tokenFrom: string;
 	    tokenProblem: string;
 	    existing?: Record;
+	    unknownHost: string;
 	}
 	
 	
