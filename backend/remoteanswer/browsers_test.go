@@ -145,6 +145,19 @@ func TestRevokedBrowserNeitherSeesNorAnswersNorGetsPushes(t *testing.T) {
 	if test.WebPush != 0 || pushes.Load() != 1 {
 		t.Fatalf("a push after the sign-out reached %d browsers (%d requests in all)", test.WebPush, pushes.Load())
 	}
+	// A link to the server's pages followed from another site lands first
+	// (its Strict cookie is left out of such a navigation), then asks again.
+	for _, path := range []string{"/", "/needs-you"} {
+		req, _ := http.NewRequest("GET", base+path, nil)
+		req.Header.Set("Sec-Fetch-Site", "cross-site")
+		resp, err := tm.LB.Client.Do(req)
+		must(t, err)
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `<meta http-equiv="refresh" content="0;url=`+path+`">`) {
+			t.Fatalf("%s from another site: %s\n%s", path, resp.Status, body)
+		}
+	}
 	must(t, tm.Owner.API("GET", base+"/api/sessions/browsers", nil, &list))
 	if len(list.Browsers) != 1 || list.Browsers[0].ID != laptopID {
 		t.Fatalf("alice's browsers after the sign-out: %+v", list)

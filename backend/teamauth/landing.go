@@ -3,6 +3,7 @@ package teamauth
 import (
 	"html/template"
 	"net/http"
+	"net/url"
 )
 
 // The session cookie is SameSite=Strict, so a browser leaves it out of
@@ -40,15 +41,44 @@ func CrossSite(r *http.Request) bool {
 	return r.Header.Get("Sec-Fetch-Site") == "cross-site"
 }
 
-// SendToSignIn answers a page request that carries no session. A
-// navigation another site started (a link in a chat) lands on this site
-// first and asks for the same page again, which then carries the Strict
-// session cookie the browser has; any other goes to the sign-in that comes
-// back to returnTo (a path on this server).
+// LandFromOtherSite answers a page request without a session that another
+// site's navigation brought (a link in a chat or a mail) with the landing
+// page, which asks for to (a path on this server) again from this site,
+// with the Strict session cookie the browser may well have; it says
+// whether it answered. A request of this site's own is left to the caller.
+func (s *Service) LandFromOtherSite(w http.ResponseWriter, r *http.Request, to string) bool {
+	if !CrossSite(r) || r.Method != http.MethodGet {
+		return false
+	}
+	s.writeLanding(w, to)
+	return true
+}
+
+// SendToSignIn answers a page request that carries no session: one
+// another site's navigation brought lands first (LandFromOtherSite); any
+// other goes to the sign-in that comes back to returnTo (a path on this
+// server).
 func (s *Service) SendToSignIn(w http.ResponseWriter, r *http.Request, returnTo string) {
-	if CrossSite(r) && r.Method == http.MethodGet {
-		s.writeLanding(w, returnTo)
+	if s.LandFromOtherSite(w, r, returnTo) {
 		return
 	}
 	http.Redirect(w, r, s.LoginURL(returnTo), http.StatusSeeOther)
+}
+
+// SignInURLFor is where to send r's browser, which carries no session, to
+// come back to returnTo signed in: for another site's navigation, the
+// landing route (the browser may be signed in already and only left the
+// Strict cookie out), else the sign-in.
+func (s *Service) SignInURLFor(r *http.Request, returnTo string) string {
+	if CrossSite(r) && r.Method == http.MethodGet {
+		return s.public.String() + hopPath + "?to=" + url.QueryEscape(safeReturn(returnTo))
+	}
+	return s.LoginURL(returnTo)
+}
+
+// hopPath is the landing page as a route: it goes on to ?to= from this site.
+const hopPath = "/auth/hop"
+
+func (s *Service) handleHop(w http.ResponseWriter, r *http.Request) {
+	s.writeLanding(w, r.URL.Query().Get("to"))
 }

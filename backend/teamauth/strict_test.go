@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -88,3 +89,30 @@ type recorder struct {
 func (r *recorder) Header() http.Header         { return r.h }
 func (r *recorder) Write(b []byte) (int, error) { return r.body.Write(b) }
 func (r *recorder) WriteHeader(code int)        { r.code = code }
+
+// SignInURLFor sends another site's navigation through the landing route
+// (the browser may be signed in and only left the Strict cookie out), and
+// any other to the sign-in; the landing route goes on only to this server.
+func TestSignInURLForAndTheLandingRoute(t *testing.T) {
+	tm := newTeam(t)
+	s := tm.replicas[0]
+	req, _ := http.NewRequest("GET", tm.URL+"/oauth/authorize?client_id=x", nil)
+	if got := s.SignInURLFor(req, "/oauth/authorize?client_id=x"); got != s.LoginURL("/oauth/authorize?client_id=x") {
+		t.Fatalf("a navigation of this site: %s", got)
+	}
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	hop := s.SignInURLFor(req, "/oauth/authorize?client_id=x")
+	if hop != tm.URL+"/auth/hop?to=%2Foauth%2Fauthorize%3Fclient_id%3Dx" {
+		t.Fatalf("another site's navigation: %s", hop)
+	}
+	b := tm.browser()
+	p, next := b.step("GET", hop, nil)
+	if p.Code != http.StatusOK || next != tm.URL+"/oauth/authorize?client_id=x" || p.Hdr.Get("Cache-Control") != "no-store" {
+		t.Fatalf("the landing route: %d to %q", p.Code, next)
+	}
+	for _, to := range []string{"https://evil.example/x", "//evil.example/x", "/\\evil.example"} {
+		if _, next := b.step("GET", tm.URL+"/auth/hop?to="+url.QueryEscape(to), nil); next != tm.URL+"/" {
+			t.Fatalf("the landing route to %q goes to %q", to, next)
+		}
+	}
+}

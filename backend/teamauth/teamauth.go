@@ -179,6 +179,7 @@ func (s *Service) Register(mount func(pattern string, h http.Handler)) {
 	mount("POST "+logoutPath, http.HandlerFunc(s.handleLogout))
 	mount("GET "+bootstrapPath, http.HandlerFunc(s.handleBootstrap))
 	mount("GET "+mePath, http.HandlerFunc(s.handleMe))
+	mount("GET "+hopPath, http.HandlerFunc(s.handleHop))
 	s.registerDesktop(mount)
 	s.registerAPI(mount)
 }

@@ -53,9 +53,11 @@ func (p People) Approver(r *http.Request) (connect.Approver, bool) {
 	return connect.Approver{ID: person.ID, Name: name, Session: key}, true
 }
 
-// SignInURL is teamauth's sign-in, back to continueAt afterwards.
-func (p People) SignInURL(_ *http.Request, continueAt string) string {
-	return p.Auth.LoginURL(continueAt)
+// SignInURL is teamauth's sign-in, back to continueAt afterwards; an
+// assistant's page on another site that sent the browser here lands first
+// (the session cookie is SameSite=Strict and was left out).
+func (p People) SignInURL(r *http.Request, continueAt string) string {
+	return p.Auth.SignInURLFor(r, continueAt)
 }
 
 // Store is pgconnect's store with the approver's standing read from

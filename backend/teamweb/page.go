@@ -91,6 +91,9 @@ func (w *Web) home(rw http.ResponseWriter, r *http.Request) {
 	p, err := w.cfg.Auth.SessionPerson(r)
 	switch {
 	case errors.Is(err, teamauth.ErrNoSession):
+		if w.cfg.Auth.LandFromOtherSite(rw, r, "/") {
+			return // a link from another site: asked again from here, with the session
+		}
 		w.write(rw, http.StatusOK, pageData{SignIn: w.cfg.Auth.LoginURL("/")})
 	case err != nil:
 		w.fail(rw, http.StatusServiceUnavailable, "")
