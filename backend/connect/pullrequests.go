@@ -91,8 +91,11 @@ func (s *Service) proposePullRequest(ctx context.Context, a *allowed, args json.
 		}
 	}
 	dir, refusal, err := s.projectRepo(ctx, in.ProjectID)
-	if err != nil || refusal != "" {
-		return tools.ErrorResult(refusal), err
+	if err != nil {
+		return tools.Result{}, err
+	}
+	if refusal != "" {
+		return tools.ErrorResult(refusal), nil
 	}
 	if s.prs == nil {
 		return tools.ErrorResult("this osFoundry cannot open pull requests (no forge is set up here)"), nil

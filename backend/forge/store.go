@@ -113,12 +113,15 @@ func (s *Settings) SetHosts(hosts []Host) error {
 	return nil
 }
 
-// Record finds the request opened for branch from dir, or nil.
+// Record finds the request opened for branch from dir (or a folder
+// inside it: a pane may open in a subfolder of its worktree), or nil.
 func (s *Settings) Record(dir, branch string) *Record {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	dir = filepath.Clean(dir)
 	for _, r := range s.data.Requests {
-		if r.Branch == branch && filepath.Clean(r.Dir) == filepath.Clean(dir) {
+		top := filepath.Clean(r.Dir)
+		if r.Branch == branch && (dir == top || strings.HasPrefix(dir, top+string(filepath.Separator))) {
 			return &r
 		}
 	}

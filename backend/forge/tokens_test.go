@@ -98,3 +98,24 @@ func TestTokensWithoutKeychain(t *testing.T) {
 		t.Fatalf("no token, no keychain: %v", err)
 	}
 }
+
+// The card of a pane opened in a subfolder of the worktree finds the
+// request opened from the worktree; another worktree's does not.
+func TestRecordsMatchSubfolders(t *testing.T) {
+	s, err := OpenSettings(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Keep(Record{Dir: "/w/cafe.osf-worktrees/login", Branch: "osf/login", PR: PullRequest{Number: 4}}); err != nil {
+		t.Fatal(err)
+	}
+	if r := s.Record("/w/cafe.osf-worktrees/login/web", "osf/login"); r == nil || r.PR.Number != 4 {
+		t.Fatalf("subfolder: %+v", r)
+	}
+	if r := s.Record("/w/cafe.osf-worktrees/login-2", "osf/login"); r != nil {
+		t.Fatalf("a sibling folder matched: %+v", r)
+	}
+	if r := s.Record("/w/cafe.osf-worktrees/login", "osf/other"); r != nil {
+		t.Fatalf("another branch matched: %+v", r)
+	}
+}
