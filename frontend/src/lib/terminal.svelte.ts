@@ -254,6 +254,29 @@ export function rememberOnBranch(repo: string, on: boolean) {
   }
 }
 
+/** Remembered per repository: the base branch the last pane on a new branch started from. */
+const baseKey = (repo: string) => `osfoundry.terminal.branchBase:${repo}`;
+
+export function rememberBase(repo: string, base: string) {
+  try {
+    localStorage.setItem(baseKey(repo), base);
+  } catch {
+    // No storage: the form starts from the current branch.
+  }
+}
+
+/** pickBase is the base the form starts with: the one remembered for the
+ * repository while it still exists, else the checkout's branch. */
+export function pickBase(repo: string, branches: string[], current: string): string {
+  let last: string | null = null;
+  try {
+    last = localStorage.getItem(baseKey(repo));
+  } catch {
+    last = null;
+  }
+  return last && branches.includes(last) ? last : current || branches[0] || '';
+}
+
 export function wantsOnBranch(repo: string): boolean {
   try {
     return localStorage.getItem(onBranchKey(repo)) === '1';

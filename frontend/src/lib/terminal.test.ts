@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { decodeBase64 } from './events';
 import { Router } from './router.svelte';
+import { pickBase, rememberBase } from './terminal.svelte';
 describe('decodeBase64', () => {
   it('keeps bytes that are not valid UTF-8', () => {
     expect(Array.from(decodeBase64(btoa('a\xff\xfe')))).toEqual([0x61, 0xff, 0xfe]);
@@ -61,5 +62,17 @@ describe('TerminalState.refresh', () => {
     expect(t.selected).toBe('p-new');
     expect(t.panes.map((p) => p.id)).toEqual(['p-old', 'p-new']);
     vi.unstubAllGlobals();
+  });
+});
+
+describe('the New pane form remembers the base per repository', () => {
+  it('starts from the remembered base while it exists, else the current branch', () => {
+    localStorage.clear();
+    expect(pickBase('/r', ['main', 'dev'], 'main')).toBe('main');
+    rememberBase('/r', 'dev');
+    expect(pickBase('/r', ['main', 'dev'], 'main')).toBe('dev');
+    expect(pickBase('/other', ['main', 'dev'], 'main')).toBe('main');
+    expect(pickBase('/r', ['main'], 'main')).toBe('main');
+    expect(pickBase('/r', ['trunk'], '')).toBe('trunk');
   });
 });
