@@ -84,6 +84,7 @@ type App struct {
 	Team      *teamclient.Binding  // Settings → Team and the header's team status
 	team      *teamclient.Client
 	replica   *teamclient.Replica // this desktop's Synced projects
+	runner    *teamclient.Runner  // "Run work for the team" (off by default)
 	// TeamSessions is Settings → Team's "Share this computer's sessions".
 	TeamSessions *teamclient.SessionsBinding
 	sessions     *teamclient.SessionShare
@@ -173,6 +174,11 @@ func newApp(dir string, inst *instance.Instance) (*App, error) {
 		Memory: a.notes, Terminal: a.panes, Rules: a.watch.Registry(), DataDir: dir, Notify: a.links.Show}); err != nil {
 		return nil, err
 	}
+	// Team runs: none is claimed until the person turns on "Run work for the team".
+	if a.runner, err = teamclient.NewRunner(context.Background(), a.team, db, teamRunExec(a), nil); err != nil {
+		return nil, err
+	}
+	teamclient.UseRunner(a.Team, a.runner)
 	if err := a.wireRemoteAnswers(); err != nil {
 		return nil, err
 	}
@@ -265,6 +271,7 @@ func (a *App) startup(ctx context.Context) {
 	go a.usage.Watch(usageCtx, 20*time.Second, time.Minute)
 	go a.team.Watch(usageCtx, time.Minute)
 	go a.replica.Run(usageCtx)
+	go a.runner.Run(usageCtx)
 	go a.sessions.Run(usageCtx)
 	if err := a.notesWatch.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "osfoundry:", err)

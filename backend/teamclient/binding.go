@@ -9,9 +9,10 @@ import (
 // Binding is Settings → Team and the header's team status for the
 // window: each method returns the status to show.
 type Binding struct {
-	c   *Client
-	r   *Replica // nil: no synced projects in this window
-	ctx context.Context
+	c      *Client
+	r      *Replica // nil: no synced projects in this window
+	runner *Runner  // nil: this window runs no team work
+	ctx    context.Context
 }
 
 // NewBinding binds c and its synced projects r (nil: none); ctx ends
@@ -130,4 +131,28 @@ func (b *Binding) StopSync(project string, discard bool) error {
 		return err
 	}
 	return r.StopSync(b.ctx, project, discard)
+}
+
+// UseRunner gives the window b "Run work for the team" (a function, not
+// a method, so the window is not bound to it).
+func UseRunner(b *Binding, r *Runner) { b.runner = r }
+
+// RunForTeam says whether this desktop runs work for the team (off by
+// default).
+func (b *Binding) RunForTeam() (bool, error) {
+	if b.runner == nil {
+		return false, errors.New("running work for the team is not available in this window")
+	}
+	return b.runner.Enabled(b.ctx)
+}
+
+// SetRunForTeam turns "Run work for the team" on or off.
+func (b *Binding) SetRunForTeam(on bool) (bool, error) {
+	if b.runner == nil {
+		return false, errors.New("running work for the team is not available in this window")
+	}
+	if err := b.runner.SetEnabled(b.ctx, on); err != nil {
+		return false, err
+	}
+	return b.runner.Enabled(b.ctx)
 }

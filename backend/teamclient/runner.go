@@ -194,3 +194,16 @@ func (r *Runner) do(ctx context.Context, run TeamRun) {
 		r.log.Warn("reporting a team run", "run", run.ID, "error", fmt.Sprint(err))
 	}
 }
+
+// LocalWorkspace is where a synced project lives on this desktop: a team
+// run works there. A project this desktop does not sync is refused.
+func (r *Replica) LocalWorkspace(ctx context.Context, project string) (string, error) {
+	p, err := r.projectOf(ctx, project)
+	if err != nil {
+		return "", err
+	}
+	if p.workspace == "" {
+		return "", fmt.Errorf("project %s is not synced on this desktop: sync it in Settings → Team first", project)
+	}
+	return p.local, nil
+}

@@ -24,6 +24,9 @@ export const teamApi = {
   stopSync: (project: string, discard: boolean) => team('StopSync', project, discard),
   /** cancelShare drops a move to Synced still waiting for the server. */
   cancelShare: (project: string) => team('CancelShare', project),
+  /** runForTeam: whether this computer runs work teammates and assistants ask for (off by default). */
+  runForTeam: () => team('RunForTeam') as Promise<boolean>,
+  setRunForTeam: (on: boolean) => team('SetRunForTeam', on) as Promise<boolean>,
 };
 
 /** One project on Settings → Team; workspace is the team's ('' when Local-only). */

@@ -14,6 +14,10 @@ export function PreviewShare(arg1:string):Promise<Array<string>>;
 
 export function Projects():Promise<teamclient.Projects>;
 
+export function RunForTeam():Promise<boolean>;
+
+export function SetRunForTeam(arg1:boolean):Promise<boolean>;
+
 export function ShareProject(arg1:string,arg2:string):Promise<void>;
 
 export function SignOut():Promise<teamclient.Status>;

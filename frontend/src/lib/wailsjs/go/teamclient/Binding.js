@@ -26,6 +26,14 @@ export function Projects() {
   return window['go']['teamclient']['Binding']['Projects']();
 }
 
+export function RunForTeam() {
+  return window['go']['teamclient']['Binding']['RunForTeam']();
+}
+
+export function SetRunForTeam(arg1) {
+  return window['go']['teamclient']['Binding']['SetRunForTeam'](arg1);
+}
+
 export function ShareProject(arg1, arg2) {
   return window['go']['teamclient']['Binding']['ShareProject'](arg1, arg2);
 }
