@@ -17,6 +17,8 @@ import { until, assert, goCall, xtermText } from '../lib.mjs';
 //  5. Pipeline Roles: the Worker's picker gets the same select under
 //     cli:claude:agent; opus saves the role as cli:claude:agent@opus;
 //  6. New chat starts on the Worker's CLI model (opus) in its own select;
+//     picking haiku there runs the chat's task on Haiku (the request to
+//     the model API says so) and the chat's header and run card name it;
 //  7. a fleet's run picks its own CLI model the same way.
 export default async function ({ page, base, tmp, shot }) {
   const seed = JSON.parse(readFileSync(join(tmp, 'pipeline-seed.json'), 'utf8'));
@@ -122,6 +124,25 @@ export default async function ({ page, base, tmp, shot }) {
   const chatSelect = page.locator('select[data-cli-model="claude"]');
   await until('the chat\'s model select on opus', async () => (await chatSelect.count()) === 1 && (await chatSelect.isEnabled()) && (await chatSelect.inputValue()) === 'opus');
   await shot('30m-new-chat-model');
+  // This chat picks haiku over the Worker's opus: its run asks for Haiku.
+  await goCall(page, 'roles.Binding.AddFolder', seed.work).catch(() => {}); // already there after the pipeline spec
+  await page.goto(base + '/#/chat');
+  await page.getByRole('heading', { name: 'New chat' }).waitFor();
+  await until('the chat\'s model select', async () => (await chatSelect.isEnabled()) && (await chatSelect.inputValue()) === 'opus');
+  await chatSelect.selectOption('haiku');
+  await fake('/_testkit/reset', { method: 'POST' });
+  await page.getByLabel('Task').fill('Say hello from the model picker check');
+  await page.getByRole('button', { name: 'Start' }).click();
+  let chatReqs = [];
+  await until('the chat run to reach the model', async () => {
+    chatReqs = await (await fake('/_testkit/requests')).json();
+    return chatReqs.length > 0;
+  }, 60000);
+  assert(chatReqs.every((r) => /haiku/i.test(r.model)), `the chat's run asked for ${JSON.stringify(chatReqs.map((r) => r.model))}, want Haiku`);
+  const header = page.locator('[data-chat-model]');
+  await until('the chat header to name its model', async () => (await header.count()) === 1 && (await header.textContent()).trim() === 'cli:claude:agent@haiku');
+  await until('the run card to name its model', async () => ((await page.locator('article[data-run] code.model').first().textContent().catch(() => '')) ?? '').trim() === 'cli:claude:agent@haiku');
+  await shot('30m-chat-model');
   await goCall(page, 'roles.Binding.SetRoleModel', 'Worker', saved); // later specs expect the seed's Worker
 
   // A fleet's run: its own mode and CLI model.
