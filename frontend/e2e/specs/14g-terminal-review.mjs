@@ -11,7 +11,8 @@ import { until, assert, xtermText, goCall } from '../lib.mjs';
 //   side;
 // - a comment on line 1 of RELEASE-NOTES.md is kept (a reload shows it);
 //   "Send to agent" types it as one message (file, line, text) that is the
-//   next request Claude Code sends to the model;
+//   next request Claude Code sends to the model; sent while Claude works, the
+//   comments are queued and go once it is idle, after the answer it worked on;
 // - Finish with a conflicting commit on main shows the conflict and
 //   changes nothing; after main drops it, Squash merges the branch into main
 //   and the person's checkout moves with it; Archive closes the pane and
@@ -123,6 +124,39 @@ export default async function ({ page, base, home, tmp, env, shot }) {
 
     await page.locator(`[data-review="${id}"] [data-comment]`).first().getByRole('button', { name: 'Resolve' }).click();
     await until('the comment resolved', async () => (await page.locator(`[data-review="${id}"] [data-comment]`).count()) === 0);
+
+    // While Claude works, Send to agent queues the comments; they go as one
+    // message once it is idle, after the answer it was working on.
+    assert((await fake('/_testkit/push?scenario=say&delay=6s&text=' + encodeURIComponent('Thought it over.'), { method: 'POST' })).status === 204, 'push slow say');
+    await page.getByRole('tab', { name: 'Terminal' }).click();
+    await page.locator(`[data-pane-view="${id}"]`).click();
+    await page.keyboard.type('Think it over');
+    await until('the request to be typed', async () => (await xtermText(page, id)).includes('Think it over'));
+    await page.keyboard.press('Enter');
+    await until('Claude to be working', async () => (await page.locator(`[data-pane="${id}"]`).getAttribute('data-state')) === 'working', 20000);
+    assert((await fake('/_testkit/push?scenario=say&text=' + encodeURIComponent('Cake only on Fridays then.'), { method: 'POST' })).status === 204, 'push say');
+    await page.locator(`[data-review-tab="${id}"]`).click();
+    await page.locator(`[data-review="${id}"] [data-review-file="menu.js"] .r[data-line="new:3"] button.ln`).first().click();
+    const box2 = page.getByRole('form', { name: 'Comment on menu.js line 3' });
+    await box2.locator('textarea').fill('Keep cake for Fridays only');
+    await box2.getByRole('button', { name: 'Add comment' }).click();
+    await page.getByRole('button', { name: 'Send to agent' }).click();
+    await until('the comments to be queued', async () => ((await page.locator('[data-review-queued]').textContent().catch(() => '')) ?? '').includes('Queued'));
+    await shot('review-queued');
+    const want2 = 'Review comments on osf/review-me — please address each: (1) menu.js:3 — Keep cake for Fridays only.';
+    await until('the queued comments to reach the model after the answer', async () => {
+      const reqs = await (await fake('/_testkit/requests')).json();
+      const think = reqs.findIndex((r) => r.last.includes('Think it over'));
+      const queued = reqs.findIndex((r) => r.last.includes(want2));
+      return think >= 0 && queued > think;
+    }, 40000);
+    await until('the queue to empty', async () => (await page.locator('[data-review-queued]').count()) === 0);
+    await page.getByRole('tab', { name: 'Terminal' }).click();
+    await until("Claude's answer to the queued comments", async () => {
+      const t = await xtermText(page, id);
+      return t.includes('Thought it over.') && t.includes('Cake only on Fridays then.') && t.indexOf('Thought it over.') < t.indexOf('Cake only on Fridays then.');
+    }, 30000);
+    await page.locator(`[data-review-tab="${id}"]`).click();
 
     // Finish: a conflicting commit on main shows the conflict, nothing changes.
     writeFileSync(join(repo, 'menu.js'), menu.replace('["tea", "coffee"]', '["tea", "juice"]'));

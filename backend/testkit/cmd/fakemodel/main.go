@@ -73,12 +73,20 @@ var scenarios = map[string]func(q url.Values) ([]fakemodel.Turn, error){
 	"slow": func(url.Values) ([]fakemodel.Turn, error) {
 		return []fakemodel.Turn{fakemodel.Slow(60*time.Second, "too late")}, nil
 	},
-	// say: one plain answer, text=… (a conversation in a terminal pane).
+	// say: one plain answer, text=… (a conversation in a terminal pane),
+	// after delay=… (a Go duration; the agent works meanwhile).
 	"say": func(q url.Values) ([]fakemodel.Turn, error) {
 		if q.Get("text") == "" {
 			return nil, errors.New("the say scenario needs text=<the answer>")
 		}
-		return []fakemodel.Turn{fakemodel.Text(q.Get("text"))}, nil
+		t := fakemodel.Text(q.Get("text"))
+		if d := q.Get("delay"); d != "" {
+			var err error
+			if t.Delay, err = time.ParseDuration(d); err != nil {
+				return nil, fmt.Errorf("say delay=%q: %w", d, err)
+			}
+		}
+		return []fakemodel.Turn{t}, nil
 	},
 	// verify: the sign-in check's minimal completion.
 	"verify": func(url.Values) ([]fakemodel.Turn, error) { return []fakemodel.Turn{fakemodel.Text("ok")}, nil },
