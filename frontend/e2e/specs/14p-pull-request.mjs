@@ -11,7 +11,9 @@ import { until, assert, goCall } from '../lib.mjs';
 // - the dialog names the forge (GitHub) and the repository, drafts the
 //   title and description from the branch's commit, into main;
 // - with no gh login and no pasted token it says how to get one and the
-//   open button stays off; Cancel closes it and nothing was pushed.
+//   open button stays off; Cancel closes it and nothing was pushed;
+// - a remote on a host it does not know asks whether GitHub, GitLab or
+//   Gitea runs there; the answer is kept and the plan names that forge.
 export default async function ({ page, base, tmp, env, shot }) {
   const repo = join(tmp, 'pr', 'cafe');
   mkdirSync(repo, { recursive: true });
@@ -59,6 +61,22 @@ export default async function ({ page, base, tmp, env, shot }) {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await until('the dialog to close', async () => (await dialog.count()) === 0);
     assert(git(repo, 'for-each-ref', 'refs/remotes/origin/osf/pr-demo') === '', 'the branch was pushed');
+
+    // A self-hosted forge: the dialog asks what runs there, and keeps it.
+    git(repo, 'remote', 'set-url', 'origin', 'https://git.cafe.example/team/cafe.git');
+    await finish.locator('[data-open-pull-request]').click();
+    const unknown = dialog.locator('[data-pr-unknown-host]');
+    await until('the unknown host question', async () => (await unknown.count()) > 0, 20000);
+    assert((await unknown.textContent()).includes('git.cafe.example'), 'the host is not named');
+    assert((await dialog.locator('#pr-title').textContent()) === 'Open a pull request', 'the title does not say what it opens');
+    await unknown.getByLabel('Gitea or Forgejo').check();
+    await shot('pull-request-unknown-host');
+    await unknown.locator('[data-pr-add-host]').click();
+    await until('the plan on the self-hosted forge', async () => (await dialog.locator('[data-pr-forge]').textContent().catch(() => '')) === 'Gitea', 20000);
+    assert((await dialog.textContent()).includes('https://git.cafe.example/team/cafe'), 'the self-hosted repository page is not shown');
+    const hosts = await goCall(page, 'forge.Binding.Hosts');
+    assert(hosts.length === 1 && hosts[0].name === 'git.cafe.example' && hosts[0].kind === 'gitea', `kept hosts: ${JSON.stringify(hosts)}`);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
   } finally {
     await goCall(page, 'terminal.Service.Close', id).catch(() => {});
   }
