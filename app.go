@@ -81,6 +81,7 @@ type App struct {
 	Usage     *usage.Binding       // the Usage screen and the board's usage line
 	Review    *review.Service      // a pane branch's Review: diff, comments, Finish
 	Forge     *forge.Binding       // push a branch and open its pull request (the Finish panel's dialog)
+	prCards   *forgeCards          // the requests opened from the app, on the branches' cards
 	Team      *teamclient.Binding  // Settings → Team and the header's team status
 	team      *teamclient.Client
 	replica   *teamclient.Replica // this desktop's Synced projects
@@ -187,8 +188,7 @@ func newApp(dir string, inst *instance.Instance) (*App, error) {
 	a.inv.SetRunSource(inventoryRuns(a.work.Chat.Runs()))      // the app's own runs show as such
 	a.Policy = toolpolicy.NewBinding(a.prefs, a.work.Executor) // the saved overrides, from the first call
 	var forgeOpener *forge.Opener
-	var prCards *forgeCards // the pull requests opened from the app, on the board's cards
-	if a.Forge, forgeOpener, prCards, err = openForge(dir); err != nil {
+	if a.Forge, forgeOpener, a.prCards, err = openForge(dir); err != nil {
 		return nil, err
 	}
 	if a.conn, err = connectwin.Open(context.Background(), connectwin.Options{DB: db, Notes: a.notes, Emitter: a.emit, PullRequests: forgeOpener,
@@ -205,7 +205,7 @@ func newApp(dir string, inst *instance.Instance) (*App, error) {
 	chats, jobs := a.work.BoardSources()
 	a.Board, rulesReloaded = board.ForWindow(context.Background(), board.WindowOptions{Knowledge: appdir.Knowledge(dir),
 		Emitter: a.sessions.Tee(a.emit), DB: db, Inventory: a.inv, Panes: a.panes, Watcher: a.watch,
-		Chats: chats, Jobs: jobs, RuleProblems: ruleProblems, Log: os.Stderr, PullRequests: prCards, Shelf: summaryShelf(a.notes, appdir.Knowledge(dir))})
+		Chats: chats, Jobs: jobs, RuleProblems: ruleProblems, Log: os.Stderr, PullRequests: a.prCards, Shelf: summaryShelf(a.notes, appdir.Knowledge(dir))})
 	if a.Rules, err = rulesupdate.ForWindow(home, a.watch, rulesReloaded); err != nil {
 		fmt.Fprintln(os.Stderr, "osfoundry:", err)
 	}
@@ -273,6 +273,7 @@ func (a *App) startup(ctx context.Context) {
 	go a.replica.Run(usageCtx)
 	go a.runner.Run(usageCtx)
 	go a.sessions.Run(usageCtx)
+	go a.prCards.follow(usageCtx, a.Forge, 2*time.Minute)
 	if err := a.notesWatch.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "osfoundry:", err)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/osfoundry/desktop/backend/board"
 	"github.com/osfoundry/desktop/backend/forge"
@@ -39,6 +40,32 @@ func (f *forgeCards) changed() {
 	f.mu.Unlock()
 	for _, w := range ws {
 		w()
+	}
+}
+
+// follow re-reads the open requests' state and checks every interval
+// (newest first, at most maxFollowed a round) until ctx ends, so a card
+// shows a request merged or its checks finished on the forge.
+func (f *forgeCards) follow(ctx context.Context, b *forge.Binding, every time.Duration) {
+	const maxFollowed = 20
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		open := f.settings.Open()
+		if len(open) > maxFollowed {
+			open = open[:maxFollowed]
+		}
+		for _, r := range open {
+			if ctx.Err() != nil {
+				return
+			}
+			_, _ = b.Refresh(r.Dir, r.Branch) // an unreachable forge keeps the last state shown
+		}
 	}
 }
 

@@ -128,6 +128,20 @@ func (s *Settings) Record(dir, branch string) *Record {
 	return nil
 }
 
+// Open lists the recorded requests still open (or draft): the ones whose
+// state and checks can still change.
+func (s *Settings) Open() []Record {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := []Record{}
+	for _, r := range s.data.Requests {
+		if r.PR.State == "open" || r.PR.State == "draft" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // Keep records (or updates) the request opened for r.Branch from r.Dir.
 // At most maxRecords are kept; the oldest go first.
 func (s *Settings) Keep(r Record) error {

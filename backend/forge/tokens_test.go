@@ -119,3 +119,24 @@ func TestRecordsMatchSubfolders(t *testing.T) {
 		t.Fatalf("another branch matched: %+v", r)
 	}
 }
+
+// Only open and draft requests are followed; merged and closed ones stay
+// as last read.
+func TestOpenRecords(t *testing.T) {
+	s, err := OpenSettings(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, st := range []string{"open", "merged", "draft", "closed"} {
+		if err := s.Keep(Record{Dir: "/w", Branch: st, PR: PullRequest{Number: int64(i), State: st}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	for _, r := range s.Open() {
+		got = append(got, r.Branch)
+	}
+	if strings.Join(got, ",") != "draft,open" {
+		t.Fatalf("followed: %v", got)
+	}
+}
