@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/osfoundry/desktop/backend/connect/connecttest"
 	"github.com/osfoundry/desktop/backend/store"
 	"github.com/osfoundry/desktop/backend/teamserver/testkit/teamtest"
 )
@@ -87,6 +89,33 @@ func testTeamRuns(t *testing.T, tm *teamtest.Team) {
 	waitFor(t, "the run's answer", func() bool { return read(run.ID).State == "done" })
 	if got := read(run.ID); got.Answer != "the answer to the question is 42" || got.Requester == "" {
 		t.Fatalf("the run bob reads: %+v", got)
+	}
+
+	// An assistant connected to the server asks through request_session_run,
+	// as alice (who approved it); the runner role is hers to need.
+	mcp := &connecttest.Client{HTTP: tm.LB.Client, Resource: tm.LB.URL + "/mcp", Name: "Claude", Redirect: "http://127.0.0.1:1/cb",
+		Scope: "osfoundry:read osfoundry:run", Browser: &connecttest.Browser{Base: tm.LB.URL, Client: tm.Owner.Once}}
+	if tok, _, err := mcp.Discover(bg); err != nil || tok.AccessToken == "" {
+		t.Fatalf("connecting the assistant: %+v %v", tok, err)
+	}
+	var mine []struct {
+		ID string `json:"id"`
+	}
+	must(t, tm.Owner.API("GET", tm.LB.URL+"/api/connections", nil, &mine))
+	must(t, tm.Owner.API("PUT", tm.LB.URL+"/api/connections/"+mine[0].ID+"/projects/"+url.PathEscape(project.ID), nil, nil))
+	res, err := mcp.Call(bg, "request_session_run", map[string]any{"project_id": project.ID, "task": "the assistant's question"})
+	if err != nil || !res.IsError || !strings.Contains(res.Text, "runner role") {
+		t.Fatalf("an assistant of a person without the runner role: %+v %v", res, err)
+	}
+	if _, err := tm.Pool().Exec(bg, `UPDATE teamauth_members SET runner = true WHERE workspace_id = $1
+		AND person_id = (SELECT id FROM teamauth_people WHERE email = $2)`, tm.Workspace, teamtest.People["alice"].Email); err != nil {
+		t.Fatal(err)
+	}
+	res, err = mcp.Call(bg, "request_session_run", map[string]any{"project_id": project.ID, "task": "the assistant's question", "wait_seconds": 60})
+	var got TeamRun
+	if err != nil || res.IsError || json.Unmarshal([]byte(res.Text), &got) != nil || got.State != "done" ||
+		got.Answer != "the answer to the assistant's question is 42" || !strings.HasPrefix(got.Requester, "Claude for ") {
+		t.Fatalf("the assistant's run: %+v %v", res, err)
 	}
 	stop()
 

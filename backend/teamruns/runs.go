@@ -60,8 +60,8 @@ func (watchArgs) InsertOpts() river.InsertOpts { return river.InsertOpts{MaxAtte
 
 // RequestRun queues a run for the workspace's runners. With no desktop
 // offering to run work now, it is refused at once (424, nothing queued).
-func (s *Service) RequestRun(ctx context.Context, p teamauth.Person, ws string, in Request) (Run, error) {
-	if err := s.cfg.Auth.Require(ctx, p.ID, ws, teamauth.StartRun); err != nil {
+func (s *Service) RequestRun(ctx context.Context, personID, requester, ws string, in Request) (Run, error) {
+	if err := s.cfg.Auth.Require(ctx, personID, ws, teamauth.StartRun); err != nil {
 		return Run{}, err
 	}
 	in.Task = strings.TrimSpace(in.Task)
@@ -87,10 +87,6 @@ func (s *Service) RequestRun(ctx context.Context, p teamauth.Person, ws string, 
 		return Run{}, teamauth.Refuse(http.StatusFailedDependency,
 			"no desktop runs work for this workspace now: ask a teammate to turn on \"Run work for the team\" in Settings → Team and keep the app open")
 	}
-	name := p.Name
-	if name == "" {
-		name = p.Email
-	}
 	b := make([]byte, 8)
 	_, _ = rand.Read(b)
 	id := "trun-" + hex.EncodeToString(b)
@@ -100,7 +96,7 @@ func (s *Service) RequestRun(ctx context.Context, p teamauth.Person, ws string, 
 	}
 	defer tx.Rollback(ctx)
 	r, err := scanRun(tx.QueryRow(ctx, `INSERT INTO team_runs (id, workspace_id, project_id, requested_by, requester, task, state)
-		VALUES ($1, $2, $3, $4, $5, $6, 'queued') RETURNING `+runCols, id, ws, in.Project, p.ID, name, in.Task))
+		VALUES ($1, $2, $3, $4, $5, $6, 'queued') RETURNING `+runCols, id, ws, in.Project, personID, requester, in.Task))
 	if err != nil {
 		return Run{}, fmt.Errorf("queueing the run: %w", err)
 	}
@@ -192,7 +188,11 @@ func (s *Service) request(_ http.ResponseWriter, r *http.Request, p teamauth.Per
 	if err := teamauth.ReadJSON(r, &in); err != nil {
 		return nil, err
 	}
-	return s.RequestRun(r.Context(), p, r.PathValue("ws"), in)
+	name := p.Name
+	if name == "" {
+		name = p.Email
+	}
+	return s.RequestRun(r.Context(), p.ID, name, r.PathValue("ws"), in)
 }
 
 func (s *Service) get(_ http.ResponseWriter, r *http.Request, p teamauth.Person) (any, error) {

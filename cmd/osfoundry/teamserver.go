@@ -53,6 +53,7 @@ type teamParts struct {
 	notes *notes.Store
 	msgs  *messages.Store
 	sync  *teamsync.Service
+	runs  *teamruns.Service
 	// sessions is the sessions desktops share (teamserver_sessions.go).
 	sessions *teamsessions.Service
 	push     *teampush.Service
@@ -171,7 +172,17 @@ func (p *teamParts) startRuns(ctx context.Context, s *teamserver.Server) error {
 		return err
 	}
 	svc.Register(s.Mount)
+	p.runs = svc
 	return nil
+}
+
+// runTools offers assistants request_session_run: runs go to the desktops
+// that run work for the team.
+func (p *teamParts) runTools() []connect.ToolSource {
+	if p.runs == nil {
+		return nil
+	}
+	return []connect.ToolSource{teamruns.Source{S: p.runs}}
 }
 
 func (p *teamParts) syncReady(context.Context) error {
@@ -211,9 +222,10 @@ func (p *teamParts) messagesReady(context.Context) error {
 }
 
 // startConnect serves the Connected endpoint: the same tools, scopes and
-// per-call checks as the desktop's, over the shared stores. There is no
-// runner (runs go to desktops) and no Local Folder, so the run tools are
-// not offered and a change set says it needs one.
+// per-call checks as the desktop's, over the shared stores. Runs go to
+// desktops (request_session_run queues one for a desktop that runs work
+// for the team); there is no Local Folder, so a change set says it needs
+// one.
 func (p *teamParts) startConnect(ctx context.Context, s *teamserver.Server) error {
 	if p.auth == nil {
 		return nil
@@ -230,7 +242,7 @@ func (p *teamParts) startConnect(ctx context.Context, s *teamserver.Server) erro
 	store := teamconnect.NewStore(st, pool)
 	svc, err := connect.New(ctx, store, connect.Options{
 		Resources: msgres.Resources{Resources: notesres.New(p.notes), S: p.msgs},
-		Extra:     append([]connect.ToolSource{msgres.Source{S: p.msgs}}, p.sessionTools()...),
+		Extra:     append([]connect.ToolSource{msgres.Source{S: p.msgs}}, append(p.sessionTools(), p.runTools()...)...),
 		Proposals: props,
 	})
 	if err != nil {
