@@ -86,6 +86,18 @@ func testPostsSync(t *testing.T, tm *teamtest.Team) {
 		t.Fatalf("the server holds %d posts of the discussion, want %d", onServer, len(want))
 	}
 
+	// Made Local-only with a post still waiting: it stays here.
+	a.net.on.Store(true)
+	a.post(t, am, pr.ID, "after leaving")
+	must(t, a.r.StopSync(bg, pr.ID, true))
+	a.net.on.Store(false)
+	must(t, a.r.Sync(bg))
+	var late int
+	must(t, tm.Pool().QueryRow(bg, `SELECT count(*) FROM messages WHERE text = 'after leaving'`).Scan(&late))
+	if late != 0 {
+		t.Fatal("a post of a project made Local-only reached the server")
+	}
+
 	// Local-only stays local.
 	a.post(t, am, private.ID, "private thought")
 	must(t, a.r.Sync(bg))

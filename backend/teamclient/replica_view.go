@@ -144,6 +144,10 @@ func (r *Replica) StopSync(ctx context.Context, project string, discard bool) er
 	if _, err := r.db.ExecContext(ctx, `DELETE FROM team_sync_outbox WHERE project_id = ?`, project); err != nil {
 		return err
 	}
+	// Posts not sent yet stay in the discussion here only.
+	if _, err := r.db.ExecContext(ctx, `DELETE FROM team_sync_posts_out WHERE project_id = ?`, project); err != nil {
+		return err
+	}
 	_, err = r.db.ExecContext(ctx, `DELETE FROM team_sync_projects WHERE project_id = ?`, project)
 	return err
 }
