@@ -15,7 +15,8 @@ import (
 // TestQuietHoursFromTheDesktop: the quiet hours set in the desktop's
 // Settings → Team are the ones the page shows, and the other way round;
 // while they last a session that starts needing alice pushes nothing, and
-// once she turns them off on the desktop the next one pushes again.
+// once she turns them off on the desktop the next one pushes again. The
+// desktop also lists her browsers and signs one out.
 func TestQuietHoursFromTheDesktop(t *testing.T) {
 	tm := teamtest.StartTeam(t, pgtest.Database(t), 2)
 	base := tm.LB.URL
@@ -81,6 +82,22 @@ func TestQuietHoursFromTheDesktop(t *testing.T) {
 		}
 		return false
 	})
+
+	// Settings → Team lists alice's browsers too, and signs one out: it is
+	// refused at once.
+	bs, err := d.share.Browsers(bg)
+	if err != nil || len(bs) != 1 || bs[0].Name != "A browser" || !strings.Contains(bs[0].UserAgent, "Go-http-client") || bs[0].SignedIn == "" {
+		t.Fatalf("alice's browsers from the desktop: %+v %v", bs, err)
+	}
+	if bs, err = d.share.RevokeBrowser(bg, bs[0].ID); err != nil || len(bs) != 0 {
+		t.Fatalf("signing the browser out from the desktop: %+v %v", bs, err)
+	}
+	if err := tm.Owner.API("GET", base+"/api/sessions", nil, nil); err == nil || !strings.Contains(err.Error(), "401") {
+		t.Fatalf("the signed-out browser still reads: %v", err)
+	}
+	if _, err := d.share.RevokeBrowser(bg, "b_unknown"); err == nil || !strings.Contains(err.Error(), "no browser of yours") {
+		t.Fatalf("signing out a browser that is not alice's: %v", err)
+	}
 }
 
 func page2(t *testing.T, tm *teamtest.Team) string { return page(t, tm.Owner, tm.LB.URL) }

@@ -63,3 +63,18 @@ func (b *SessionsBinding) ClearQuiet() (QuietHours, error) {
 	defer cancel()
 	return b.s.ClearQuiet(ctx)
 }
+
+// Browsers lists the browsers and phones signed in to the team server as
+// the person, each of which may see and answer from the Needs you page.
+func (b *SessionsBinding) Browsers() ([]SignedInBrowser, error) {
+	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	defer cancel()
+	return b.s.Browsers(ctx)
+}
+
+// RevokeBrowser signs one of them out at once (a lost phone).
+func (b *SessionsBinding) RevokeBrowser(id string) ([]SignedInBrowser, error) {
+	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	defer cancel()
+	return b.s.RevokeBrowser(ctx, id)
+}

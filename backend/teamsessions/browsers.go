@@ -47,6 +47,16 @@ func (s *Service) registerBrowsers(mount func(pattern string, h http.Handler)) {
 	mount("POST /api/sessions/browsers/{id}/revoke", s.cfg.Auth.API(func(_ http.ResponseWriter, r *http.Request, p teamauth.Person) (any, error) {
 		return nil, s.RevokeBrowser(r.Context(), p.ID, r.PathValue("id"))
 	}))
+	// The same list and Sign out in a desktop's Settings → Team.
+	mount("GET /api/sessions/device/browsers", s.cfg.Auth.DesktopAPI(func(_ http.ResponseWriter, r *http.Request, p teamauth.Person) (any, error) {
+		return s.BrowsersOf(r.Context(), p.ID, "")
+	}))
+	mount("POST /api/sessions/device/browsers/{id}/revoke", s.cfg.Auth.DesktopAPI(func(_ http.ResponseWriter, r *http.Request, p teamauth.Person) (any, error) {
+		if err := s.RevokeBrowser(r.Context(), p.ID, r.PathValue("id")); err != nil {
+			return nil, err
+		}
+		return s.BrowsersOf(r.Context(), p.ID, "")
+	}))
 }
 
 // BrowsersOf lists person's browsers; current is the asking one's session key.

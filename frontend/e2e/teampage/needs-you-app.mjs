@@ -11,7 +11,8 @@
 // turn on; a pane runs the real Claude Code, which asks for permission;
 // the prompt shows on a phone within 1 s; Approve there → the page says
 // "Answered." and Claude Code runs the command; quiet hours saved in the
-// app's Settings → Team show on the phone, and off there reads off in the app.
+// app's Settings → Team show on the phone, and off there reads off in the app;
+// the phone's sign-in is listed in the app and signed out from there.
 import { chromium } from 'playwright-core';
 import { goCall, until } from '../lib.mjs';
 
@@ -95,6 +96,21 @@ try {
   await app.getByTestId('quiet-note').filter({ hasText: 'No quiet hours: pushes come at any time.' }).waitFor();
   check(!(await app.getByRole('form', { name: 'Quiet hours' }).getByRole('button', { name: 'Off' }).count()), 'Off shows without quiet hours');
   console.log('quiet hours set in the app showed on the phone; turned off on the phone, the app says none');
+
+  // Browsers and phones in the app: the phone's sign-in is listed; Sign
+  // out there, and the phone's open page leaves for the sign-in at once.
+  const list = app.getByRole('list', { name: 'Browsers and phones' });
+  const row = list.getByRole('listitem').filter({ hasText: 'signed in' }).first();
+  await row.waitFor();
+  await list.scrollIntoViewIfNeeded();
+  await app.screenshot({ path: `${SHOTS}/app-settings-browsers.png` });
+  await row.getByRole('button', { name: 'Sign out' }).click();
+  await list.getByText('No browser is signed in as you.').waitFor();
+  // The phone's open page hears of it (its event stream ends) and goes to
+  // sign in by itself, without a reload.
+  const signedOut = Date.now();
+  await phone.waitForURL((u) => !u.href.startsWith(BASE + '/needs-you'), { waitUntil: 'commit' });
+  console.log(`the phone signed out from the app's Settings → Team: its open page went to ${new URL(phone.url()).pathname} by itself in ${Date.now() - signedOut} ms`);
 } finally {
   await browser.close();
 }

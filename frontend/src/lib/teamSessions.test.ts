@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answersNote, deviceLine, otherDevices, quietNote, stateLabel, switchNote, WHAT_IS_SENT } from './teamSessions';
+import { answersNote, browserLine, deviceLine, otherDevices, quietNote, stateLabel, switchNote, WHAT_IS_SENT } from './teamSessions';
 import type { SharedDevice } from './api/teamSessions';
 
 const laptop: SharedDevice = {
@@ -53,5 +53,17 @@ describe('quietNote', () => {
     expect(quietNote({ on: true, from: '22:00', to: '07:00', time_zone: 'Europe/Berlin' })).toBe(
       'No pushes from 22:00 to 07:00 (Europe/Berlin); the page still shows what waits. The Needs you page shows and changes the same hours.',
     );
+  });
+});
+
+describe('browserLine', () => {
+  const b = { id: 'b_1', name: 'Safari on iPhone', user_agent: 'x', signed_in: '2026-12-05T01:00:00Z', pushes: 0, signed_out: false };
+  const day = () => '12/5/2026';
+  it('says when it signed in, and whether pushes reach it', () => {
+    expect(browserLine(b, day)).toBe('signed in 12/5/2026');
+    expect(browserLine({ ...b, pushes: 2 }, day)).toBe('signed in 12/5/2026 · gets pushes');
+  });
+  it('says a signed-out browser still gets pushes', () => {
+    expect(browserLine({ ...b, signed_out: true, signed_in: undefined, pushes: 1 }, day)).toBe('signed out, still gets pushes');
   });
 });

@@ -1,5 +1,5 @@
 // What Settings → Team says about sharing this computer's sessions.
-import type { QuietHours, SessionsView, SharedDevice, SharedSessionState } from './api/teamSessions';
+import type { QuietHours, SessionsView, SharedDevice, SharedSessionState, SignedInBrowser } from './api/teamSessions';
 
 /** WHAT_IS_SENT is the one sentence beside the switch: exactly what leaves. */
 export const WHAT_IS_SENT =
@@ -56,4 +56,11 @@ export function answersNote(v: Pick<SessionsView, 'sharing' | 'answers'>): strin
 export function quietNote(q: QuietHours | null): string {
   if (!q || !q.on) return 'No quiet hours: pushes come at any time.';
   return `No pushes from ${q.from} to ${q.to} (${q.time_zone}); the page still shows what waits. The Needs you page shows and changes the same hours.`;
+}
+
+/** browserLine says where a browser stands: "signed in 12/5/2026 · gets pushes". */
+export function browserLine(b: SignedInBrowser, date: (iso: string) => string = (iso) => new Date(iso).toLocaleDateString()): string {
+  if (b.signed_out) return 'signed out, still gets pushes';
+  const since = b.signed_in ? `signed in ${date(b.signed_in)}` : 'signed in';
+  return b.pushes ? `${since} · gets pushes` : since;
 }

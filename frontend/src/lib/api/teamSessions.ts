@@ -10,6 +10,8 @@ export type SharedDevice = Narrow<teamclient.SharedDevice, { sessions: SharedSes
 export type SessionsView = Narrow<teamclient.SessionsView, { devices: SharedDevice[] }>;
 /** The person's quiet hours, kept on the team server (the Needs you page shows the same). */
 export type QuietHours = teamclient.QuietHours;
+/** A browser or phone signed in to the team server as the person (it may see and answer). */
+export type SignedInBrowser = teamclient.SignedInBrowser;
 
 const sessions = service('teamclient', 'SessionsBinding');
 
@@ -23,4 +25,8 @@ export const teamSessionsApi = {
   quiet: () => sessions('Quiet') as Promise<QuietHours>,
   setQuiet: (from: string, to: string, timeZone: string) => sessions('SetQuiet', from, to, timeZone) as Promise<QuietHours>,
   clearQuiet: () => sessions('ClearQuiet') as Promise<QuietHours>,
+  /** browsers: the ones that may see and answer from the Needs you page. */
+  browsers: () => sessions('Browsers') as Promise<SignedInBrowser[]>,
+  /** revokeBrowser signs one out at once; the list as it is then. */
+  revokeBrowser: (id: string) => sessions('RevokeBrowser', id) as Promise<SignedInBrowser[]>,
 };

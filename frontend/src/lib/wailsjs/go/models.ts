@@ -1206,6 +1206,14 @@ export namespace teamclient {
 	}
 	
 	
+	export interface SignedInBrowser {
+	    id: string;
+	    name: string;
+	    user_agent: string;
+	    signed_in?: string;
+	    pushes: number;
+	    signed_out: boolean;
+	}
 	export interface Workspace {
 	    id: string;
 	    name: string;
