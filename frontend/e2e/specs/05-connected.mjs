@@ -192,29 +192,39 @@ export default async function ({ page, base, tmp, shot }) {
     await dialog.getByText('Workspace Acme').waitFor();
     await shot('connected-connected');
 
-    // A proposal waits under "Needs your approval" with target and files.
-    const prop = await call(token, 'propose_pull_request', { project_id: seed.launch, target: 'acme/site', title: 'Fix the launch date', files: ['site/index.html', 'CHANGELOG.md'] });
-    assert(!prop.isError, 'propose_pull_request is queued: ' + prop.text);
+    // A proposal waits under "Needs your approval" with its destination and
+    // files; approving it writes the file into the Note as a new version.
+    const prop = await call(token, 'propose_file_import', { project_id: seed.launch, into: 'note', destination_id: seed.note, title: 'Import the launch date',
+      files: [{ name: 'launch-date.md', content: 'Launch on 3 March.' }] });
+    assert(!prop.isError, 'propose_file_import is queued: ' + prop.text);
     const pid = (prop.data ?? JSON.parse(prop.text)).proposal_id;
     const card = dialog.locator(`[data-proposal="${pid}"]`);
     await card.waitFor();
     const cardText = await card.innerText();
-    for (const s of ['Fix the launch date', 'acme/site', 'site/index.html', 'CHANGELOG.md', 'E2E client', 'Launch']) assert(cardText.includes(s), `the proposal card shows "${s}"`);
+    for (const s of ['Import the launch date', 'Q3 launch checklist', 'launch-date.md', 'Launch on 3 March.', 'E2E client', 'Launch']) assert(cardText.includes(s), `the proposal card shows "${s}"`);
     await dialog.getByRole('heading', { name: /Needs your approval/ }).waitFor();
     await shot('connected-approval');
     await card.getByRole('button', { name: 'Approve' }).click();
     await card.waitFor({ state: 'detached' });
     const ps = await call(token, 'get_proposal_status', { proposal_id: pid });
-    assert((ps.data ?? JSON.parse(ps.text)).status === 'approved', 'the proposal is approved: ' + ps.text);
+    const status1 = ps.data ?? JSON.parse(ps.text);
+    assert(status1.status === 'approved' && status1.imported?.[0]?.name === 'launch-date.md' && status1.imported[0].version > 1, 'the proposal is approved with the version written: ' + ps.text);
+    const note = await goCall(page, 'notes.Binding.GetNote', seed.note);
+    assert(note.tabs.some((t) => t.title === 'launch-date.md' && t.text === 'Launch on 3 March.') && note.version === status1.imported[0].version, 'the Note has the imported tab at the reported version');
+    const listed = (await rpc(token, 'tools/list', {})).body.result.tools.map((t) => t.name);
+    assert(listed.includes('propose_pull_request') && !listed.includes('propose_room_app_install') && !listed.includes('propose_gitnest_work'),
+      'only proposals the app carries out are offered: ' + listed.join(', '));
 
-    // Decline: the proposal leaves the list and reads declined.
-    const prop2 = await call(token, 'propose_file_import', { project_id: seed.launch, target: 'Launch/Notes', title: 'Import the brief', files: ['brief.pdf'] });
+    // Decline: the proposal leaves the list and reads declined; nothing is written.
+    const prop2 = await call(token, 'propose_file_import', { project_id: seed.launch, into: 'note', destination_id: seed.note, title: 'Import the brief',
+      files: [{ name: 'brief.md', content: 'The brief.' }] });
     const pid2 = (prop2.data ?? JSON.parse(prop2.text)).proposal_id;
     const card2 = dialog.locator(`[data-proposal="${pid2}"]`);
     await card2.getByRole('button', { name: 'Decline' }).click();
     await card2.waitFor({ state: 'detached' });
     const ps2 = await call(token, 'get_proposal_status', { proposal_id: pid2 });
     assert((ps2.data ?? JSON.parse(ps2.text)).status === 'declined', 'the proposal is declined: ' + ps2.text);
+    assert(!(await goCall(page, 'notes.Binding.GetNote', seed.note)).tabs.some((t) => t.title === 'brief.md'), 'a declined import wrote nothing');
 
     // Removing the project closes it on the very next call.
     const open = await call(token, 'list_project_resources', { project_id: seed.launch });
