@@ -6,9 +6,11 @@ import { until, assert, goCall } from '../lib.mjs';
 // How long the Review takes to draw a 5,000-line change (target ≤ 300 ms):
 // a pane on a new branch whose worktree gets a new 5,000-line file and a
 // 5,000-line edit of a tracked one; the time from clicking the Review tab
-// to every changed row drawn, printed beside the target. Checks the rows
-// are all there, highlighted, and that it is measured three times (the
-// median is printed).
+// to the diff on screen (its first rows drawn, every block of it placed so
+// it scrolls to the end; blocks further down are built as they come near),
+// printed beside the target with the bound call's share. Checks every row is
+// drawn once scrolled through, and highlighted; measured three times, the
+// median printed.
 export default async function ({ page, base, env, tmp }) {
   const repo = join(tmp, 'review-speed', 'big');
   mkdirSync(repo, { recursive: true });
@@ -43,9 +45,13 @@ export default async function ({ page, base, env, tmp }) {
       const ms = await page.evaluate(async (pane) => {
         const t0 = performance.now();
         document.querySelector(`[data-review-tab="${pane}"]`).click();
+        // Drawn: every block of the change placed (the whole height to
+        // scroll) and the rows of the first screen in the page.
         for (;;) {
-          const n = document.querySelectorAll(`[data-review="${pane}"] [data-review-file="table.js"] .r[data-line]`).length;
-          if (n >= 5000) break;
+          const file = document.querySelector(`[data-review="${pane}"] [data-review-file="table.js"]`);
+          const blocks = file ? file.querySelectorAll('[data-block]').length : 0;
+          const rows = file ? file.querySelectorAll('.r[data-line]').length : 0;
+          if (blocks >= 25 && rows >= 40) break;
           await new Promise((r) => setTimeout(r, 5));
         }
         await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
@@ -66,10 +72,24 @@ export default async function ({ page, base, env, tmp }) {
       console.log([...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([k, v]) => `${Math.round(v)} ms ${k}`).join('\n'));
     }
     const rows = page.locator(`[data-review="${info.id}"] [data-review-file="table.js"]`);
+    // Scrolled through, every changed line is drawn.
+    for (let i = 0; i < 30 && (await rows.locator('[data-block="waiting"]').count()) > 0; i++) {
+      await rows.locator('[data-block="waiting"]').first().scrollIntoViewIfNeeded();
+      await page.waitForTimeout(50);
+    }
     assert((await rows.locator('.r.add').count()) === 2500 && (await rows.locator('.r.del').count()) === 2500, 'every changed line should be drawn');
     await until('highlighting', async () => (await rows.locator('.r.add').last().locator('.hljs-keyword').count()) > 0);
     times.sort((a, b) => a - b);
-    console.log(`    review diff of a 5,000-line change: drawn in ${Math.round(times[1])} ms (median of 3: ${times.map(Math.round).join(', ')}); target ≤ 300 ms`);
+    // The part of it that is the bound call (git diff and the answer's trip).
+    const calls = [];
+    for (let run = 0; run < 3; run++)
+      calls.push(await page.evaluate(async (pane) => {
+        const t0 = performance.now();
+        await window.go.review.Service.Review(pane);
+        return performance.now() - t0;
+      }, info.id));
+    calls.sort((a, b) => a - b);
+    console.log(`    review diff of a 5,000-line change: drawn in ${Math.round(times[1])} ms (median of 3: ${times.map(Math.round).join(', ')}; of it the Review call ${Math.round(calls[1])} ms); target ≤ 300 ms`);
   } finally {
     await goCall(page, 'terminal.Service.Close', info.id).catch(() => {});
   }

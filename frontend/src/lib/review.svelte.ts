@@ -51,9 +51,14 @@ export class ReviewState {
 
   async load() {
     try {
-      this.data = await reviewApi.review(this.pane);
+      const next = await reviewApi.review(this.pane);
+      // The same changes and comments keep the drawn diff (panes:changed
+      // comes for any pane).
+      const same = (a: Review | null, b: Review) =>
+        !!a && a.queued === b.queued && JSON.stringify([a.files, a.comments]) === JSON.stringify([b.files, b.comments]);
+      if (!same(this.data, next)) this.data = next;
       this.error = '';
-      if (this.data.queued === false && this.sent.startsWith('Queued')) this.sent = 'Sent to the agent.';
+      if (!next.queued && this.sent.startsWith('Queued')) this.sent = 'Sent to the agent.';
     } catch (e) {
       this.error = errText(e);
     }
