@@ -86,7 +86,7 @@ func openConnect(ctx context.Context) (*connect.Service, *sql.DB, string, error)
 		return nil, nil, "", err
 	}
 	svc, err := connect.Open(ctx, db, connect.Options{Resources: msgres.Resources{Resources: notesres.New(st), S: ms},
-		Extra: []connect.ToolSource{msgres.Source{S: ms}}})
+		Extra: []connect.ToolSource{msgres.Source{S: ms}}, Imports: notesres.Imports(st)})
 	if err != nil {
 		db.Close()
 		return nil, nil, "", err

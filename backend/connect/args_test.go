@@ -3,6 +3,8 @@ package connect
 import (
 	"strings"
 	"testing"
+
+	"github.com/osfoundry/desktop/backend/forge"
 )
 
 // Tool arguments of the wrong type are refused in the caller's terms
@@ -44,7 +46,7 @@ func TestWrongArgumentTypesNameNoGoTypes(t *testing.T) {
 // ones it does, instead of silently ignoring it (a misspelt filter would
 // otherwise return everything).
 func TestBuiltinsRefuseUnknownArguments(t *testing.T) {
-	e := newEnv(t)
+	e := newEnvOpts(t, ServerConfig{}, func(o *Options) { o.PullRequests = &forge.Opener{} })
 	g := e.login(e.browser(true), "osfoundry:read osfoundry:write", false)
 	must(t, e.svc.AddProject(bg, e.onlyConnection().ID, "proj-a"))
 	for _, c := range []struct {

@@ -112,7 +112,17 @@ func (s *Service) builtins() []*entry {
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"proposal_id":{"type":"string"}},"required":["proposal_id"],"additionalProperties":false}`)}},
 			builtin: s.proposalStatus, target: s.proposalTarget},
 	}
-	return append(out, s.changeSetTool(), s.fileImportTool(), s.pullRequestTool())
+	out = append(out, s.changeSetTool())
+	// An endpoint that cannot carry one out (the team server writes no
+	// Notes for an assistant, a headless one opens no pull requests) does
+	// not offer it.
+	if s.imports != nil {
+		out = append(out, s.fileImportTool())
+	}
+	if s.prs != nil {
+		out = append(out, s.pullRequestTool())
+	}
+	return out
 }
 
 func (s *Service) listGranted(ctx context.Context, a *allowed, args json.RawMessage) (tools.Result, error) {

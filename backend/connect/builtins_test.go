@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -38,6 +39,10 @@ func (n *noteImports) Import(_ context.Context, _, _, _ string, files []ImportFi
 func TestProposalsWaitForTheOwner(t *testing.T) {
 	imports := &noteImports{}
 	e := newEnvOpts(t, ServerConfig{}, func(o *Options) { o.Imports = imports })
+	// Without a forge the endpoint cannot open pull requests: not offered.
+	if !slices.Contains(e.svc.cat.order, "propose_file_import") || slices.Contains(e.svc.cat.order, "propose_pull_request") {
+		t.Fatalf("tools offered: %v", e.svc.cat.order)
+	}
 	g := e.login(e.browser(true), "osfoundry:read osfoundry:write", false)
 	conn := e.onlyConnection()
 	panel := NewPanel(bg, e.svc, e.srv)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/osfoundry/desktop/backend/connect"
 	"github.com/osfoundry/desktop/backend/connect/notesres"
+	"github.com/osfoundry/desktop/backend/forge"
 	"github.com/osfoundry/desktop/backend/messages"
 	"github.com/osfoundry/desktop/backend/notes"
 )
@@ -106,6 +107,7 @@ func TestProposalsAreBounded(t *testing.T) {
 	repo := gitRepo(t)
 	w := newWorld(t, worldOptions{connect: func(o *connect.Options) {
 		o.Repos = func(context.Context, string) (string, error) { return repo, nil }
+		o.PullRequests = &forge.Opener{} // never reached: every call here is refused first
 	}})
 	pending, err := w.svc.CreateConnection(bg, "Claude", "Claude chat")
 	must(t, err)

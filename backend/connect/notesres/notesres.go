@@ -80,7 +80,7 @@ func Open(ctx context.Context, db *sql.DB, knowledgeDir string, runner connect.R
 	if err != nil {
 		return nil, nil, err
 	}
-	svc, err := connect.Open(ctx, db, connect.Options{Resources: New(st), Runner: runner})
+	svc, err := connect.Open(ctx, db, connect.Options{Resources: New(st), Runner: runner, Imports: Imports(st)})
 	if err != nil {
 		return nil, nil, err
 	}
