@@ -9,7 +9,8 @@ import { until, assert, xtermText, goCall } from '../lib.mjs';
 // - the pane's Review tab lists the files changed since main with
 //   "+N −M", and draws menu.js's change highlighted, unified and side by
 //   side;
-// - a comment on line 1 of RELEASE-NOTES.md is kept (a reload shows it);
+// - a comment on line 1 of RELEASE-NOTES.md is kept (a reload shows it, and
+//   so does the Review the pane's Sessions card opens);
 //   "Send to agent" types it as one message (file, line, text) that is the
 //   next request Claude Code sends to the model; sent while Claude works, the
 //   comments are queued and go once it is idle, after the answer it worked on;
@@ -100,6 +101,10 @@ export default async function ({ page, base, home, tmp, env, shot }) {
     await page.locator(`[data-review-tab="${id}"]`).click();
     await until('the comment after a reload', async () => (await page.locator(`[data-review="${id}"] [data-comment]`).count()) === 1 && (await page.locator('[data-review-comments]').textContent()).includes('1 open comment'));
     await shot('review-comment');
+    // The Sessions card of the pane opens its Review.
+    await page.goto(base + '/#/sessions');
+    await page.locator(`[data-card-review="terminal/${id}"]`).click();
+    await page.locator(`[data-review="${id}"] [data-comment]`).waitFor();
 
     // Send to agent: one message, the next request Claude sends.
     const before = (await (await fake('/_testkit/requests')).json()).length;
@@ -117,7 +122,10 @@ export default async function ({ page, base, home, tmp, env, shot }) {
     assert(sent, 'the message reached the model');
     await page.locator('[data-review-tab]').waitFor();
     await page.getByRole('tab', { name: 'Terminal' }).click();
-    await until("Claude's answer to the comments", async () => (await xtermText(page, id)).includes('I will name the date.'), 30000);
+    const screen = async () => (await goCall(page, 'terminal.Service.ScreenText', id)).join('\n');
+    await until("Claude's answer to the comments", async () => (await screen()).includes('I will name the date.'), 30000).catch(async (e) => {
+      throw new Error(`${e.message}\n${await screen()}`);
+    });
     assert((await page.locator(`[data-review-tab="${id}"]`).count()) === 1, 'the tab stays');
     await page.locator(`[data-review-tab="${id}"]`).click();
     await until('the comment marked sent, kept until resolved', async () => (await page.locator(`[data-review="${id}"] [data-comment]`).textContent()).includes('sent to the agent'));
@@ -153,7 +161,7 @@ export default async function ({ page, base, home, tmp, env, shot }) {
     await until('the queue to empty', async () => (await page.locator('[data-review-queued]').count()) === 0);
     await page.getByRole('tab', { name: 'Terminal' }).click();
     await until("Claude's answer to the queued comments", async () => {
-      const t = await xtermText(page, id);
+      const t = await screen();
       return t.includes('Thought it over.') && t.includes('Cake only on Fridays then.') && t.indexOf('Thought it over.') < t.indexOf('Cake only on Fridays then.');
     }, 30000);
     await page.locator(`[data-review-tab="${id}"]`).click();
