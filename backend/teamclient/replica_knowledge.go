@@ -72,28 +72,37 @@ func (r *Replica) refuseItem(ctx context.Context, kind, id, container string, lo
 // syncedKBs is every local knowledge base of a synced project, with the
 // team workspace it goes to.
 func (r *Replica) syncedKBs(ctx context.Context) (map[string]string, []notes.KnowledgeBase, error) {
+	return syncedIn(ctx, r, "knowledge bases", r.notes.ListKnowledgeBases,
+		func(kb notes.KnowledgeBase) (string, string) { return kb.ID, kb.Project })
+}
+
+// syncedIn lists the containers (knowledge bases, Record channels) of
+// every local workspace and keeps those of synced projects, with the team
+// workspace each goes to. ids gives a container's id and project.
+func syncedIn[T any](ctx context.Context, r *Replica, what string, list func(context.Context, string) ([]T, error), ids func(T) (string, string)) (map[string]string, []T, error) {
 	locals, err := r.localWorkspaces(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
 	wsOf := map[string]string{}
-	var out []notes.KnowledgeBase
+	var out []T
 	for _, l := range locals {
-		kbs, err := r.notes.ListKnowledgeBases(ctx, l)
+		items, err := list(ctx, l)
 		if err != nil {
-			return nil, nil, fmt.Errorf("listing knowledge bases: %w", err)
+			return nil, nil, fmt.Errorf("listing %s: %w", what, err)
 		}
-		for _, kb := range kbs {
-			if kb.Project == "" {
+		for _, it := range items {
+			id, project := ids(it)
+			if project == "" {
 				continue
 			}
-			p, err := r.projectOf(ctx, kb.Project)
+			p, err := r.projectOf(ctx, project)
 			if err != nil {
 				return nil, nil, err
 			}
 			if p.workspace != "" {
-				wsOf[kb.ID] = p.workspace
-				out = append(out, kb)
+				wsOf[id] = p.workspace
+				out = append(out, it)
 			}
 		}
 	}

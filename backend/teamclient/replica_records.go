@@ -35,32 +35,8 @@ func recordBody(it notes.RecordItem) string {
 // syncedChannels is every local Record channel of a synced project, with
 // the team workspace it goes to.
 func (r *Replica) syncedChannels(ctx context.Context) (map[string]string, []notes.RecordBoard, error) {
-	locals, err := r.localWorkspaces(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	wsOf := map[string]string{}
-	var out []notes.RecordBoard
-	for _, l := range locals {
-		chs, err := r.notes.RecordBoards(ctx, l)
-		if err != nil {
-			return nil, nil, fmt.Errorf("listing record channels: %w", err)
-		}
-		for _, ch := range chs {
-			if ch.Project == "" {
-				continue
-			}
-			p, err := r.projectOf(ctx, ch.Project)
-			if err != nil {
-				return nil, nil, err
-			}
-			if p.workspace != "" {
-				wsOf[ch.ID] = p.workspace
-				out = append(out, ch)
-			}
-		}
-	}
-	return wsOf, out, nil
+	return syncedIn(ctx, r, "record channels", r.notes.RecordBoards,
+		func(ch notes.RecordBoard) (string, string) { return ch.ID, ch.Project })
 }
 
 // pushRecords sends the Record channels and items of synced projects that
