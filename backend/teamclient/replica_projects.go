@@ -364,6 +364,9 @@ func (c *Client) stream(ctx context.Context, path string, onEvent func()) error 
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("the event stream answered %s", resp.Status)
 	}
+	// What changed while no stream was open was announced to nobody: one
+	// pass now catches up before the stream's own news.
+	onEvent()
 	sc := bufio.NewScanner(resp.Body)
 	for sc.Scan() {
 		if strings.HasPrefix(sc.Text(), "data:") {
