@@ -12,19 +12,21 @@ import (
 // which slot, restored at the next start (pane ids survive a restart).
 type LayoutPrefs struct {
 	// Kind is one of LayoutKinds: "single", "columns" (side by side),
-	// "rows" (stacked) or "grid" (2×2).
+	// "columns3" (3 side by side), "rows" (stacked), "rows3" (3 stacked)
+	// or "grid" (2×2).
 	Kind string `json:"kind"`
 	// Slots holds the pane id shown in each slot, "" for an empty slot.
 	Slots []string `json:"slots"`
 	// Split is where the dividers are, as a fraction of the width (first)
-	// and of the height (second).
+	// and of the height (second); in columns3 and rows3 both dividers, in
+	// order, along the same side.
 	Split []float64 `json:"split"`
 	// Focus is the slot the keyboard is in (0-based).
 	Focus int `json:"focus"`
 }
 
 // LayoutKinds are the Terminal's split layouts and how many slots each has.
-var LayoutKinds = map[string]int{"single": 1, "columns": 2, "rows": 2, "grid": 4}
+var LayoutKinds = map[string]int{"single": 1, "columns": 2, "columns3": 3, "rows": 2, "rows3": 3, "grid": 4}
 
 // Bounds of a divider, so no slot gets too small to read.
 const MinSplit, MaxSplit = 0.15, 0.85
@@ -42,7 +44,7 @@ func (l LayoutPrefs) Check() error {
 	n, ok := LayoutKinds[l.Kind]
 	var errs []string
 	if !ok {
-		errs = append(errs, fmt.Sprintf("Unknown layout %q: choose single, columns, rows or grid.", l.Kind))
+		errs = append(errs, fmt.Sprintf("Unknown layout %q: choose single, columns, columns3, rows, rows3 or grid.", l.Kind))
 	} else {
 		if len(l.Slots) > n {
 			errs = append(errs, fmt.Sprintf("The %s layout has %d slots, not %d.", l.Kind, n, len(l.Slots)))
@@ -66,6 +68,11 @@ func (l LayoutPrefs) Check() error {
 			errs = append(errs, "A divider must be between 15% and 85% of the screen.")
 			break
 		}
+	}
+	// The middle slot of three: its dividers in order, far enough apart
+	// (a little slack for fractions that do not add up exactly).
+	if (l.Kind == "columns3" || l.Kind == "rows3") && len(l.Split) == 2 && l.Split[1]-l.Split[0] < MinSplit-1e-9 {
+		errs = append(errs, "The middle slot must be at least 15% of the screen: move the second divider past the first.")
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("%w: %s", ErrInvalidLayout, strings.Join(errs, " "))

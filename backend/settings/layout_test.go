@@ -17,6 +17,11 @@ func TestSetLayoutSavesAValidLayoutAndRefusesABrokenOne(t *testing.T) {
 	}{
 		{"grid", LayoutPrefs{Kind: "grid", Slots: []string{"a", "", "b", "c"}, Split: []float64{0.3, 0.7}, Focus: 3}, ""},
 		{"columns, one slot filled", LayoutPrefs{Kind: "columns", Slots: []string{"a"}, Split: []float64{0.5, 0.5}, Focus: 1}, ""},
+		{"3 side by side", LayoutPrefs{Kind: "columns3", Slots: []string{"a", "b", "c"}, Split: []float64{1.0 / 3, 2.0 / 3}, Focus: 2}, ""},
+		{"3 stacked, middle slot at the minimum", LayoutPrefs{Kind: "rows3", Slots: []string{"a"}, Split: []float64{0.3, 0.3 + MinSplit}}, ""},
+		{"3 side by side, dividers too close", LayoutPrefs{Kind: "columns3", Slots: []string{}, Split: []float64{0.5, 0.6}}, "middle slot must be at least 15%"},
+		{"3 stacked, dividers crossed", LayoutPrefs{Kind: "rows3", Slots: []string{}, Split: []float64{0.7, 0.3}}, "move the second divider past the first"},
+		{"3 side by side, a fourth slot", LayoutPrefs{Kind: "columns3", Slots: []string{"a", "b", "c", "d"}, Split: []float64{0.3, 0.6}}, "The columns3 layout has 3 slots, not 4."},
 		{"unknown kind", LayoutPrefs{Kind: "tabs", Split: []float64{0.5, 0.5}}, `Unknown layout "tabs"`},
 		{"too many slots", LayoutPrefs{Kind: "rows", Slots: []string{"a", "b", "c"}, Split: []float64{0.5, 0.5}}, "The rows layout has 2 slots, not 3."},
 		{"focus outside", LayoutPrefs{Kind: "single", Slots: []string{"a"}, Split: []float64{0.5, 0.5}, Focus: 1}, "from 1 to 1"},

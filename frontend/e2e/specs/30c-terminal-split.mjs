@@ -16,7 +16,11 @@ import { startApp } from './14b-terminal-restore.mjs';
 //     focused slot;
 //  5. panes in no slot are not drawn (display: none);
 //  6. after a restart the layout, the divider and which pane is in which
-//     slot come back.
+//     slot come back;
+//  7. 3 side by side: three panes, each terminal and program a third of
+//     the width; each divider moves its own boundary and stops before the
+//     middle slot gets too narrow; after a restart the three slots and
+//     both dividers come back.
 export default async function ({ page, tmp, env, bin, shot }) {
   const data = join(tmp, 'data-split');
   const open = async (app) => {
@@ -142,6 +146,65 @@ export default async function ({ page, tmp, env, bin, shot }) {
     assert(left.width < right.width * 0.8, `the divider should come back where it was: ${left.width} vs ${right.width}`);
     await until('the restored panes fitted to their slots', async () => (await cols(grid[0])) > 10 && (await cols(grid[0])) < (await cols(grid[1])));
     await shot('30c-grid-restored');
+
+    // 7.
+    await page.click('[data-layout="columns3"]');
+    const three = await until('three slots, each with a pane', async () => {
+      const s = await slotPanes();
+      return s.length === 3 && s.every(Boolean) && new Set(s).size === 3 && s;
+    });
+    for (const id of three) await page.waitForSelector(`[data-pane-view="${id}"] .xterm-rows`);
+    const thirds = await until('the thirds fitted', async () => {
+      const cs = await Promise.all(three.map(cols));
+      return cs.every((n) => n > singleCols * 0.25 && n < singleCols * 0.4) && cs;
+    });
+    const boxes3 = await Promise.all(three.map(box));
+    for (let i = 1; i < 3; i++) {
+      assert(boxes3[i - 1].x + boxes3[i - 1].width <= boxes3[i].x && Math.abs(boxes3[i - 1].y - boxes3[i].y) < 2,
+        `the slots should sit side by side: ${JSON.stringify(boxes3)}`);
+    }
+    for (const [i, id] of three.entries()) {
+      assert((await sttyCols(id, `t${i}`)) === (await cols(id)), `the program in slot ${i + 1} should have its third's width`);
+    }
+    assert(await page.locator('[data-slot="2"].focused').count(), 'clicking into the third slot gives it the keyboard');
+    await shot('30c-three-side-by-side');
+    // The second divider moves only the boundary between slots 2 and 3.
+    const div2 = await page.locator('[data-divider-at="1"]').boundingBox();
+    await page.mouse.move(div2.x + div2.width / 2, div2.y + 40);
+    await page.mouse.down();
+    await page.mouse.move(div2.x - 120, div2.y + 40, { steps: 6 });
+    await page.mouse.up();
+    await until('the middle slot narrower, the right one wider, the left one as it was', async () => {
+      const cs = await Promise.all(three.map(cols));
+      return cs[0] === thirds[0] && cs[1] < thirds[1] - 8 && cs[2] > thirds[2] + 8;
+    });
+    assert((await sttyCols(three[2], 'tw')) === (await cols(three[2])), "the program's width follows the second divider");
+    // The first divider dragged past the second stops before the middle slot gets too narrow.
+    const area = await page.locator('[data-split]').boundingBox();
+    const div1 = await page.locator('[data-divider-at="0"]').boundingBox();
+    await page.mouse.move(div1.x + div1.width / 2, div1.y + 40);
+    await page.mouse.down();
+    await page.mouse.move(area.x + area.width - 5, div1.y + 40, { steps: 8 });
+    await page.mouse.up();
+    // Saved with the first divider stopped 15% before the second.
+    const saved3 = await until('the dividers saved, the middle slot kept at 15%', async () => {
+      const l = (await goCall(page, 'settings.Binding.Get')).layout;
+      return l.kind === 'columns3' && l.split[0] > 0.36 && Math.abs(l.split[1] - l.split[0] - 0.15) < 0.001 && l;
+    });
+    assert(saved3.slots.join() === three.join() && saved3.split[1] < 0.6, `saved layout: ${JSON.stringify(saved3)}`);
+    const middle = (await box(three[1])).width;
+    assert(middle > area.width * 0.12, `the middle slot should stay usable: ${middle}px of ${area.width}px`);
+    const before3 = await Promise.all(three.map(cols));
+    await shot('30c-three-resized');
+    assert(await app.quit(), 'the app should quit on SIGTERM');
+    app = await startApp(bin, env, data);
+    await open(app);
+    await until('the three slots restored', async () => (await slotPanes()).join() === three.join(), 20000);
+    for (const id of three) await page.waitForSelector(`[data-pane-view="${id}"] .xterm-rows`);
+    await until('the restored panes fitted to where the dividers were', async () =>
+      (await Promise.all(three.map(cols))).every((n, i) => Math.abs(n - before3[i]) <= 1));
+    const restored = (await goCall(page, 'settings.Binding.Get')).layout;
+    assert(restored.split.join() === saved3.split.join(), `the dividers after a restart: ${restored.split} vs ${saved3.split}`);
   } finally {
     await app.quit();
   }

@@ -4,7 +4,8 @@ import { until, assert, goCall, xtermText } from '../lib.mjs';
 // unless said otherwise (Linux keys). Checks:
 //  1. Alt+2 gives slot 2 the keyboard; Ctrl+Shift+] / [ go to the next and
 //     previous pane (one on screen gets the keyboard in its slot, one not on
-//     screen takes the focused slot);
+//     screen takes the focused slot); in 3 stacked and 3 side by side
+//     Alt+1 to Alt+3 reach each of the three slots;
 //  2. `?` in a pane is typed into the program; outside a pane it opens the
 //     shortcuts sheet, which lists each key; the status bar button opens it
 //     too, and so does the header's button on any screen; Escape closes it;
@@ -59,6 +60,25 @@ export default async function ({ page, base, tmp, shot }) {
     await until('the next pane, not on screen, takes the focused slot', async () => (await slotPanes()).join() === [c, b].join() && inPane(b));
     await page.keyboard.press('Control+Shift+BracketLeft');
     await until('previous pane', async () => (await slotPanes()).join() === [c, a].join() && inPane(a));
+    await page.click('[data-layout="rows3"]');
+    await until('three stacked', async () => (await slotPanes()).join() === [c, a, b].join());
+    await page.waitForSelector(`[data-pane-view="${b}"] .xterm-rows`);
+    await page.click(`[data-pane-view="${a}"]`);
+    await page.keyboard.press('Alt+3');
+    await until('3 stacked, Alt+3: slot 3 has the keyboard', async () => (await page.locator('[data-slot="2"].focused').count()) && inPane(b));
+    await page.keyboard.press('Alt+1');
+    await until('3 stacked, Alt+1: slot 1', async () => (await page.locator('[data-slot="0"].focused').count()) && inPane(c));
+    await page.click('[data-layout="columns3"]');
+    await until('three side by side', async () => (await slotPanes()).join() === [c, a, b].join());
+    await page.click(`[data-pane-view="${c}"]`);
+    await page.keyboard.press('Alt+3');
+    await until('3 side by side, Alt+3: slot 3', async () => (await page.locator('[data-slot="2"].focused').count()) && inPane(b));
+    await page.keyboard.press('Alt+2');
+    await until('3 side by side, Alt+2: slot 2', async () => (await page.locator('[data-slot="1"].focused').count()) && inPane(a));
+    await page.click('[data-layout="columns"]');
+    await until('side by side again', async () => (await slotPanes()).join() === [c, a].join());
+    await page.click(`[data-pane-view="${a}"]`);
+    await until('back in A', () => inPane(a));
 
     // 2.
     await page.keyboard.type("echo 'is?this'");

@@ -3,13 +3,15 @@
 // over a plain value, so the screen, the shortcuts and the saved settings
 // (backend/settings/layout.go, which checks the same bounds) agree.
 
-export type LayoutKind = 'single' | 'columns' | 'rows' | 'grid';
+export type LayoutKind = 'single' | 'columns' | 'columns3' | 'rows' | 'rows3' | 'grid';
 
 export interface Layout {
   kind: LayoutKind;
   /** The pane id in each slot, '' for an empty slot. */
   slots: string[];
-  /** Divider positions: across (a fraction of the width), down (of the height). */
+  /** Divider positions: across (a fraction of the width), down (of the
+   * height); in the 3-layouts both dividers, first and second, along the
+   * same side. */
   split: [number, number];
   /** The slot the keyboard is in. */
   focus: number;
@@ -18,7 +20,9 @@ export interface Layout {
 export const layoutKinds: { id: LayoutKind; label: string; slots: number }[] = [
   { id: 'single', label: 'One pane', slots: 1 },
   { id: 'columns', label: 'Side by side', slots: 2 },
+  { id: 'columns3', label: '3 side by side', slots: 3 },
   { id: 'rows', label: 'Stacked', slots: 2 },
+  { id: 'rows3', label: '3 stacked', slots: 3 },
   { id: 'grid', label: '2 × 2 grid', slots: 4 },
 ];
 
@@ -33,13 +37,24 @@ export function defaultLayout(): Layout {
   return { kind: 'single', slots: [], split: [0.5, 0.5], focus: 0 };
 }
 
+/** threeUp: the layouts whose two dividers cut the same side in three. */
+export function threeUp(kind: LayoutKind): boolean {
+  return kind === 'columns3' || kind === 'rows3';
+}
+
+/** defaultSplit is where a layout's dividers start: halves, or thirds. */
+export function defaultSplit(kind: LayoutKind): [number, number] {
+  return threeUp(kind) ? [1 / 3, 2 / 3] : [0.5, 0.5];
+}
+
 /** fromSaved turns the saved settings into a layout, the default for
  * anything it does not recognise (the backend refuses those anyway). */
 export function fromSaved(s: { kind: string; slots: string[] | null; split: number[] | null; focus: number } | undefined | null): Layout {
   if (!s || !layoutKinds.some((k) => k.id === s.kind)) return defaultLayout();
   const kind = s.kind as LayoutKind;
   const n = slotCount(kind);
-  const split: [number, number] = [clampSplit(s.split?.[0] ?? 0.5), clampSplit(s.split?.[1] ?? 0.5)];
+  let split: [number, number] = [clampSplit(s.split?.[0] ?? 0.5), clampSplit(s.split?.[1] ?? 0.5)];
+  if (threeUp(kind) && split[1] - split[0] < minSplit - 1e-9) split = defaultSplit(kind);
   const slots = (s.slots ?? []).slice(0, n).map((id) => id ?? '');
   return { kind, slots, split, focus: Math.min(Math.max(0, s.focus | 0), n - 1) };
 }
@@ -47,6 +62,19 @@ export function fromSaved(s: { kind: string; slots: string[] | null; split: numb
 export function clampSplit(f: number): number {
   if (!Number.isFinite(f)) return 0.5;
   return Math.min(maxSplit, Math.max(minSplit, f));
+}
+
+/** moveDivider puts divider at (0 or 1, the split's index) at f, clamped
+ * so that no slot gets narrower than minSplit: in the 3-layouts each
+ * divider stops short of the other one. */
+export function moveDivider(kind: LayoutKind, split: [number, number], at: 0 | 1, f: number): [number, number] {
+  const s: [number, number] = [...split];
+  s[at] = clampSplit(f);
+  if (threeUp(kind)) {
+    if (at === 0) s[0] = Math.min(s[0], s[1] - minSplit);
+    else s[1] = Math.max(s[1], s[0] + minSplit);
+  }
+  return s;
 }
 
 /** focused is the pane in the focused slot, or null. */
@@ -104,7 +132,9 @@ export function setKind(l: Layout, kind: LayoutKind, order: string[]): Layout {
   let focus = Math.min(l.focus, n - 1);
   if (keep && !slots.includes(keep)) slots[focus] = keep;
   else if (keep) focus = slots.indexOf(keep);
-  return fill({ ...l, kind, slots, focus }, order);
+  // Halves and thirds do not share divider positions.
+  const split = threeUp(kind) === threeUp(l.kind) ? l.split : defaultSplit(kind);
+  return fill({ ...l, kind, slots, focus, split }, order);
 }
 
 /** step is the pane after (+1) or before (-1) the focused one in rail
@@ -139,6 +169,18 @@ export function slotRects(kind: LayoutKind, split: [number, number]): Rect[] {
         { left: 0, top: 0, width: 1, height: y },
         { left: 0, top: y, width: 1, height: 1 - y },
       ];
+    case 'columns3':
+      return [
+        { left: 0, top: 0, width: x, height: 1 },
+        { left: x, top: 0, width: y - x, height: 1 },
+        { left: y, top: 0, width: 1 - y, height: 1 },
+      ];
+    case 'rows3':
+      return [
+        { left: 0, top: 0, width: 1, height: x },
+        { left: 0, top: x, width: 1, height: y - x },
+        { left: 0, top: y, width: 1, height: 1 - y },
+      ];
     case 'grid':
       return [
         { left: 0, top: 0, width: x, height: y },
@@ -151,9 +193,29 @@ export function slotRects(kind: LayoutKind, split: [number, number]): Rect[] {
   }
 }
 
-/** dividers: which dividers a layout has ('x' moves across, 'y' down). */
-export function dividers(kind: LayoutKind): ('x' | 'y')[] {
-  return kind === 'columns' ? ['x'] : kind === 'rows' ? ['y'] : kind === 'grid' ? ['x', 'y'] : [];
+/** Divider is one divider: axis 'x' moves across, 'y' down; at is its
+ * position's index in the split. */
+export interface Divider {
+  axis: 'x' | 'y';
+  at: 0 | 1;
+}
+
+/** dividers: which dividers a layout has. */
+export function dividers(kind: LayoutKind): Divider[] {
+  switch (kind) {
+    case 'columns':
+      return [{ axis: 'x', at: 0 }];
+    case 'rows':
+      return [{ axis: 'y', at: 1 }];
+    case 'grid':
+      return [{ axis: 'x', at: 0 }, { axis: 'y', at: 1 }];
+    case 'columns3':
+      return [{ axis: 'x', at: 0 }, { axis: 'x', at: 1 }];
+    case 'rows3':
+      return [{ axis: 'y', at: 0 }, { axis: 'y', at: 1 }];
+    default:
+      return [];
+  }
 }
 
 /** sameLayout: nothing to save. */
