@@ -63,9 +63,11 @@ export default async function ({ page, base, tmp, shot }) {
     await page.keyboard.type('say hello');
     await until('the task to be typed', async () => (await xtermText(page, pane.id)).includes('say hello'));
     await page.keyboard.press('Enter');
+    // Agents of earlier specs may still be talking to the same model API:
+    // only this pane's requests (its task in the last message) count.
     let reqs = [];
     await until('a request to the model', async () => {
-      reqs = await (await fake('/_testkit/requests')).json();
+      reqs = (await (await fake('/_testkit/requests')).json()).filter((r) => (r.last ?? '').includes('say hello'));
       return reqs.length > 0;
     }, 30000);
     assert(reqs.every((r) => /haiku/i.test(r.model)), `the model API was asked for ${JSON.stringify(reqs.map((r) => r.model))}, want a Haiku model`);
@@ -135,7 +137,7 @@ export default async function ({ page, base, tmp, shot }) {
   await page.getByRole('button', { name: 'Start' }).click();
   let chatReqs = [];
   await until('the chat run to reach the model', async () => {
-    chatReqs = await (await fake('/_testkit/requests')).json();
+    chatReqs = (await (await fake('/_testkit/requests')).json()).filter((r) => (r.last ?? '').includes('Say hello from the model picker check'));
     return chatReqs.length > 0;
   }, 60000);
   assert(chatReqs.every((r) => /haiku/i.test(r.model)), `the chat's run asked for ${JSON.stringify(chatReqs.map((r) => r.model))}, want Haiku`);
