@@ -39,6 +39,11 @@ export default async function ({ page, tmp, env, bin, shot }) {
     const m = await until(`${tag}: the program's width`, async () => (await xtermText(page, id)).match(re));
     return Number(m[1]);
   };
+  /** fits: the program in pane id has its terminal's width. */
+  const fits = async (id, tag, what) => {
+    const [got, want] = [await sttyCols(id, tag), await cols(id)];
+    assert(got === want, `${what}: ${got} columns, its terminal ${want}`);
+  };
 
   let app = await startApp(bin, env, data);
   try {
@@ -66,7 +71,7 @@ export default async function ({ page, tmp, env, bin, shot }) {
       const [x, y] = [await cols(d), await cols(a)];
       return x > 20 && y > 20 && x < singleCols * 0.6 && y < singleCols * 0.6 && [x, y];
     });
-    assert((await sttyCols(a, 'wa')) === (await cols(a)), "the program's width should follow its slot");
+    await fits(a, 'wa', "the program's width should follow its slot");
     for (const id of [d, a]) assert(await page.locator(`[data-slot-state="${id}"]`).isVisible(), `slot of ${id} should show its state`);
     const st = await page.locator(`[data-slot-state="${a}"]`).textContent();
     assert(/^(Idle|Working) · /.test(st), `state line: ${st}`);
@@ -107,7 +112,7 @@ export default async function ({ page, tmp, env, bin, shot }) {
     await page.mouse.move(div.x - 200, div.y + 40, { steps: 6 });
     await page.mouse.up();
     await until('the left slots narrower, the right ones wider', async () => (await cols(b)) < before[0] - 10 && (await cols(a)) > before[1] + 10);
-    assert((await sttyCols(b, 'wb')) === (await cols(b)), "the program's width follows the divider");
+    await fits(b, 'wb', "the program's width follows the divider");
     await shot('30c-grid-resized');
 
     // 4.
@@ -164,7 +169,7 @@ export default async function ({ page, tmp, env, bin, shot }) {
         `the slots should sit side by side: ${JSON.stringify(boxes3)}`);
     }
     for (const [i, id] of three.entries()) {
-      assert((await sttyCols(id, `t${i}`)) === (await cols(id)), `the program in slot ${i + 1} should have its third's width`);
+      await fits(id, `t${i}-`, `the program in slot ${i + 1} should have its third's width`);
     }
     assert(await page.locator('[data-slot="2"].focused').count(), 'clicking into the third slot gives it the keyboard');
     await shot('30c-three-side-by-side');
@@ -178,7 +183,7 @@ export default async function ({ page, tmp, env, bin, shot }) {
       const cs = await Promise.all(three.map(cols));
       return cs[0] === thirds[0] && cs[1] < thirds[1] - 8 && cs[2] > thirds[2] + 8;
     });
-    assert((await sttyCols(three[2], 'tw')) === (await cols(three[2])), "the program's width follows the second divider");
+    await fits(three[2], 'tw', "the program's width follows the second divider");
     // The first divider dragged past the second stops before the middle slot gets too narrow.
     const area = await page.locator('[data-split]').boundingBox();
     const div1 = await page.locator('[data-divider-at="0"]').boundingBox();
