@@ -153,16 +153,21 @@ func (m *Manager) cancelElsewhere(id string) (Status, error) {
 	if _, err := m.db.Exec(`UPDATE orchestrate_jobs SET cancel_requested = 1 WHERE id = ?`, id); err != nil {
 		return Status{}, fmt.Errorf("cancelling job %s: %w", id, err)
 	}
+	// The holder writes a job's end in two steps (its body's verdict, then
+	// the cancel and the end time): only the second is the answer.
 	deadline := time.Now().Add(cancelWait)
 	for time.Now().Before(deadline) {
 		time.Sleep(othersEvery / 2)
-		if st, holder, err = read(); err != nil || st.Ended() {
+		if st, holder, err = read(); err != nil || (st.Ended() && st.EndedAt != 0) {
 			return st, err
 		}
 		if !m.alive(holder) {
 			markFailed(&st, errHolderGone)
 			return st, nil
 		}
+	}
+	if st.Ended() {
+		return st, nil
 	}
 	return st, fmt.Errorf("job %s was asked to stop and is still going after %s: end `osfoundry run` where it runs (Ctrl+C)", id, cancelWait)
 }
