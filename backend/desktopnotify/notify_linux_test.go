@@ -1,7 +1,7 @@
 package desktopnotify
 
 import (
-	"os"
+	"net"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -36,8 +36,11 @@ func privateBus(t *testing.T) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	for i := 0; i < 100; i++ {
-		if _, err := os.Stat(sock); err == nil {
+	// The socket file appears when it is bound, before the daemon listens:
+	// wait until it takes a connection.
+	for i := 0; i < 250; i++ {
+		if c, err := net.Dial("unix", sock); err == nil {
+			c.Close()
 			break
 		}
 		time.Sleep(20 * time.Millisecond)
