@@ -150,6 +150,13 @@ export default async function ({ page, base, tmp, shot }) {
   // A fleet's run: its own mode and CLI model.
   await page.goto(base + '/#/orchestration');
   const start = page.getByRole('form', { name: 'Start orchestration' });
+  // With earlier jobs on the list the form waits behind "+ Start".
+  await until('the Start form', async () => {
+    if (await start.count()) return true;
+    const more = page.getByRole('button', { name: '+ Start' });
+    if (await more.count()) await more.click();
+    return false;
+  });
   await start.getByRole('combobox', { name: 'Model of run 1' }).click();
   await start.getByRole('listbox', { name: 'Model of run 1' }).getByRole('option', { name: /^cli:claude:agent/ }).click();
   const runSelect = start.locator('select[data-cli-model="claude"]');
