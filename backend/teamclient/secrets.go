@@ -3,12 +3,12 @@ package teamclient
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 
 	"github.com/zalando/go-keyring"
+
+	"github.com/osfoundry/desktop/backend/secretstore"
 )
 
 // Secrets keeps the one refresh token of the joined server.
@@ -74,64 +74,38 @@ type TokenFile struct{ Path string }
 
 var _ Secrets = TokenFile{}
 
-// fileEntry is one line: the server, a tab, the token.
 func (f TokenFile) Get(server string) (string, error) {
-	data, err := os.ReadFile(f.Path)
-	if errors.Is(err, os.ErrNotExist) {
-		return "", ErrNoSecret
-	}
+	tok, err := secretstore.File{Path: f.Path}.Get(server)
 	if err != nil {
 		return "", fmt.Errorf("reading the sign-in file: %w", err)
 	}
-	s, tok, ok := strings.Cut(strings.TrimSpace(string(data)), "\t")
-	if !ok || s != server || tok == "" {
+	if tok == "" {
 		return "", ErrNoSecret
 	}
 	return tok, nil
 }
 
-// Set writes a new file beside the old one and renames it over, so a
-// crash never leaves half a token; the file is 0600 from its creation.
+// Set replaces the file whole with this server's token: it keeps one.
 func (f TokenFile) Set(server, token string) error {
-	if err := os.MkdirAll(filepath.Dir(f.Path), 0o700); err != nil {
+	if err := (secretstore.File{Path: f.Path}).Replace(server, token); err != nil {
 		return fmt.Errorf("saving the sign-in file: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(f.Path), ".team-token-*")
-	if err != nil {
-		return fmt.Errorf("saving the sign-in file: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err == nil {
-		_, err = tmp.WriteString(server + "\t" + token + "\n")
-		if cerr := tmp.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Rename(tmp.Name(), f.Path)
-		}
-		if err == nil {
-			return nil
-		}
-	}
-	tmp.Close()
-	return fmt.Errorf("saving the sign-in file: %w", err)
+	return nil
 }
 
 func (f TokenFile) Delete(string) error {
-	if err := os.Remove(f.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := (secretstore.File{Path: f.Path}).Clear(); err != nil {
 		return fmt.Errorf("removing the sign-in file: %w", err)
 	}
 	return nil
 }
 
-func (f TokenFile) Where() string { return "a file only you can read (" + f.Path + ")" }
+func (f TokenFile) Where() string { return secretstore.File{Path: f.Path}.Where() }
 
 // ChooseSecrets is the OS keychain when one answers, else a 0600 file in
-// dir. The keychain is asked for an entry that does not exist: "not
-// found" means it works; any other answer (no D-Bus session, no Secret
-// Service) means there is none.
+// dir.
 func ChooseSecrets(dir string) Secrets {
-	if _, err := keyring.Get(keychainService, "osfoundry-probe"); err == nil || errors.Is(err, keyring.ErrNotFound) {
+	if secretstore.KeychainAnswers() {
 		return Keychain{}
 	}
 	return TokenFile{Path: filepath.Join(dir, "team-token")}
