@@ -77,7 +77,7 @@ func openForge(dir string) (*forge.Binding, *forge.Opener, *forgeCards, error) {
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	kc := forge.OSKeychain{}
+	kc := forge.ChooseKeychain(dir) // a 0600 file in dir where there is no OS keychain
 	opener := forge.NewOpener(settings, kc, nil)
 	cards := &forgeCards{settings: settings}
 	return forge.NewBinding(context.Background(), opener, settings, kc, cards.changed), opener, cards, nil

@@ -47,9 +47,12 @@ type Plan struct {
 	Draft   Draft  `json:"draft"`
 	// TokenFrom is keychain, gh or glab; "" when there is no token yet,
 	// and TokenProblem then says how to get one.
-	TokenFrom    string  `json:"tokenFrom"`
-	TokenProblem string  `json:"tokenProblem"`
-	Existing     *Record `json:"existing"`
+	TokenFrom    string `json:"tokenFrom"`
+	TokenProblem string `json:"tokenProblem"`
+	// TokenWhere names where a pasted token is (or would be) kept: the OS
+	// keychain, or a 0600 file in the app's data folder without one.
+	TokenWhere string  `json:"tokenWhere"`
+	Existing   *Record `json:"existing"`
 	// UnknownHost is the remote's host when it is not a forge osFoundry
 	// knows; the dialog asks whether it runs GitHub, GitLab or Gitea
 	// (AddHost) and reads the plan again. The other fields are empty then.
@@ -89,7 +92,7 @@ func (b *Binding) Plan(dir, branch, base string) (Plan, error) {
 		return Plan{}, err
 	}
 	p := Plan{Repo: repo, Forge: repo.Host.Kind.Label(), Request: repo.Host.Kind.Request(), Branch: branch, Base: base, Draft: d,
-		Existing: b.settings.Record(dir, branch)}
+		Existing: b.settings.Record(dir, branch), TokenWhere: b.keychain.Where()}
 	if _, src, err := b.opener.Tokens.Token(ctx, repo.Host); err != nil {
 		p.TokenProblem = err.Error()
 	} else {
@@ -151,19 +154,30 @@ func (b *Binding) Refresh(dir, branch string) (Record, error) {
 	return *r, nil
 }
 
-// SaveToken keeps a pasted token for host in the OS keychain.
+// SaveToken keeps a pasted token for host in the OS keychain (a 0600
+// file in the app's data folder where there is none); Settings lists it.
 func (b *Binding) SaveToken(host, token string) error {
-	host, token = strings.ToLower(strings.TrimSpace(host)), strings.TrimSpace(token)
+	host, token = cleanHost(host), strings.TrimSpace(token)
 	if host == "" || token == "" {
 		return errors.New("paste the token, and say which forge it is for")
 	}
-	return b.keychain.Set(host, token)
+	if err := b.keychain.Set(host, token); err != nil {
+		return err
+	}
+	if err := b.settings.notePasted(host, now()); err != nil {
+		return fmt.Errorf("the token is saved in %s, but Settings will not list it: %w", b.keychain.Where(), err)
+	}
+	return nil
 }
 
 // ForgetToken removes the pasted token of host from the keychain (the
 // forge CLI's own login, if any, is used again).
 func (b *Binding) ForgetToken(host string) error {
-	return b.keychain.Delete(strings.ToLower(strings.TrimSpace(host)))
+	host = cleanHost(host)
+	if err := b.keychain.Delete(host); err != nil {
+		return err
+	}
+	return b.settings.notePasted(host, 0)
 }
 
 // Hosts lists the person's self-hosted forges.

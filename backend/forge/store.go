@@ -32,11 +32,12 @@ type Settings struct {
 type settingsFile struct {
 	Hosts    []Host   `json:"hosts"`
 	Requests []Record `json:"requests"`
+	Pasted   []pasted `json:"pasted"` // hosts with a pasted token (the tokens are in the keychain)
 }
 
 // OpenSettings reads dir/forges.json (a missing file is empty settings).
 func OpenSettings(dir string) (*Settings, error) {
-	s := &Settings{path: filepath.Join(dir, "forges.json"), data: settingsFile{Hosts: []Host{}, Requests: []Record{}}}
+	s := &Settings{path: filepath.Join(dir, "forges.json"), data: settingsFile{Hosts: []Host{}, Requests: []Record{}, Pasted: []pasted{}}}
 	b, err := os.ReadFile(s.path)
 	if errors.Is(err, os.ErrNotExist) {
 		return s, nil
@@ -52,6 +53,9 @@ func OpenSettings(dir string) (*Settings, error) {
 	}
 	if s.data.Requests == nil {
 		s.data.Requests = []Record{}
+	}
+	if s.data.Pasted == nil {
+		s.data.Pasted = []pasted{}
 	}
 	return s, nil
 }
@@ -163,3 +167,33 @@ func (s *Settings) Keep(r Record) error {
 }
 
 const maxRecords = 500
+
+// Pasted lists the hosts a token was pasted for.
+func (s *Settings) Pasted() []pasted {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]pasted(nil), s.data.Pasted...)
+}
+
+// notePasted records that a token for host was pasted (at ms), or drops
+// host when ms is 0.
+func (s *Settings) notePasted(host string, ms int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := []pasted{}
+	for _, p := range s.data.Pasted {
+		if p.Host != host {
+			out = append(out, p)
+		}
+	}
+	if ms != 0 {
+		out = append(out, pasted{Host: host, SavedAt: ms})
+	}
+	old := s.data.Pasted
+	s.data.Pasted = out
+	if err := s.save(); err != nil {
+		s.data.Pasted = old
+		return err
+	}
+	return nil
+}

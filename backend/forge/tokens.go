@@ -23,6 +23,7 @@ type Keychain interface {
 	Get(host string) (string, error) // "" and nil when none
 	Set(host, token string) error
 	Delete(host string) error
+	Where() string // names the store for the screen
 }
 
 // keychainService is the entries' service name in the OS keychain.
@@ -119,5 +120,9 @@ func (t Tokens) Token(ctx context.Context, h Host) (string, string, error) {
 	if kcErr != nil {
 		return "", "", fmt.Errorf("%w for %s: %s — but the OS keychain, where a pasted token is kept (never in a file), cannot be read here: %v", ErrNoToken, h.Name, how, kcErr)
 	}
-	return "", "", fmt.Errorf("%w for %s: %s (kept in the OS keychain, never in the repository)", ErrNoToken, h.Name, how)
+	where := "the OS keychain"
+	if t.Keychain != nil {
+		where = t.Keychain.Where()
+	}
+	return "", "", fmt.Errorf("%w for %s: %s (kept in %s, never in the repository)", ErrNoToken, h.Name, how, where)
 }

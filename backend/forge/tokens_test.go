@@ -14,6 +14,7 @@ type memKeychain map[string]string
 func (m memKeychain) Get(h string) (string, error) { return m[h], nil }
 func (m memKeychain) Set(h, t string) error        { m[h] = t; return nil }
 func (m memKeychain) Delete(h string) error        { delete(m, h); return nil }
+func (m memKeychain) Where() string                { return "memory" }
 
 // A pasted token wins; else the forge CLI is asked for its own login, by
 // argv and for that host only; with neither, the error says what to do.
@@ -79,6 +80,7 @@ type brokenKeychain struct{}
 func (brokenKeychain) Get(string) (string, error) { return "", errors.New("no D-Bus session") }
 func (brokenKeychain) Set(string, string) error   { return errors.New("no D-Bus session") }
 func (brokenKeychain) Delete(string) error        { return errors.New("no D-Bus session") }
+func (brokenKeychain) Where() string              { return "nowhere" }
 
 // A keychain that cannot be read still lets the CLI's login through, and
 // without one the error says the keychain is missing.

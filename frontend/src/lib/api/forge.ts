@@ -9,6 +9,8 @@ export type PullRequestOpened = forge.Opened;
 export type PullRequestRecord = forge.Record;
 /** A self-hosted forge the person named (forge.Host). */
 export type ForgeHost = forge.Host;
+/** A host with a pasted token, as Settings lists it (forge.PastedToken). */
+export type PastedToken = forge.PastedToken;
 export type ForgeKind = 'github' | 'gitlab' | 'gitea';
 
 const svc = service('forge', 'Binding');
@@ -20,9 +22,12 @@ export const forgeApi = {
   open: (req: { dir: string; branch: string; base: string; title: string; body: string }) => svc('Open', req),
   /** refresh reads the state and checks of the request opened for branch again. */
   refresh: (dir: string, branch: string) => svc('Refresh', dir, branch),
-  /** saveToken keeps a pasted token for host in the OS keychain (never in a file). */
+  /** saveToken keeps a pasted token for host in the OS keychain (a 0600 file in the app's data folder without one; never in a repository). */
   saveToken: (host: string, token: string) => svc('SaveToken', host, token),
+  /** forgetToken takes host's pasted token back out of where it is kept. */
   forgetToken: (host: string) => svc('ForgetToken', host),
+  /** pastedTokens lists the hosts with a pasted token: forge and where it is kept, never the token. */
+  pastedTokens: () => svc('PastedTokens'),
   hosts: () => svc('Hosts'),
   /** addHost names what runs on a self-hosted forge (api '' for the usual place). */
   addHost: (name: string, kind: ForgeKind, api: string) => svc('AddHost', { name, kind, api }),

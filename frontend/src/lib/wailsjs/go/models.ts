@@ -369,6 +369,13 @@ export namespace forge {
 	    existing: boolean;
 	    tokenFrom: string;
 	}
+	export interface PastedToken {
+	    host: string;
+	    kind: string;
+	    forge: string;
+	    where: string;
+	    savedAt: number;
+	}
 	export interface Record {
 	    dir: string;
 	    branch: string;
@@ -385,6 +392,7 @@ export namespace forge {
 	    draft: Draft;
 	    tokenFrom: string;
 	    tokenProblem: string;
+	    tokenWhere: string;
 	    existing?: Record;
 	    unknownHost: string;
 	}

@@ -10,6 +10,8 @@ export function Hosts():Promise<Array<forge.Host>>;
 
 export function Open(arg1:forge.OpenRequest):Promise<forge.Opened>;
 
+export function PastedTokens():Promise<Array<forge.PastedToken>>;
+
 export function Plan(arg1:string,arg2:string,arg3:string):Promise<forge.Plan>;
 
 export function Refresh(arg1:string,arg2:string):Promise<forge.Record>;

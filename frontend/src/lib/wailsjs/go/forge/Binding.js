@@ -18,6 +18,10 @@ export function Open(arg1) {
   return window['go']['forge']['Binding']['Open'](arg1);
 }
 
+export function PastedTokens() {
+  return window['go']['forge']['Binding']['PastedTokens']();
+}
+
 export function Plan(arg1, arg2, arg3) {
   return window['go']['forge']['Binding']['Plan'](arg1, arg2, arg3);
 }
