@@ -135,6 +135,8 @@ type RecordRows interface {
 	RecentItems(ctx context.Context, channel, status string, limit int) ([]RecordItem, error)
 	// UpdateItemIfVersion stores it's title, status, fields and version.
 	UpdateItemIfVersion(ctx context.Context, it RecordItem, expected int64, now time.Time) (bool, error)
+	// DeleteItem reports whether there was such an item.
+	DeleteItem(ctx context.Context, channel, id string) (bool, error)
 }
 
 // KnowledgeRows holds knowledge bases and their articles.
@@ -155,6 +157,9 @@ type KnowledgeRows interface {
 	UpdateArticleIfVersion(ctx context.Context, a ArticleDoc, expected int64, now time.Time) (bool, error)
 	// DeleteArticle reports whether there was such an article.
 	DeleteArticle(ctx context.Context, kb, id string) (bool, error)
+	// DeleteBase removes a base and its articles, reporting whether there
+	// was such a base.
+	DeleteBase(ctx context.Context, id string) (bool, error)
 	// ArticleStats is the number of a base's articles, the sum of their
 	// versions and the newest change (zero time when there are none).
 	ArticleStats(ctx context.Context, kb string) (count, versions int64, newest time.Time, err error)

@@ -90,6 +90,18 @@ func (k sqliteKnowledge) DeleteArticle(ctx context.Context, kb, id string) (bool
 	return n > 0, err
 }
 
+func (k sqliteKnowledge) DeleteBase(ctx context.Context, id string) (bool, error) {
+	if _, err := sqliteTx(k).exec(ctx, `DELETE FROM knowledge_articles WHERE knowledge_base_id = ?`, id); err != nil {
+		return false, err
+	}
+	res, err := sqliteTx(k).exec(ctx, `DELETE FROM knowledge_bases WHERE id = ?`, id)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
+}
+
 func (k sqliteKnowledge) ArticleStats(ctx context.Context, kb string) (count, versions int64, newest time.Time, err error) {
 	var upd string
 	err = k.q.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(version), 0), COALESCE(MAX(updated_at), '')

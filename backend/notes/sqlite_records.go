@@ -122,3 +122,12 @@ func (r sqliteRecords) UpdateItemIfVersion(ctx context.Context, it RecordItem, e
 	n, err := res.RowsAffected()
 	return n == 1, err
 }
+
+func (r sqliteRecords) DeleteItem(ctx context.Context, channel, id string) (bool, error) {
+	res, err := sqliteTx(r).exec(ctx, `DELETE FROM record_items WHERE id = ? AND channel_id = ?`, id, channel)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
+}

@@ -47,6 +47,7 @@ func TestAgainstTheTeamServer(t *testing.T) {
 		{"knowledge bases between two desktops", testKnowledgeSync},
 		{"Records between two desktops", testRecordsSync},
 		{"discussion between two desktops", testPostsSync},
+		{"deletes between two desktops", testDeletesSync},
 		{"runs go to the desktop that allows them", testTeamRuns},
 		{"shared sessions", testSharedSessions},
 	} {

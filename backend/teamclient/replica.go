@@ -172,6 +172,9 @@ func (r *Replica) Sync(ctx context.Context) error {
 	if err := r.pushRecords(ctx); err != nil {
 		return err
 	}
+	if err := r.pushDeletes(ctx); err != nil {
+		return err
+	}
 	if err := r.pushPosts(ctx); err != nil {
 		return err
 	}

@@ -180,6 +180,9 @@ func (r *Replica) pushArticle(ctx context.Context, ws, kbID, id string, version 
 		map[string]any{"expected_version": c.server, "title": mine.Title, "body": mine.Body}, &ans)
 	var refused *APIError
 	if errors.As(err, &refused) {
+		if refused.Status == http.StatusNotFound && c.server > 0 {
+			return nil // deleted on the server: the pull's delete keeps this edit (dropArticle)
+		}
 		return r.refuseItem(ctx, "article", id, kbID, mine.Version, refused.Message)
 	}
 	if err != nil {
@@ -264,6 +267,8 @@ func (r *Replica) pullArticle(ctx context.Context, a notes.ArticleDoc) error {
 	}
 	local, err := r.notes.GetArticle(ctx, a.KnowledgeBase, a.ID)
 	switch {
+	case errors.Is(err, notes.ErrNotFound) && c.known && c.server > 0:
+		return nil // deleted here: sending the delete decides
 	case errors.Is(err, notes.ErrNotFound):
 		local.Version = 0
 	case err != nil:
@@ -283,13 +288,17 @@ func (r *Replica) dropArticle(ctx context.Context, item string) error {
 		return err
 	}
 	local, err := r.notes.GetArticle(ctx, kbID, id)
-	if err == nil && local.Version == c.local {
-		err = r.notes.DeleteArticle(ctx, kbID, id)
-	} else if errors.Is(err, notes.ErrNotFound) {
-		err = nil
-	}
-	if err != nil {
+	switch {
+	case errors.Is(err, notes.ErrNotFound):
+	case err != nil:
 		return err
+	case local.Version == c.local && c.problemAt == "":
+		if err := r.notes.DeleteArticle(ctx, kbID, id); err != nil && !errors.Is(err, notes.ErrNotFound) {
+			return err
+		}
+	default:
+		r.c.o.Emit.Emit(EventKeptAfterDelete, KeptAfterDelete{Kind: "article", ID: id, Container: kbID, Title: local.Title,
+			Why: "“" + local.Title + "” was deleted on the team, but you edited it here: it is kept with your edit and shared again."})
 	}
 	_, err = r.db.ExecContext(ctx, `DELETE FROM team_sync_items WHERE kind = 'article' AND item_id = ?`, id)
 	return err
@@ -340,14 +349,7 @@ func (r *Replica) pullKnowledge(ctx context.Context, ws string, f feed) error {
 	if err := r.pullPosts(ctx, ws, f.Posts); err != nil {
 		return err
 	}
-	for _, c := range f.Changes {
-		if c.Kind == "article" && c.Deleted {
-			if err := r.dropArticle(ctx, c.ID); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return r.pullDeletes(ctx, f)
 }
 
 // knowledgeEvery is how often Run looks for knowledge edited here: the
@@ -368,6 +370,8 @@ func (r *Replica) watchKnowledge(ctx context.Context) {
 		if dirty, err := r.knowledgeDirty(ctx); err == nil && dirty {
 			r.poke()
 		} else if dirty, err := r.recordsDirty(ctx); err == nil && dirty {
+			r.poke()
+		} else if ds, err := r.deletesWaiting(ctx); err == nil && len(ds) > 0 {
 			r.poke()
 		}
 	}

@@ -102,6 +102,9 @@ func (r *Replica) pushRecord(ctx context.Context, ws string, mine notes.RecordIt
 		map[string]any{"expected_version": c.server, "title": mine.Title, "status": mine.Status, "body": recordBody(mine)}, &ans)
 	var refused *APIError
 	if errors.As(err, &refused) {
+		if refused.Status == http.StatusNotFound && c.server > 0 {
+			return nil // deleted on the server: the pull's delete keeps this edit (dropRecord)
+		}
 		return r.refuseItem(ctx, "record", mine.ID, mine.Channel, mine.Version, refused.Message)
 	}
 	if err != nil {
@@ -184,6 +187,8 @@ func (r *Replica) pullRecord(ctx context.Context, it notes.RecordItem) error {
 	}
 	local, err := r.notes.GetRecord(ctx, it.Channel, it.ID)
 	switch {
+	case errors.Is(err, notes.ErrNotFound) && c.known && c.server > 0:
+		return nil // deleted here: sending the delete decides
 	case errors.Is(err, notes.ErrNotFound):
 		local.Version = 0
 	case err != nil:

@@ -79,6 +79,11 @@ func (r *Replica) Projects(ctx context.Context) (Projects, error) {
 			if err := r.knowledgeWaiting(ctx, &st); err != nil {
 				return out, err
 			}
+			n, err := r.deletesPending(ctx, p.ID)
+			if err != nil {
+				return out, err
+			}
+			st.Pending += n
 			out.Synced = append(out.Synced, st)
 		}
 	}

@@ -32,6 +32,7 @@ func RunStoreSuite(t *testing.T, newBackend func(t *testing.T) notes.Backend) {
 		{"record items compare versions and keep order", records},
 		{"articles compare versions and list newest first", articles},
 		{"drafts replace and list oldest first", drafts},
+		{"bases and record items delete once", deletes},
 		{"missing rows are ErrNotFound", notFound},
 		{"places locate and move items", places},
 		{"ids no row can have are not found", oddIDs},
@@ -260,6 +261,46 @@ func articles(t *testing.T, b notes.Backend) {
 	must(t, err)
 	if !gone || again {
 		t.Fatalf("DeleteArticle: first = %v (want true), again = %v (want false)", gone, again)
+	}
+}
+
+func deletes(t *testing.T, b notes.Backend) {
+	seed(t, b)
+	kbs, recs := b.Pool().Knowledge(), b.Pool().Records()
+	must(t, kbs.InsertBase(ctx, notes.KnowledgeBase{ID: "kb", Workspace: "ws", Name: "Runbooks"}, t0))
+	must(t, kbs.InsertBase(ctx, notes.KnowledgeBase{ID: "kb2", Workspace: "ws", Name: "Stays"}, t0))
+	must(t, kbs.PutArticle(ctx, "kb", "a1", "Deploy", "one", t0))
+	must(t, kbs.PutArticle(ctx, "kb2", "a2", "Rollback", "two", t0))
+	gone, err := kbs.DeleteBase(ctx, "kb")
+	must(t, err)
+	again, err := kbs.DeleteBase(ctx, "kb")
+	must(t, err)
+	if !gone || again {
+		t.Fatalf("DeleteBase: first = %v (want true), again = %v (want false)", gone, again)
+	}
+	if _, err := kbs.Article(ctx, "kb", "a1"); !errors.Is(err, notes.ErrNotFound) {
+		t.Fatalf("an article of a deleted base: %v, want ErrNotFound", err)
+	}
+	if left, err := kbs.Bases(ctx, "ws"); err != nil || len(left) != 1 || left[0].ID != "kb2" {
+		t.Fatalf("bases after a delete = %+v %v, want kb2 only", left, err)
+	}
+	if _, err := kbs.Article(ctx, "kb2", "a2"); err != nil {
+		t.Fatalf("another base's article after a delete: %v", err)
+	}
+	must(t, recs.InsertChannel(ctx, notes.RecordChannel{ID: "rc", Workspace: "ws", Name: "Bugs"}, nil, t0))
+	must(t, recs.InsertItem(ctx, notes.RecordItem{ID: "r1", Channel: "rc", Title: "one", Fields: map[string]any{}, Version: 1}, t0))
+	must(t, recs.InsertItem(ctx, notes.RecordItem{ID: "r2", Channel: "rc", Title: "two", Fields: map[string]any{}, Version: 1}, t0))
+	wrong, err := recs.DeleteItem(ctx, "other", "r1")
+	must(t, err)
+	gone, err = recs.DeleteItem(ctx, "rc", "r1")
+	must(t, err)
+	again, err = recs.DeleteItem(ctx, "rc", "r1")
+	must(t, err)
+	if wrong || !gone || again {
+		t.Fatalf("DeleteItem: other channel = %v (want false), first = %v (want true), again = %v (want false)", wrong, gone, again)
+	}
+	if items, err := recs.Items(ctx, "rc"); err != nil || len(items) != 1 || items[0].ID != "r2" {
+		t.Fatalf("items after a delete = %+v %v, want r2 only", items, err)
 	}
 }
 

@@ -101,6 +101,14 @@ func (k pgKnowledge) DeleteArticle(ctx context.Context, kb, id string) (bool, er
 	return err == nil && tag.RowsAffected() > 0, err
 }
 
+func (k pgKnowledge) DeleteBase(ctx context.Context, id string) (bool, error) {
+	if _, err := pgTx(k).exec(ctx, "deleting the articles of knowledge base "+id, `DELETE FROM knowledge_articles WHERE knowledge_base_id = $1`, id); err != nil {
+		return false, err
+	}
+	tag, err := pgTx(k).exec(ctx, "deleting knowledge base "+id, `DELETE FROM knowledge_bases WHERE id = $1`, id)
+	return err == nil && tag.RowsAffected() > 0, err
+}
+
 func (k pgKnowledge) ArticleStats(ctx context.Context, kb string) (count, versions int64, newest time.Time, err error) {
 	var upd string
 	err = pgTx(k).row(ctx, "knowledge base "+kb, []any{&count, &versions, &upd}, `SELECT COUNT(*), COALESCE(SUM(version), 0)::bigint, COALESCE(MAX(updated_at), '')

@@ -130,3 +130,8 @@ func (r pgRecords) UpdateItemIfVersion(ctx context.Context, it notes.RecordItem,
 	return pgTx(r).ifVersion(ctx, "saving record "+it.ID, `UPDATE record_items SET title = $1, status = $2, fields = $3, version = $4, updated_at = $5
 		WHERE id = $6 AND channel_id = $7 AND version = $8`, it.Title, it.Status, string(fj), it.Version, stored(now), it.ID, it.Channel, expected)
 }
+
+func (r pgRecords) DeleteItem(ctx context.Context, channel, id string) (bool, error) {
+	tag, err := pgTx(r).exec(ctx, "deleting record "+id, `DELETE FROM record_items WHERE id = $1 AND channel_id = $2`, id, channel)
+	return err == nil && tag.RowsAffected() > 0, err
+}
