@@ -48,6 +48,7 @@ func TestAgainstTheTeamServer(t *testing.T) {
 		{"Records between two desktops", testRecordsSync},
 		{"discussion between two desktops", testPostsSync},
 		{"deletes between two desktops", testDeletesSync},
+		{"Record fields between two desktops", testRecordFieldsSync},
 		{"runs go to the desktop that allows them", testTeamRuns},
 		{"shared sessions", testSharedSessions},
 	} {

@@ -32,6 +32,15 @@ func recordBody(it notes.RecordItem) string {
 	return b
 }
 
+// allFields is every field of an item (never nil: the server takes an
+// empty set as "no other fields").
+func allFields(it notes.RecordItem) map[string]any {
+	if it.Fields == nil {
+		return map[string]any{}
+	}
+	return it.Fields
+}
+
 // syncedChannels is every local Record channel of a synced project, with
 // the team workspace it goes to.
 func (r *Replica) syncedChannels(ctx context.Context) (map[string]string, []notes.RecordBoard, error) {
@@ -99,7 +108,7 @@ func (r *Replica) pushRecord(ctx context.Context, ws string, mine notes.RecordIt
 	}
 	var ans recordAnswer
 	code, err := r.c.Call(ctx, http.MethodPost, "/api/sync/"+url.PathEscape(ws)+"/records/"+url.PathEscape(mine.Channel)+"/items/"+url.PathEscape(mine.ID),
-		map[string]any{"expected_version": c.server, "title": mine.Title, "status": mine.Status, "body": recordBody(mine)}, &ans)
+		map[string]any{"expected_version": c.server, "title": mine.Title, "status": mine.Status, "body": recordBody(mine), "fields": allFields(mine)}, &ans)
 	var refused *APIError
 	if errors.As(err, &refused) {
 		if refused.Status == http.StatusNotFound && c.server > 0 {
@@ -149,7 +158,7 @@ func (r *Replica) takeRecord(ctx context.Context, it notes.RecordItem, local int
 		}
 		now = made.Version
 	} else {
-		res, err := r.notes.SaveRecordAsPerson(ctx, it.Channel, it.ID, local, notes.RecordEdit{Title: it.Title, Status: it.Status, Body: recordBody(it)})
+		res, err := r.notes.SaveRecordFieldsAsPerson(ctx, it.Channel, it.ID, local, it.Title, it.Status, allFields(it))
 		if err != nil {
 			return fmt.Errorf("taking in record %s: %w", it.ID, err)
 		}

@@ -2,6 +2,7 @@ package teamsync
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -64,6 +65,37 @@ type RecordWrite struct {
 	Title           string `json:"title"`
 	Status          string `json:"status"`
 	Body            string `json:"body"`
+	// Fields, when sent, are every field of the item (assignee, labels,
+	// due date, …): the item's fields become these, with Body as the body.
+	// Not sent, the item's other fields stay as they are.
+	Fields map[string]any `json:"fields,omitempty"`
+}
+
+// wanted is the fields a write leaves the item with (nil: other fields
+// as they are, only the body set).
+func (w RecordWrite) wanted() map[string]any {
+	if w.Fields == nil {
+		return nil
+	}
+	out := make(map[string]any, len(w.Fields)+1)
+	for k, v := range w.Fields {
+		out[k] = v
+	}
+	delete(out, notes.BodyField)
+	if w.Body != "" {
+		out[notes.BodyField] = w.Body
+	}
+	return out
+}
+
+// sameFields compares two items' fields as they are stored (JSON).
+func sameFields(a, b map[string]any) bool {
+	if len(a) == 0 && len(b) == 0 {
+		return true
+	}
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && string(ja) == string(jb)
 }
 
 // RecordConflict answers a write that lost (HTTP 409): the item now.
@@ -102,7 +134,8 @@ func (s *Service) WriteRecord(ctx context.Context, personID, ws, channelID, id s
 	if err != nil && !errors.Is(err, notes.ErrNotFound) {
 		return nil, fmt.Errorf("reading the record: %w", err)
 	}
-	if found && cur.Title == w.Title && cur.Status == w.Status && RecordBody(cur) == w.Body {
+	want := w.wanted()
+	if found && cur.Title == w.Title && cur.Status == w.Status && RecordBody(cur) == w.Body && (want == nil || sameFields(cur.Fields, want)) {
 		return cur, nil
 	}
 	if w.ExpectedVersion == 0 {
@@ -112,9 +145,12 @@ func (s *Service) WriteRecord(ctx context.Context, personID, ws, channelID, id s
 		if len(ch.Statuses) > 0 && !slices.Contains(ch.Statuses, w.Status) {
 			return nil, badInput("status %q is not one of this channel's statuses (%s)", w.Status, strings.Join(ch.Statuses, ", "))
 		}
-		fields := map[string]any{}
-		if w.Body != "" {
-			fields[notes.BodyField] = w.Body
+		fields := want
+		if fields == nil {
+			fields = map[string]any{}
+			if w.Body != "" {
+				fields[notes.BodyField] = w.Body
+			}
 		}
 		it, err := s.cfg.Notes.CreateRecordItem(ctx, channelID, id, w.Title, w.Status, fields)
 		if errors.Is(err, notes.ErrInvalid) {
@@ -131,7 +167,12 @@ func (s *Service) WriteRecord(ctx context.Context, personID, ws, channelID, id s
 	if !found {
 		return nil, teamauth.Refuse(http.StatusNotFound, "record %s is no longer in this channel", id)
 	}
-	res, err := s.cfg.Notes.SaveRecordAsPerson(ctx, channelID, id, w.ExpectedVersion, notes.RecordEdit{Title: w.Title, Status: w.Status, Body: w.Body})
+	var res notes.RecordSaveResult
+	if want != nil {
+		res, err = s.cfg.Notes.SaveRecordFieldsAsPerson(ctx, channelID, id, w.ExpectedVersion, w.Title, w.Status, want)
+	} else {
+		res, err = s.cfg.Notes.SaveRecordAsPerson(ctx, channelID, id, w.ExpectedVersion, notes.RecordEdit{Title: w.Title, Status: w.Status, Body: w.Body})
+	}
 	if errors.Is(err, notes.ErrInvalid) {
 		return nil, badInput("%v", err)
 	}
