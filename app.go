@@ -384,6 +384,7 @@ func runWindow(toFile bool) error {
 		Height:           820,
 		MinWidth:         720,
 		MinHeight:        480,
+		StartHidden:      startHidden,
 		BackgroundColour: &options.RGBA{R: 24, G: 24, B: 27, A: 255},
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup:        a.startup,

@@ -12,13 +12,22 @@
 
 /** SendChunk delivers chunk seq (from 1) of view's typing to pane id. */
 export type SendChunk = (id: string, view: string, seq: number, data: string) => Promise<void>;
+/** SendSize tells pane id its new size. */
+export type SendSize = (id: string, cols: number, rows: number) => Promise<void>;
+
+// What a view sends, in order: typing, or the size its program is told.
+// The size goes through the same queue as the keys for the same reason:
+// a Resize call in flight beside a Type call could land after it, and a
+// program that read its size right after a layout change (`stty size`, a
+// TUI's first frame) got the old one.
+type Op = { data: string } | { cols: number; rows: number };
 
 const views = new Map<string, Set<PaneInput>>();
 
 export class PaneInput {
   readonly view = newViewName();
   private seq = 0;
-  private pending = '';
+  private ops: Op[] = [];
   private inFlight = false;
   private waiting: { seq: number; resolve: () => void }[] = [];
   private disposed = false;
@@ -27,6 +36,7 @@ export class PaneInput {
     readonly id: string,
     private readonly send: SendChunk,
     private readonly onError: (e: unknown) => void = () => {},
+    private readonly sendSize: SendSize = async () => {},
   ) {
     let set = views.get(id);
     if (!set) views.set(id, (set = new Set()));
@@ -36,15 +46,27 @@ export class PaneInput {
   /** type queues data after everything typed before it. */
   type(data: string) {
     if (data === '' || this.disposed) return;
-    this.pending += data;
+    const last = this.ops.at(-1);
+    if (last && 'data' in last) last.data += data;
+    else this.ops.push({ data });
+    if (!this.inFlight) this.next();
+  }
+
+  /** resize queues the pane's new size after what was typed before it; a
+   * size asked for while another waits replaces it. */
+  resize(cols: number, rows: number) {
+    if (this.disposed) return;
+    const last = this.ops.at(-1);
+    if (last && 'cols' in last) this.ops.pop();
+    this.ops.push({ cols, rows });
     if (!this.inFlight) this.next();
   }
 
   /** settled resolves once everything typed so far has reached the pane
    * (or was refused): what the person does next acts after it. */
   settled(): Promise<void> {
-    const seq = this.pending ? this.seq + 1 : this.seq;
-    if (!this.inFlight && !this.pending) return Promise.resolve();
+    const seq = this.seq + this.ops.filter((op) => 'data' in op).length;
+    if (!this.inFlight && this.ops.length === 0) return Promise.resolve();
     return new Promise((resolve) => this.waiting.push({ seq, resolve }));
   }
 
@@ -54,19 +76,28 @@ export class PaneInput {
     if (!this.inFlight) this.forget();
   }
 
+  // next sends the first op once the one before it has answered: every
+  // chunk up to this.seq has then reached the pane.
   private next() {
-    const data = this.pending;
-    this.pending = '';
-    const seq = ++this.seq;
+    this.waiting = this.waiting.filter((w) => (w.seq <= this.seq ? (w.resolve(), false) : true));
+    const op = this.ops.shift();
+    if (!op) {
+      this.inFlight = false;
+      if (this.disposed) this.forget();
+      return;
+    }
+    if ('cols' in op) {
+      this.inFlight = true;
+      // A refused size (the pane closed) is dropped like refused typing.
+      this.sendSize(this.id, op.cols, op.rows)
+        .catch(() => {})
+        .then(() => this.next());
+      return;
+    }
     this.inFlight = true;
-    this.send(this.id, this.view, seq, data)
+    this.send(this.id, this.view, ++this.seq, op.data)
       .catch((e) => this.onError(e))
-      .then(() => {
-        this.inFlight = false;
-        this.waiting = this.waiting.filter((w) => (w.seq <= seq ? (w.resolve(), false) : true));
-        if (this.pending) this.next();
-        else if (this.disposed) this.forget();
-      });
+      .then(() => this.next());
   }
 
   private forget() {

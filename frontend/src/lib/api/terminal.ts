@@ -19,7 +19,7 @@ export type Attachment = terminal.Attachment;
 const svc = service('terminal', 'Service');
 
 /** afterInput calls method once the keys already typed into pane id have
- * reached it: a click right after typing (Close, Pause, a resize) must not
+ * reached it: a click right after typing (Close, Pause) must not
  * overtake the last keys. */
 const afterInput = <T>(id: string, send: () => Promise<T>) => inputSettled(id).then(send);
 
@@ -39,7 +39,8 @@ export const terminalApi = {
   input: (id: string, data: string) => svc('Input', id, data),
   /** type sends chunk seq (from 1) of what was typed in view; the pane writes a view's chunks in order. */
   type: (id: string, view: string, seq: number, data: string) => svc('Type', id, view, seq, data),
-  resize: (id: string, cols: number, rows: number) => afterInput(id, () => svc('Resize', id, cols, rows)),
+  /** resize tells pane id its size; a view sends it through PaneInput, in order with its typing. */
+  resize: (id: string, cols: number, rows: number) => svc('Resize', id, cols, rows),
   /** attach returns what a new view draws; the pane sends output events until detach. */
   attach: (id: string) => svc('Attach', id),
   detach: (id: string) => svc('Detach', id),

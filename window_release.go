@@ -1,0 +1,5 @@
+//go:build !dev
+
+package main
+
+const startHidden = false
