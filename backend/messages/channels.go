@@ -8,6 +8,9 @@ import (
 
 // NewChannel describes a channel to create.
 type NewChannel struct {
+	// ID is the channel's id when another store already named it (a
+	// synced project's channel taken from the team server); "" picks one.
+	ID        string
 	Workspace string
 	Project   string // "" = outside every project
 	Name      string
@@ -27,7 +30,11 @@ func (s *Store) CreateChannel(ctx context.Context, n NewChannel) (Channel, error
 	if n.Private && strings.TrimSpace(n.Owner) == "" {
 		return Channel{}, fmt.Errorf("%w: a private channel needs an owner", ErrInvalid)
 	}
-	c := Channel{ID: newID("ch_"), Workspace: n.Workspace, Project: n.Project, Name: name,
+	id := n.ID
+	if id == "" {
+		id = newID("ch_")
+	}
+	c := Channel{ID: id, Workspace: n.Workspace, Project: n.Project, Name: name,
 		Private: n.Private, Owner: n.Owner, CreatedAt: s.stamp()}
 	if err := s.b.Pool().Channels().InsertChannel(ctx, c); err != nil {
 		return Channel{}, fmt.Errorf("creating channel: %w", err)

@@ -49,6 +49,7 @@ func TestAgainstTheTeamServer(t *testing.T) {
 		{"discussion between two desktops", testPostsSync},
 		{"deletes between two desktops", testDeletesSync},
 		{"Record fields between two desktops", testRecordFieldsSync},
+		{"channels between two desktops", testChannelsSync},
 		{"runs go to the desktop that allows them", testTeamRuns},
 		{"shared sessions", testSharedSessions},
 	} {

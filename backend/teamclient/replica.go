@@ -175,6 +175,9 @@ func (r *Replica) Sync(ctx context.Context) error {
 	if err := r.pushDeletes(ctx); err != nil {
 		return err
 	}
+	if err := r.pushChannels(ctx); err != nil {
+		return err
+	}
 	if err := r.pushPosts(ctx); err != nil {
 		return err
 	}
@@ -307,6 +310,7 @@ type feed struct {
 	RecordChannels []notes.RecordBoard   `json:"record_channels"`
 	Records        []notes.RecordItem    `json:"records"`
 	Posts          []serverPost          `json:"posts"`
+	Channels       []messages.Channel    `json:"channels"`
 	Changes        []struct {
 		Kind    string `json:"kind"`
 		ID      string `json:"id"`

@@ -346,6 +346,9 @@ func (r *Replica) pullKnowledge(ctx context.Context, ws string, f feed) error {
 	if err := r.pullRecords(ctx, ws, f.RecordChannels, f.Records); err != nil {
 		return err
 	}
+	if err := r.pullChannels(ctx, ws, f.Channels); err != nil {
+		return err
+	}
 	if err := r.pullPosts(ctx, ws, f.Posts); err != nil {
 		return err
 	}

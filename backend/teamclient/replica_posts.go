@@ -30,16 +30,20 @@ func (r *Replica) UseMessages(m *messages.Store) {
 
 // posted queues the person's post in a synced project's discussion.
 func (r *Replica) posted(c messages.Channel, m messages.Message) {
-	if !c.Discussion || c.Private || c.Project == "" || strings.HasPrefix(m.Author, teamAuthor) {
+	if c.Private || c.Project == "" || strings.HasPrefix(m.Author, teamAuthor) {
 		return
+	}
+	channel := c.ID
+	if c.Discussion {
+		channel = "" // every desktop has its own: the server finds it by project
 	}
 	ctx := context.Background()
 	p, err := r.projectOf(ctx, c.Project)
 	if err != nil || p.workspace == "" {
 		return // Local-only: nothing leaves
 	}
-	if _, err := r.db.ExecContext(ctx, `INSERT INTO team_sync_posts_out (post_id, workspace, project_id, text) VALUES (?, ?, ?, ?)`,
-		m.ID, p.workspace, c.Project, m.Text); err != nil {
+	if _, err := r.db.ExecContext(ctx, `INSERT INTO team_sync_posts_out (post_id, workspace, project_id, text, channel_id) VALUES (?, ?, ?, ?, ?)`,
+		m.ID, p.workspace, c.Project, m.Text, channel); err != nil {
 		r.log.Warn("keeping a post for the team server", "post", m.ID, "error", err.Error())
 		return
 	}
@@ -49,25 +53,26 @@ func (r *Replica) posted(c messages.Channel, m messages.Message) {
 // serverPost is teamsync.ProjectPost as the desktop reads it.
 type serverPost struct {
 	messages.Message
-	Project string `json:"project_id"`
+	Project    string `json:"project_id"`
+	Discussion bool   `json:"discussion"`
 }
 
 // pushPosts sends the posts waiting, oldest first.
 func (r *Replica) pushPosts(ctx context.Context) error {
 	for {
-		rows, err := r.db.QueryContext(ctx, `SELECT id, post_id, workspace, project_id, text FROM team_sync_posts_out
+		rows, err := r.db.QueryContext(ctx, `SELECT id, post_id, workspace, project_id, text, channel_id FROM team_sync_posts_out
 			WHERE problem = '' ORDER BY id LIMIT 100`)
 		if err != nil {
 			return fmt.Errorf("reading the posts waiting: %w", err)
 		}
 		type out struct {
-			id                      int64
-			post, ws, project, text string
+			id                               int64
+			post, ws, project, text, channel string
 		}
 		var all []out
 		for rows.Next() {
 			var o out
-			if err := rows.Scan(&o.id, &o.post, &o.ws, &o.project, &o.text); err != nil {
+			if err := rows.Scan(&o.id, &o.post, &o.ws, &o.project, &o.text, &o.channel); err != nil {
 				rows.Close()
 				return err
 			}
@@ -80,7 +85,7 @@ func (r *Replica) pushPosts(ctx context.Context) error {
 		for _, o := range all {
 			var got serverPost
 			_, err := r.c.Call(ctx, http.MethodPost, "/api/sync/"+url.PathEscape(o.ws)+"/posts",
-				map[string]string{"post_id": o.post, "project_id": o.project, "text": o.text}, &got)
+				map[string]string{"post_id": o.post, "project_id": o.project, "text": o.text, "channel_id": o.channel}, &got)
 			var refused *APIError
 			if errors.As(err, &refused) {
 				if _, err := r.db.ExecContext(ctx, `UPDATE team_sync_posts_out SET problem = ? WHERE id = ?`, refused.Message, o.id); err != nil {
@@ -123,8 +128,14 @@ func (r *Replica) pullPosts(ctx context.Context, ws string, posts []serverPost) 
 			continue // ours coming back, or taken already
 		}
 		ch, err := r.msgs.ProjectDiscussion(ctx, m.Project)
+		if !m.Discussion {
+			ch, err = r.msgs.Channel(ctx, m.Channel)
+		}
+		if errors.Is(err, messages.ErrNotFound) {
+			continue // a channel this desktop does not have
+		}
 		if err != nil {
-			return fmt.Errorf("finding the discussion channel of %s: %w", m.Project, err)
+			return fmt.Errorf("finding the channel of post %s: %w", m.ID, err)
 		}
 		local, _, err := r.msgs.PostMessage(ctx, messages.Post{Channel: ch.ID, AuthorKind: m.AuthorKind, Author: teamAuthor + m.Author,
 			AuthorName: m.AuthorName, Text: m.Text, Key: teamAuthor + m.ID})

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/osfoundry/desktop/backend/messages"
 	"github.com/osfoundry/desktop/backend/notes"
 )
 
@@ -23,6 +24,7 @@ type snapshot struct {
 	RecordChannels []notes.RecordBoard   `json:"record_channels"`
 	Records        []notes.RecordItem    `json:"records"`
 	Posts          []serverPost          `json:"posts"`
+	Channels       []messages.Channel    `json:"channels"`
 }
 
 // JoinProject starts syncing a project a teammate shares in team
@@ -64,6 +66,9 @@ func (r *Replica) JoinProject(ctx context.Context, ws, project string) error {
 		}
 	}
 	if err := r.pullRecords(ctx, ws, s.RecordChannels, s.Records); err != nil {
+		return err
+	}
+	if err := r.pullChannels(ctx, ws, s.Channels); err != nil {
 		return err
 	}
 	return r.pullPosts(ctx, ws, s.Posts)

@@ -97,6 +97,11 @@ CREATE TABLE team_sync_post_ids (
 	local_id  TEXT NOT NULL
 );
 `},
+	{Version: 5, SQL: `
+-- Posts of a synced project's other channels wait beside its discussion's,
+-- in the same order: channel_id is the channel ('' for the discussion).
+ALTER TABLE team_sync_posts_out ADD COLUMN channel_id TEXT NOT NULL DEFAULT '';
+`},
 }
 
 // synced is a project's place on both sides ("" workspace: Local-only).

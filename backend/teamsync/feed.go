@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/osfoundry/desktop/backend/messages"
 	"github.com/osfoundry/desktop/backend/notes"
 	"github.com/osfoundry/desktop/backend/teamauth"
 	"github.com/osfoundry/desktop/backend/tools"
@@ -42,6 +43,9 @@ type Feed struct {
 	RecordChannels []notes.RecordBoard   `json:"record_channels"`
 	Records        []notes.RecordItem    `json:"records"`
 	Posts          []ProjectPost         `json:"posts"`
+	// Channels are new shared channels of synced projects (not their
+	// discussion, which every desktop has).
+	Channels []messages.Channel `json:"channels"`
 }
 
 // maxPage is the most changes one pull returns.
@@ -118,7 +122,7 @@ func (s *Service) read(ctx context.Context, ws string, after cursor, limit int) 
 	}
 	f := Feed{Cursor: after.String(), Changes: cs, Notes: []notes.Note{}, Projects: []notes.Project{},
 		KnowledgeBases: []notes.KnowledgeBase{}, Articles: []notes.ArticleDoc{},
-		RecordChannels: []notes.RecordBoard{}, Records: []notes.RecordItem{}, Posts: []ProjectPost{}}
+		RecordChannels: []notes.RecordBoard{}, Records: []notes.RecordItem{}, Posts: []ProjectPost{}, Channels: []messages.Channel{}}
 	if len(cs) > limit {
 		f.Changes, f.More = cs[:limit], true
 	}
@@ -178,6 +182,10 @@ func (s *Service) fill(ctx context.Context, ws string, f *Feed) error {
 			}
 		case "post":
 			if err := s.fillPost(ctx, ws, c, f); err != nil {
+				return err
+			}
+		case "channel":
+			if err := s.fillChannel(ctx, ws, c, f); err != nil {
 				return err
 			}
 		}

@@ -19,6 +19,10 @@ import (
 type ProjectPost struct {
 	messages.Message
 	Project string `json:"project_id"`
+	// Discussion says the post is in the project's discussion channel
+	// (each desktop has its own such channel, found by project); any other
+	// channel has the same id everywhere.
+	Discussion bool `json:"discussion"`
 }
 
 // NewPost is a post a desktop's person wrote in a synced project's
@@ -27,6 +31,8 @@ type NewPost struct {
 	ID      string `json:"post_id"`
 	Project string `json:"project_id"`
 	Text    string `json:"text"`
+	// Channel is the channel's id; "" for the project's discussion.
+	Channel string `json:"channel_id,omitempty"`
 }
 
 // snapshotPosts is how many of the newest posts a snapshot carries.
@@ -46,9 +52,9 @@ func (s *Service) CreatePost(ctx context.Context, p teamauth.Person, ws string, 
 	if _, err := s.project(ctx, ws, in.Project); err != nil {
 		return ProjectPost{}, err
 	}
-	ch, err := s.cfg.Messages.Discussion(ctx, ws, in.Project)
+	ch, err := s.postChannel(ctx, ws, in)
 	if err != nil {
-		return ProjectPost{}, fmt.Errorf("finding the project's discussion channel: %w", err)
+		return ProjectPost{}, err
 	}
 	name := p.Name
 	if name == "" {
@@ -62,7 +68,7 @@ func (s *Service) CreatePost(ctx context.Context, p teamauth.Person, ws string, 
 	if err != nil {
 		return ProjectPost{}, fmt.Errorf("posting: %w", err)
 	}
-	return ProjectPost{Message: m, Project: in.Project}, nil
+	return ProjectPost{Message: m, Project: in.Project, Discussion: ch.Discussion}, nil
 }
 
 func (s *Service) createPost(_ http.ResponseWriter, r *http.Request, p teamauth.Person) (any, error) {
@@ -78,7 +84,14 @@ func (s *Service) fillPost(ctx context.Context, ws string, c Change, f *Feed) er
 	if s.cfg.Messages == nil {
 		return nil
 	}
-	_, id, _ := strings.Cut(c.ID, "/")
+	chID, id, _ := strings.Cut(c.ID, "/")
+	ch, err := s.cfg.Messages.Channel(ctx, chID)
+	if errors.Is(err, messages.ErrNotFound) || (err == nil && (ch.Workspace != ws || ch.Private)) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("reading channel %s: %w", chID, err)
+	}
 	m, err := s.cfg.Messages.Message(ctx, id)
 	if errors.Is(err, messages.ErrNotFound) {
 		return nil
@@ -86,11 +99,12 @@ func (s *Service) fillPost(ctx context.Context, ws string, c Change, f *Feed) er
 	if err != nil {
 		return fmt.Errorf("reading post %s: %w", id, err)
 	}
-	f.Posts = append(f.Posts, ProjectPost{Message: m, Project: c.Project})
+	f.Posts = append(f.Posts, ProjectPost{Message: m, Project: c.Project, Discussion: ch.Discussion})
 	return nil
 }
 
-// projectPosts is the newest posts of a project's discussion channel.
+// projectPosts is the newest posts of a project's discussion channel and
+// of its other shared channels.
 func (s *Service) projectPosts(ctx context.Context, ws, project string) ([]ProjectPost, error) {
 	out := []ProjectPost{}
 	if s.cfg.Messages == nil {
@@ -103,12 +117,18 @@ func (s *Service) projectPosts(ctx context.Context, ws, project string) ([]Proje
 	if err != nil {
 		return nil, fmt.Errorf("finding the project's discussion channel: %w", err)
 	}
-	ms, err := s.cfg.Messages.ListMessages(ctx, ch.ID, 0, snapshotPosts)
+	chs, err := s.projectChannels(ctx, ws, project)
 	if err != nil {
 		return nil, err
 	}
-	for _, m := range ms {
-		out = append(out, ProjectPost{Message: m, Project: project})
+	for _, c := range append([]messages.Channel{ch}, chs...) {
+		ms, err := s.cfg.Messages.ListMessages(ctx, c.ID, 0, snapshotPosts)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range ms {
+			out = append(out, ProjectPost{Message: m, Project: project, Discussion: c.Discussion})
+		}
 	}
 	return out, nil
 }

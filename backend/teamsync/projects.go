@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/osfoundry/desktop/backend/messages"
 	"github.com/osfoundry/desktop/backend/notes"
 	"github.com/osfoundry/desktop/backend/teamauth"
 	"github.com/osfoundry/desktop/backend/teamweb"
@@ -24,8 +25,10 @@ type Snapshot struct {
 	// RecordChannels and Records are the project's Record channels and items.
 	RecordChannels []notes.RecordBoard `json:"record_channels"`
 	Records        []notes.RecordItem  `json:"records"`
-	// Posts are the newest posts of the project's discussion channel.
-	Posts []ProjectPost `json:"posts"`
+	// Posts are the newest posts of the project's discussion channel and
+	// of its other shared Channels.
+	Posts    []ProjectPost      `json:"posts"`
+	Channels []messages.Channel `json:"channels"`
 }
 
 // ProjectSnapshot takes the cursor first, then reads the project: a change
@@ -61,6 +64,9 @@ func (s *Service) ProjectSnapshot(ctx context.Context, personID, ws, project str
 		return Snapshot{}, err
 	}
 	if out.RecordChannels, out.Records, err = s.projectRecords(ctx, ws, project); err != nil {
+		return Snapshot{}, err
+	}
+	if out.Channels, err = s.projectChannels(ctx, ws, project); err != nil {
 		return Snapshot{}, err
 	}
 	if out.Posts, err = s.projectPosts(ctx, ws, project); err != nil {

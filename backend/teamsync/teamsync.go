@@ -86,6 +86,7 @@ func (s *Service) Register(mount func(pattern string, h http.Handler)) {
 	mount("POST /api/sync/{ws}/records", api(s.createRecordChannel))
 	mount("POST /api/sync/{ws}/records/{channel}/items/{item}", api(s.writeRecord))
 	mount("POST /api/sync/{ws}/posts", api(s.createPost))
+	mount("POST /api/sync/{ws}/channels", api(s.createChannel))
 	mount("DELETE /api/sync/{ws}/kbs/{kb}", api(s.deleteKB))
 	mount("DELETE /api/sync/{ws}/kbs/{kb}/articles/{article}", api(s.deleteArticle))
 	mount("DELETE /api/sync/{ws}/records/{channel}/items/{item}", api(s.deleteRecord))
