@@ -79,7 +79,7 @@ try {
     try {
       await resetFakeModel();
       const spec = await import(pathToFileURL(join(here, 'specs', f)).href);
-      await spec.default({ page, base, home, tmp, env, bin, shot: (name) => page.screenshot({ path: join(here, '..', 'test-results', name + '.png') }) });
+      await spec.default({ page, base, home, tmp, env, bin, dist, shot: (name) => page.screenshot({ path: join(here, '..', 'test-results', name + '.png') }) });
       if (errors.length) throw new Error('page errors: ' + errors.join('; '));
       console.log(`ok   ${f} (${Date.now() - t0} ms)`);
     } catch (e) {
