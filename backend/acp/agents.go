@@ -1,5 +1,10 @@
 package acp
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Agent is an ACP agent the New pane form offers: the adapter program
 // `osfoundry acp -- ARGV…` starts for it.
 type Agent struct {
@@ -27,8 +32,16 @@ func FindAgent(id string) (Agent, bool) {
 }
 
 // PaneArgv is the command line of a pane running the app's own ACP client
-// with adapter: exe is this program (os.Executable), so the pane needs no
-// `osfoundry` command on PATH.
-func PaneArgv(exe string, adapter []string) []string {
-	return append([]string{exe, "acp", "--"}, adapter...)
+// with adapter, asking it for model ("": the agent's own): exe is this
+// program (os.Executable), so the pane needs no `osfoundry` command on
+// PATH. The model is one argument after --model, never a shell word.
+func PaneArgv(exe, model string, adapter []string) ([]string, error) {
+	argv := []string{exe, "acp"}
+	if m := strings.TrimSpace(model); m != "" {
+		if strings.HasPrefix(m, "-") || strings.ContainsAny(m, "\x00\r\n") {
+			return nil, fmt.Errorf("%q is not a model name: name one the agent offers (its pane lists them with /model)", model)
+		}
+		argv = append(argv, "--model", m)
+	}
+	return append(append(argv, "--"), adapter...), nil
 }

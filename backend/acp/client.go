@@ -34,10 +34,13 @@ import (
 // Options configures one client run.
 type Options struct {
 	Argv []string // the adapter command, e.g. ["claude-agent-acp"]
-	Dir  string   // the session's working folder (absolute)
-	Env  []string // the adapter's environment; nil: this process's
-	In   io.Reader
-	Out  io.Writer
+	// Model is the model to ask the agent for ("": its own), by id or name
+	// among those its session offers (model.go).
+	Model string
+	Dir   string   // the session's working folder (absolute)
+	Env   []string // the adapter's environment; nil: this process's
+	In    io.Reader
+	Out   io.Writer
 	// Report receives each protocol step, in order; nil: none. It is called
 	// synchronously so a pane is marked blocked before the prompt shows.
 	Report func(detect.ACPEvent)
@@ -51,6 +54,7 @@ type client struct {
 	o       Options
 	adapter string
 	conn    *sdk.ClientSideConnection
+	models  *sdk.SessionModelState // what the session offers; nil: no choice
 
 	outMu sync.Mutex
 	tools map[sdk.ToolCallId]string // titles, for updates that omit them
@@ -179,7 +183,11 @@ func (c *client) session(ctx context.Context, exited <-chan error) error {
 	if init.AgentInfo != nil && init.AgentInfo.Name != "" {
 		name = init.AgentInfo.Name + " " + init.AgentInfo.Version
 	}
-	c.printf("Connected to %s over ACP in %s.\nType a task and press Enter; /cancel or Ctrl-C stops a turn, /quit leaves.\n", strings.TrimSpace(name), c.o.Dir)
+	c.printf("Connected to %s over ACP in %s.\nType a task and press Enter; /cancel or Ctrl-C stops a turn, /model lists the models, /quit leaves.\n", strings.TrimSpace(name), c.o.Dir)
+	c.models = sess.Models
+	if c.o.Model != "" {
+		c.setModel(ctx, sess.SessionId, c.o.Model)
+	}
 
 	lines := make(chan string)
 	go func() {
@@ -274,6 +282,12 @@ func (c *client) loop(ctx context.Context, sid sdk.SessionId, lines <-chan strin
 				}
 			case turn != nil:
 				c.printf("The agent is still working; /cancel stops the turn.\n")
+			case l == "/model":
+				c.listModels()
+				c.printf("> ")
+			case strings.HasPrefix(l, "/model "):
+				c.setModel(ctx, sid, strings.TrimSpace(strings.TrimPrefix(l, "/model ")))
+				c.printf("> ")
 			case l == "":
 				c.printf("> ")
 			default:

@@ -23,6 +23,12 @@ import (
 // each prompt asks permission for one tool call, then says which option
 // the client chose.
 func TestMain(m *testing.M) {
+	if os.Getenv("OSF_ACP_FAKE_AGENT") == "models" {
+		a := &modelAgent{current: "default"}
+		a.conn = sdk.NewAgentSideConnection(a, os.Stdout, os.Stdin)
+		<-a.conn.Done()
+		os.Exit(0)
+	}
 	if os.Getenv("OSF_ACP_FAKE_AGENT") == "1" {
 		a := &fakeAgent{}
 		a.conn = sdk.NewAgentSideConnection(a, os.Stdout, os.Stdin)

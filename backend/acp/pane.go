@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"time"
 
 	"github.com/osfoundry/desktop/backend/detect"
@@ -19,13 +20,25 @@ import (
 const DefaultAdapter = "claude-agent-acp"
 
 // Usage is the command line of `osfoundry acp`.
-const Usage = "[-- ADAPTER [ARGS...]]   (default adapter: " + DefaultAdapter + ")"
+const Usage = "[--model MODEL] [-- ADAPTER [ARGS...]]   (default adapter: " + DefaultAdapter + ")"
 
 // Main runs the client in the current folder for `osfoundry acp`, reporting
 // each protocol step into the pane it runs in (outside a pane it just
 // runs). It returns the exit code.
 func Main(args []string, in io.Reader, out, errw io.Writer, getenv func(string) string) int {
 	argv := []string{DefaultAdapter}
+	var model string
+	for len(args) > 0 && (args[0] == "--model" || strings.HasPrefix(args[0], "--model=")) {
+		if v, ok := strings.CutPrefix(args[0], "--model="); ok {
+			model, args = v, args[1:]
+			continue
+		}
+		if len(args) < 2 || args[1] == "--" || strings.TrimSpace(args[1]) == "" {
+			fmt.Fprintf(errw, "osfoundry acp: --model needs a model id or name, e.g. --model haiku; usage: osfoundry acp %s\n", Usage)
+			return 2
+		}
+		model, args = args[1], args[2:]
+	}
 	switch {
 	case len(args) == 0:
 	case args[0] == "--" && len(args) > 1:
@@ -48,7 +61,7 @@ func Main(args []string, in io.Reader, out, errw io.Writer, getenv func(string) 
 			interrupt <- struct{}{}
 		}
 	}()
-	err = Run(context.Background(), Options{Argv: argv, Dir: dir, In: in, Out: out, Report: PaneReporter(getenv, errw), Interrupt: interrupt})
+	err = Run(context.Background(), Options{Argv: argv, Model: model, Dir: dir, In: in, Out: out, Report: PaneReporter(getenv, errw), Interrupt: interrupt})
 	if err != nil {
 		fmt.Fprintln(errw, "osfoundry acp:", err)
 		return 1

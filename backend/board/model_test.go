@@ -17,6 +17,8 @@ func TestArgvModel(t *testing.T) {
 		{"no model", []string{"claude"}, ""},
 		{"flag without value", []string{"claude", "--model"}, ""},
 		{"no argv", nil, ""},
+		{"the app's ACP client", []string{"/opt/osfoundry/osfoundry-desktop", "acp", "--model", "haiku", "--", "claude-agent-acp"}, "haiku"},
+		{"ACP client, the adapter's own --model", []string{"/opt/osfoundry/osfoundry-desktop", "acp", "--", "gemini", "--model", "x"}, ""},
 	} {
 		if got := ArgvModel(c.argv); got != c.want {
 			t.Errorf("%s: ArgvModel(%q) = %q, want %q", c.name, c.argv, got, c.want)

@@ -87,7 +87,9 @@ func ArgvModel(argv []string) string {
 	prog := strings.ToLower(filepath.Base(argv[0]))
 	prog = strings.TrimSuffix(prog, ".exe")
 	codex := prog == "codex"
-	if prog != "claude" && !codex {
+	// The app's own ACP client: `<app> acp --model X -- adapter…`.
+	acpClient := len(argv) > 1 && argv[1] == "acp"
+	if prog != "claude" && !codex && !acpClient {
 		return ""
 	}
 	for i := 1; i < len(argv); i++ {

@@ -16,6 +16,10 @@ func TestACPBadInput(t *testing.T) {
 	}{
 		{"stray argument", []string{"claude"}, 2, "usage: osfoundry acp"},
 		{"adapter not installed", []string{"--", "osf-no-such-acp-adapter"}, 1, "osf-no-such-acp-adapter not found on PATH: install it"},
+		{"model without a value", []string{"--model"}, 2, "--model needs a model id or name"},
+		{"model followed by --", []string{"--model", "--", "x"}, 2, "--model needs a model id or name"},
+		{"model, then the adapter", []string{"--model", "haiku", "--", "osf-no-such-acp-adapter"}, 1, "osf-no-such-acp-adapter not found on PATH"},
+		{"model=, then the adapter", []string{"--model=haiku", "--", "osf-no-such-acp-adapter"}, 1, "osf-no-such-acp-adapter not found on PATH"},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer

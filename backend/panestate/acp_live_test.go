@@ -154,3 +154,35 @@ func waitLiveState(t *testing.T, r *rig, id, state string, after time.Time) Pane
 	t.Fatalf("pane never reached %s (now %+v); screen:\n%s", state, st, strings.Join(p.Screen().Lines, "\n"))
 	return PaneState{}
 }
+
+// Live: the model picked for an ACP pane (`acp --model haiku`) is asked
+// of claude-agent-acp with session/set_model; the pane says which, and
+// the turn's request to the model API names a Haiku model.
+func TestLiveClaudeACPRunsThePickedModel(t *testing.T) {
+	adapter, ok := agentbin.Find("claude-agent-acp")
+	if !ok {
+		t.Skip(agentbin.SkipMessage("claude-agent-acp"))
+	}
+	srv := fakemodel.Start(t, fakemodel.Text("Picked."))
+	e := agentenv.Claude(t, srv.URL, agentenv.ClaudeBypassAsRoot)
+	e.Setenv("CLAUDE_CODE_EXECUTABLE", e.Bin)
+	exe, _ := os.Executable()
+	r := newRig(t, Config{Exe: exe})
+	info, err := r.mgr.Create(terminal.Options{Dir: e.Work, Argv: []string{exe, "acp", "--model", "haiku", "--", adapter}, Env: e.Env, Cols: 120, Rows: 32})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := r.mgr.Get(info.ID)
+	panewait.Screen(t, p, regexp.MustCompile(`Model: \S*haiku\S*`))
+	p.Write([]byte("say picked\r"))
+	panewait.Screen(t, p, regexp.MustCompile(`Picked\.`))
+	main := srv.MainRequests()
+	if len(main) == 0 {
+		t.Fatal("the adapter sent no request to the model")
+	}
+	m, _ := main[len(main)-1].JSON()["model"].(string)
+	if !strings.Contains(m, "haiku") {
+		t.Fatalf("the turn asked the model API for %q, want a Haiku model", m)
+	}
+	t.Logf("the pane said %q; the turn asked for %s", regexp.MustCompile(`Model: .*`).FindString(strings.Join(p.Screen().Lines, "\n")), m)
+}

@@ -47,6 +47,9 @@ type CreateRequest struct {
 type ACPRequest struct {
 	Agent   string `json:"agent,omitempty"`
 	Adapter string `json:"adapter,omitempty"`
+	// Model is asked of the agent once its session opens ("": its own);
+	// the pane says when the agent offers no such model.
+	Model string `json:"model,omitempty"`
 }
 
 // ACPAgents lists the ACP agents the New pane form offers.
@@ -77,7 +80,7 @@ func (s *Service) argvOf(req CreateRequest) ([]string, error) {
 			return nil, errors.New("name the ACP agent's command, e.g. gemini --acp")
 		}
 	}
-	return acp.PaneArgv(s.helper(), adapter), nil
+	return acp.PaneArgv(s.helper(), req.ACP.Model, adapter)
 }
 
 // Create starts a pane. The command line is split into argv like a shell

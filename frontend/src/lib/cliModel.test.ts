@@ -35,6 +35,8 @@ describe('a pane command and its model', () => {
     expect(argvModel(['codex', '--', '-m', 'x'])).toBe('');
     expect(argvModel(['bash'])).toBe('');
     expect(argvModel(undefined)).toBe('');
+    expect(argvModel(['/opt/osfoundry/osfoundry-desktop', 'acp', '--model', 'haiku', '--', 'claude-agent-acp'])).toBe('haiku');
+    expect(argvModel(['/opt/osfoundry/osfoundry-desktop', 'acp', '--', 'gemini', '--model', 'x'])).toBe('');
   });
   it('says when a command already names its model', () => {
     expect(commandHasModel('claude --model opus')).toBe(true);

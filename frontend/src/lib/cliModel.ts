@@ -30,11 +30,11 @@ export function programAgent(command: string): '' | 'claude' | 'codex' {
   return base === 'claude' || base === 'codex' ? base : '';
 }
 
-/** argvModel is the model a pane's agent was started with (`claude --model X`, `codex -m X`), as board.ArgvModel. */
+/** argvModel is the model a pane's agent was started with (`claude --model X`, `codex -m X`, the app's `acp --model X -- …`), as board.ArgvModel. */
 export function argvModel(argv: string[] | undefined): string {
   if (!argv?.length) return '';
   const agent = programAgent(argv[0]);
-  if (!agent) return '';
+  if (!agent && argv[1] !== 'acp') return '';
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--') break;

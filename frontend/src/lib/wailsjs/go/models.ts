@@ -1245,6 +1245,7 @@ export namespace terminal {
 	export interface ACPRequest {
 	    agent?: string;
 	    adapter?: string;
+	    model?: string;
 	}
 	export interface Attachment {
 	    seq: number;
