@@ -54,39 +54,12 @@ func TestLiveTeamRunOnClaudeCode(t *testing.T) {
 	defer stop()
 	go d.runner.Run(ctx)
 
-	mcp := &connecttest.Client{HTTP: tm.LB.Client, Resource: tm.LB.URL + "/mcp", Name: "Claude", Redirect: "http://127.0.0.1:1/cb",
-		Scope: "osfoundry:read osfoundry:run", Browser: &connecttest.Browser{Base: tm.LB.URL, Client: tm.Owner.Once}}
-	if tok, _, err := mcp.Discover(bg); err != nil || tok.AccessToken == "" {
-		t.Fatalf("connecting the assistant: %+v %v", tok, err)
-	}
-	var mine []struct {
-		ID string `json:"id"`
-	}
-	must(t, tm.Owner.API("GET", tm.LB.URL+"/api/connections", nil, &mine))
-	must(t, tm.Owner.API("PUT", tm.LB.URL+"/api/connections/"+mine[0].ID+"/projects/"+url.PathEscape(project.ID), nil, nil))
-
+	as := connectAssistant(t, tm, project.ID)
 	const task = "When is the next deploy window? Answer in one sentence."
 	t0 := time.Now()
-	var got teamclient.TeamRun
-	for deadline := time.Now().Add(2 * time.Minute); ; {
-		res, err := mcp.Call(bg, "request_session_run", map[string]any{"project_id": project.ID, "task": task, "wait_seconds": 110})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.IsError && strings.Contains(res.Text, "no desktop runs work") && time.Now().Before(deadline) {
-			time.Sleep(200 * time.Millisecond) // the runner's first offer is on its way
-			continue
-		}
-		if res.IsError || json.Unmarshal([]byte(res.Text), &got) != nil {
-			t.Fatalf("the assistant's request: %+v", res)
-		}
-		break
-	}
+	got := as.start(t, task, 110)
 	for got.State == "queued" || got.State == "running" {
-		res, err := mcp.Call(bg, "request_session_run", map[string]any{"run_id": got.ID, "wait_seconds": 110})
-		if err != nil || res.IsError || json.Unmarshal([]byte(res.Text), &got) != nil {
-			t.Fatalf("reading the run: %+v %v", res, err)
-		}
+		got = as.read(t, got.ID, 110)
 		if time.Since(t0) > 5*time.Minute {
 			t.Fatalf("the run did not end: %+v", got)
 		}
@@ -122,6 +95,13 @@ func newRunnerDesktop(t *testing.T, tm *teamtest.Team, e *agentenv.Env, device s
 	if st, err := c.Join(bg, tm.LB.URL); err != nil || st.State != teamclient.Connected {
 		t.Fatalf("joining: %+v %v", st, err)
 	}
+	return openRunnerDesktop(t, c, dir, e)
+}
+
+// openRunnerDesktop opens a joined desktop's database, replica and run
+// engine as the app does, with "Run work for the team" on.
+func openRunnerDesktop(t *testing.T, c *teamclient.Client, dir string, e *agentenv.Env) *runnerDesktop {
+	t.Helper()
 	db, err := store.Open(filepath.Join(dir, "osfoundry.db"))
 	must(t, err)
 	t.Cleanup(func() { db.Close() })
@@ -130,20 +110,76 @@ func newRunnerDesktop(t *testing.T, tm *teamtest.Team, e *agentenv.Env, device s
 	rep, err := teamclient.NewReplica(bg, c, st, nil)
 	must(t, err)
 	t.Cleanup(rep.Close)
-	term := terminal.NewManager(nil)
-	t.Cleanup(term.CloseAll)
-	w, err := workers.Open(bg, workers.Options{DB: db, Memory: st, Terminal: term, DataDir: t.TempDir(),
-		Env: agentcli.Env{Home: e.Home, Environ: e.Env, Path: strings.TrimPrefix(e.Env[0], "PATH=")}})
-	must(t, err)
-	t.Cleanup(func() { w.Close() })
-	_, err = w.Chat.Roles().SetRoleModel(bg, "Worker", agentcli.ModelClaudeAgent)
-	must(t, err)
-	_, err = w.Chat.Roles().AddFolder(bg, e.Work)
-	must(t, err)
-	r, err := teamclient.NewRunner(bg, c, db, Exec(w.Orchestrator, rep), nil)
-	must(t, err)
-	must(t, r.SetEnabled(bg, true))
+	var r *teamclient.Runner
+	if e != nil {
+		term := terminal.NewManager(nil)
+		t.Cleanup(term.CloseAll)
+		w, err := workers.Open(bg, workers.Options{DB: db, Memory: st, Terminal: term, DataDir: t.TempDir(),
+			Env: agentcli.Env{Home: e.Home, Environ: e.Env, Path: strings.TrimPrefix(e.Env[0], "PATH=")}})
+		must(t, err)
+		t.Cleanup(func() { w.Close() })
+		_, err = w.Chat.Roles().SetRoleModel(bg, "Worker", agentcli.ModelClaudeAgent)
+		must(t, err)
+		_, err = w.Chat.Roles().AddFolder(bg, e.Work)
+		must(t, err)
+		r, err = teamclient.NewRunner(bg, c, db, Exec(w.Orchestrator, rep), nil)
+		must(t, err)
+		must(t, r.SetEnabled(bg, true))
+	}
 	return &runnerDesktop{client: c, notes: st, replica: rep, runner: r}
+}
+
+// assistant is an MCP client connected to the team server as alice's,
+// with the run scope and the project granted.
+type assistant struct {
+	mcp     *connecttest.Client
+	project string
+}
+
+func connectAssistant(t *testing.T, tm *teamtest.Team, project string) *assistant {
+	t.Helper()
+	mcp := &connecttest.Client{HTTP: tm.LB.Client, Resource: tm.LB.URL + "/mcp", Name: "Claude", Redirect: "http://127.0.0.1:1/cb",
+		Scope: "osfoundry:read osfoundry:run", Browser: &connecttest.Browser{Base: tm.LB.URL, Client: tm.Owner.Once}}
+	if tok, _, err := mcp.Discover(bg); err != nil || tok.AccessToken == "" {
+		t.Fatalf("connecting the assistant: %+v %v", tok, err)
+	}
+	var mine []struct {
+		ID string `json:"id"`
+	}
+	must(t, tm.Owner.API("GET", tm.LB.URL+"/api/connections", nil, &mine))
+	must(t, tm.Owner.API("PUT", tm.LB.URL+"/api/connections/"+mine[0].ID+"/projects/"+url.PathEscape(project), nil, nil))
+	return &assistant{mcp: mcp, project: project}
+}
+
+// start asks for a run, again while no runner is online yet (its first
+// offer is on its way), and waits up to wait seconds for it to end.
+func (a *assistant) start(t *testing.T, task string, wait int) teamclient.TeamRun {
+	t.Helper()
+	var got teamclient.TeamRun
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
+		res, err := a.mcp.Call(bg, "request_session_run", map[string]any{"project_id": a.project, "task": task, "wait_seconds": wait})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.IsError && strings.Contains(res.Text, "no desktop runs work") && time.Now().Before(deadline) {
+			continue
+		}
+		if res.IsError || json.Unmarshal([]byte(res.Text), &got) != nil {
+			t.Fatalf("the assistant's request: %+v", res)
+		}
+		return got
+	}
+}
+
+// read reads a run, waiting up to wait seconds for it to end.
+func (a *assistant) read(t *testing.T, id string, wait int) teamclient.TeamRun {
+	t.Helper()
+	var got teamclient.TeamRun
+	res, err := a.mcp.Call(bg, "request_session_run", map[string]any{"run_id": id, "wait_seconds": wait})
+	if err != nil || res.IsError || json.Unmarshal([]byte(res.Text), &got) != nil {
+		t.Fatalf("reading the run: %+v %v", res, err)
+	}
+	return got
 }
 
 func must(t *testing.T, err error) {
