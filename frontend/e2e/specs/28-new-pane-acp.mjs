@@ -28,7 +28,9 @@ rl.on('line', (line) => {
     return f && f(m.result);
   }
   if (m.method === 'initialize') return send({ id: m.id, result: { protocolVersion: 1, agentCapabilities: {}, authMethods: [], agentInfo: { name: 'fake-acp', version: '0.1' } } });
-  if (m.method === 'session/new') return send({ id: m.id, result: { sessionId: 's1' } });
+  if (m.method === 'session/new') return send({ id: m.id, result: { sessionId: 's1', models: { currentModelId: 'default',
+    availableModels: [{ modelId: 'default', name: 'Default' }, { modelId: 'claude-haiku', name: 'Haiku' }] } } });
+  if (m.method === 'session/set_model') return send({ id: m.id, result: {} });
   if (m.method === 'session/prompt') {
     const id = next++;
     waiting.set(id, (r) => {
@@ -70,7 +72,10 @@ export default async function ({ page, base, tmp, bin, env, shot }) {
     // 1. Claude Code, the first choice.
     await open();
     const agent = form.locator('select[name="acp-agent"]');
-    const names = await agent.locator('option').allTextContents();
+    const names = await until('the agents listed', async () => {
+      const n = await agent.locator('option').allTextContents();
+      return n.length > 1 && n;
+    });
     assert(names[0] === 'Claude Code' && names.includes('Gemini CLI') && names.at(-1) === 'Another ACP agent…', `agents offered: ${JSON.stringify(names)}`);
     assert((await agent.inputValue()) === 'claude', 'Claude Code should be chosen first');
     assert(!(await form.locator('input[name="command"]').isVisible()), 'the command field should give way to the agent');
@@ -93,21 +98,23 @@ export default async function ({ page, base, tmp, bin, env, shot }) {
     const start = form.getByRole('button', { name: 'Start' });
     assert(await start.isDisabled(), 'Start should wait for the agent command');
     await form.locator('input[name="acp-adapter"]').fill(`"${fake}"`);
+    await form.locator('input[name="acp-model"]').fill('haiku');
     before = (await goCall(page, 'terminal.Service.List')).map((p) => p.id);
     await start.click();
     const other = await newPane(before);
     created.push(other.id);
-    assert(JSON.stringify(other.argv) === JSON.stringify([bin, 'acp', '--', fake]), `other pane argv: ${JSON.stringify(other.argv)}`);
+    assert(JSON.stringify(other.argv) === JSON.stringify([bin, 'acp', '--model', 'haiku', '--', fake]), `other pane argv: ${JSON.stringify(other.argv)}`);
     const view = page.locator(`[data-pane-view="${other.id}"]`);
     await view.waitFor();
     await until('the client to connect to the fake agent', async () => (await xtermText(page, other.id)).includes('Connected to fake-acp 0.1 over ACP'));
+    await until('the picked model asked of the agent', async () => (await xtermText(page, other.id)).includes('Model: claude-haiku (Haiku).'));
     await view.click();
     await page.keyboard.type('Make the marker');
     await page.keyboard.press('Enter');
     await until('the permission request in the pane', async () => (await xtermText(page, other.id)).includes('Permission needed: touch osf-acp-marker'));
     const label = page.locator(`[data-pane="${other.id}"]`);
     const what = page.locator(`[data-pane-what="${other.id}"]`);
-    await until('the rail to say Needs you · work, Claude Code', async () => (await label.textContent()).trim() === 'Needs you · work' && (await what.textContent()).trim() === 'Claude Code');
+    await until('the rail to say Needs you · work, Claude Code · haiku', async () => (await label.textContent()).trim() === 'Needs you · work' && (await what.textContent()).trim() === 'Claude Code · haiku');
     await shot('new-pane-acp-needs-you');
     await page.keyboard.type('1');
     await page.keyboard.press('Enter');
