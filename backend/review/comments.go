@@ -26,6 +26,13 @@ var migrations = []store.Migration{
 		sent_at INTEGER NOT NULL DEFAULT 0,
 		resolved_at INTEGER NOT NULL DEFAULT 0);
 		CREATE INDEX review_comments_branch ON review_comments(repo, branch)`},
+	// "Send to agent" pressed while the pane's agent worked: the comments
+	// go once it is idle, also after the app restarts (panes keep their id).
+	{Version: 2, SQL: `CREATE TABLE review_queue (
+		pane TEXT PRIMARY KEY,
+		repo TEXT NOT NULL,
+		branch TEXT NOT NULL,
+		queued_at INTEGER NOT NULL)`},
 }
 
 // Comment is a person's note on one line of a branch's diff.

@@ -59,11 +59,16 @@ func (s *Service) Send(pane string) (Delivery, error) {
 		return Delivery{}, fmt.Errorf("%w — start the agent in the pane, then send the comments again (they are kept)", ErrNoAgent)
 	}
 	if state != "idle" || paused {
+		p := pending{repo: b.Repo, branch: b.Name}
+		// Kept in the app database first: a restart does not lose it.
+		if err := s.comments.queue(pane, p); err != nil {
+			return Delivery{}, err
+		}
 		s.q.mu.Lock()
 		if s.q.pending == nil {
 			s.q.pending = map[string]pending{}
 		}
-		s.q.pending[pane] = pending{repo: b.Repo, branch: b.Name}
+		s.q.pending[pane] = p
 		s.q.mu.Unlock()
 		s.changed(pane)
 		return Delivery{State: "queued", Count: len(cs)}, nil
@@ -83,7 +88,8 @@ func (s *Service) Queued(pane string) bool {
 }
 
 // AgentChanged is called when a pane's agent state changed: queued
-// comments go out once it is idle.
+// comments go out once it is idle (also a pane restored with the app,
+// whose queue New read back).
 func (s *Service) AgentChanged(pane string) {
 	s.q.mu.Lock()
 	p, ok := s.q.pending[pane]
@@ -102,6 +108,9 @@ func (s *Service) AgentChanged(pane string) {
 	}
 	delete(s.q.pending, pane)
 	s.q.mu.Unlock()
+	if err := s.comments.unqueue(pane); err != nil {
+		s.log("%v", err)
+	}
 	cs, err := s.comments.Open(p.repo, p.branch)
 	if err == nil && len(cs) > 0 {
 		err = s.deliver(pane, p.repo, p.branch, cs)
@@ -117,6 +126,9 @@ func (s *Service) Forget(pane string) {
 	s.q.mu.Lock()
 	delete(s.q.pending, pane)
 	s.q.mu.Unlock()
+	if err := s.comments.unqueue(pane); err != nil {
+		s.log("%v", err)
+	}
 }
 
 func (s *Service) deliver(pane, repo, branch string, cs []Comment) error {

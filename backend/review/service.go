@@ -58,7 +58,16 @@ func New(o Options) *Service {
 	if o.Env == nil {
 		o.Env = os.Environ
 	}
-	return &Service{panes: o.Panes, agent: o.Agent, comments: o.Comments, env: o.Env, emit: o.Emitter}
+	s := &Service{panes: o.Panes, agent: o.Agent, comments: o.Comments, env: o.Env, emit: o.Emitter}
+	if o.Comments != nil {
+		// Sends queued before the app last quit wait for their panes again.
+		q, err := o.Comments.queued()
+		if err != nil {
+			s.log("%v", err)
+		}
+		s.q.pending = q
+	}
+	return s
 }
 
 // Review is what the view shows for a pane's branch.

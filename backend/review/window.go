@@ -68,5 +68,12 @@ func ForWindow(ctx context.Context, o WindowOptions) (*Service, error) {
 		}
 	})
 	o.Panes.OnClose(s.Forget)
+	// A send queued before the last quit goes as soon as its restored
+	// pane's agent is idle; one already idle needs no change to start it.
+	s.q.mu.Lock()
+	for pane := range s.q.pending {
+		go s.AgentChanged(pane)
+	}
+	s.q.mu.Unlock()
 	return s, nil
 }
