@@ -135,7 +135,12 @@ func (b *Binding) StopSync(project string, discard bool) error {
 
 // UseRunner gives the window b "Run work for the team" (a function, not
 // a method, so the window is not bound to it).
-func UseRunner(b *Binding, r *Runner) { b.runner = r }
+func UseRunner(b *Binding, r *Runner) {
+	b.runner = r
+	if b.r != nil {
+		r.UseReplica(b.r) // it offers for the projects this window syncs
+	}
+}
 
 // RunForTeam says whether this desktop runs work for the team (off by
 // default).

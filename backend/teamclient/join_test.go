@@ -51,6 +51,7 @@ func TestAgainstTheTeamServer(t *testing.T) {
 		{"Record fields between two desktops", testRecordFieldsSync},
 		{"channels between two desktops", testChannelsSync},
 		{"runs go to the desktop that allows them", testTeamRuns},
+		{"runs go only where their project syncs", testRunsOnlyWhereSynced},
 		{"shared sessions", testSharedSessions},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.run(t, tm) })

@@ -60,6 +60,16 @@ type Runner struct {
 
 	mu      sync.Mutex
 	running map[string]context.CancelFunc
+	replica *Replica // nil: offers to run any project's work
+}
+
+// UseReplica makes the runner offer only for the projects this desktop
+// syncs: a run of a project it does not have goes to a desktop that has
+// it (and with none, the one who asks is told at once).
+func (r *Runner) UseReplica(rep *Replica) {
+	r.mu.Lock()
+	r.replica = rep
+	r.mu.Unlock()
 }
 
 // NewRunner opens the switch in db.
@@ -123,8 +133,18 @@ func (r *Runner) offer(ctx context.Context) error {
 		var got struct {
 			Run *TeamRun `json:"run"`
 		}
-		if _, err := r.c.Call(ctx, http.MethodPost, "/api/runner/"+url.PathEscape(w.ID)+"/claim",
-			map[string]string{"device": r.c.o.Device}, &got); err != nil {
+		offer := map[string]any{"device": r.c.o.Device}
+		r.mu.Lock()
+		rep := r.replica
+		r.mu.Unlock()
+		if rep != nil {
+			ps, err := rep.syncedIn(ctx, w.ID)
+			if err != nil {
+				return err
+			}
+			offer["projects"] = ps
+		}
+		if _, err := r.c.Call(ctx, http.MethodPost, "/api/runner/"+url.PathEscape(w.ID)+"/claim", offer, &got); err != nil {
 			return err
 		}
 		if got.Run != nil {
@@ -193,6 +213,25 @@ func (r *Runner) do(ctx context.Context, run TeamRun) {
 	if err := report(state, answer, problem); err != nil {
 		r.log.Warn("reporting a team run", "run", run.ID, "error", fmt.Sprint(err))
 	}
+}
+
+// syncedIn lists the projects this desktop syncs in team workspace ws
+// (never nil).
+func (r *Replica) syncedIn(ctx context.Context, ws string) ([]string, error) {
+	rows, err := r.db.QueryContext(ctx, `SELECT project_id FROM team_sync_projects WHERE workspace_id = ? ORDER BY project_id`, ws)
+	if err != nil {
+		return nil, fmt.Errorf("reading the synced projects: %w", err)
+	}
+	defer rows.Close()
+	out := []string{}
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
 }
 
 // LocalWorkspace is where a synced project lives on this desktop: a team

@@ -124,6 +124,7 @@ func openRunnerDesktop(t *testing.T, c *teamclient.Client, dir string, e *agente
 		must(t, err)
 		r, err = teamclient.NewRunner(bg, c, db, Exec(w.Orchestrator, rep), nil)
 		must(t, err)
+		r.UseReplica(rep)
 		must(t, r.SetEnabled(bg, true))
 	}
 	return &runnerDesktop{client: c, notes: st, replica: rep, runner: r}

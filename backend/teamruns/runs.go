@@ -78,14 +78,19 @@ func (s *Service) RequestRun(ctx context.Context, personID, requester, ws string
 	if !known {
 		return Run{}, teamauth.Refuse(http.StatusNotFound, "no project %q in this workspace: runs are for the workspace's (synced) projects", in.Project)
 	}
-	var online bool
-	if err := s.cfg.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM team_runners WHERE workspace_id = $1 AND seen_at > now() - $2::interval)`,
-		ws, RunnerSeen.String()).Scan(&online); err != nil {
+	var online, syncing bool
+	if err := s.cfg.Pool.QueryRow(ctx, `SELECT COALESCE(bool_or(true), false), COALESCE(bool_or(projects IS NULL OR $3 = ANY(projects)), false)
+		FROM team_runners WHERE workspace_id = $1 AND seen_at > now() - $2::interval`,
+		ws, RunnerSeen.String(), in.Project).Scan(&online, &syncing); err != nil {
 		return Run{}, fmt.Errorf("looking for runners: %w", err)
 	}
 	if !online {
 		return Run{}, teamauth.Refuse(http.StatusFailedDependency,
 			"no desktop runs work for this workspace now: ask a teammate to turn on \"Run work for the team\" in Settings → Team and keep the app open")
+	}
+	if !syncing {
+		return Run{}, teamauth.Refuse(http.StatusFailedDependency,
+			"no desktop that runs work for this workspace syncs this project now: ask a teammate who runs work to sync it in Settings → Team")
 	}
 	b := make([]byte, 8)
 	_, _ = rand.Read(b)
@@ -120,22 +125,29 @@ func (s *Service) GetRun(ctx context.Context, personID, ws, id string) (Run, err
 
 // Claim records the desktop as offering to run work, then gives it the
 // oldest queued run of the workspace with a lease (none: a nil run).
-func (s *Service) Claim(ctx context.Context, personID, ws, device string) (*Run, error) {
+//
+// projects are the projects the desktop syncs: it is given only their
+// runs (nil: any project, from a desktop that does not say).
+func (s *Service) Claim(ctx context.Context, personID, ws, device string, projects []string) (*Run, error) {
 	if err := s.cfg.Auth.Require(ctx, personID, ws, teamauth.Write); err != nil {
 		return nil, err
 	}
 	if device == "" || len(device) > 200 {
 		return nil, badInput("device names this computer (up to 200 characters)")
 	}
-	if _, err := s.cfg.Pool.Exec(ctx, `INSERT INTO team_runners (workspace_id, person_id, device, seen_at) VALUES ($1, $2, $3, now())
-		ON CONFLICT (workspace_id, person_id, device) DO UPDATE SET seen_at = now()`, ws, personID, device); err != nil {
+	if len(projects) > 1000 {
+		return nil, badInput("projects lists at most 1,000 projects")
+	}
+	if _, err := s.cfg.Pool.Exec(ctx, `INSERT INTO team_runners (workspace_id, person_id, device, seen_at, projects) VALUES ($1, $2, $3, now(), $4)
+		ON CONFLICT (workspace_id, person_id, device) DO UPDATE SET seen_at = now(), projects = excluded.projects`, ws, personID, device, projects); err != nil {
 		return nil, fmt.Errorf("recording the runner: %w", err)
 	}
 	r, err := scanRun(s.cfg.Pool.QueryRow(ctx, `UPDATE team_runs SET state = 'running', runner_person = $2, runner_device = $3,
 			lease_until = now() + $4::interval, updated_at = now()
-		WHERE id = (SELECT id FROM team_runs WHERE workspace_id = $1 AND state = 'queued' ORDER BY created_at
-			FOR UPDATE SKIP LOCKED LIMIT 1)
-		RETURNING `+runCols, ws, personID, device, Lease.String()))
+		WHERE id = (SELECT id FROM team_runs WHERE workspace_id = $1 AND state = 'queued'
+				AND ($5::text[] IS NULL OR project_id = ANY($5::text[]))
+			ORDER BY created_at FOR UPDATE SKIP LOCKED LIMIT 1)
+		RETURNING `+runCols, ws, personID, device, Lease.String(), projects))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	}
@@ -207,11 +219,13 @@ type claimed struct {
 func (s *Service) claim(_ http.ResponseWriter, r *http.Request, p teamauth.Person) (any, error) {
 	var in struct {
 		Device string `json:"device"`
+		// Projects are the projects the desktop syncs (absent: any).
+		Projects []string `json:"projects"`
 	}
 	if err := teamauth.ReadJSON(r, &in); err != nil {
 		return nil, err
 	}
-	run, err := s.Claim(r.Context(), p.ID, r.PathValue("ws"), in.Device)
+	run, err := s.Claim(r.Context(), p.ID, r.PathValue("ws"), in.Device, in.Projects)
 	return claimed{Run: run}, err
 }
 
