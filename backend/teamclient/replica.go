@@ -270,6 +270,7 @@ func (r *Replica) lostRace(ctx context.Context, o outboxRow, base serverCopy, no
 	if err != nil {
 		return err
 	}
+	var kept []notes.Draft
 	for _, t := range mine.Tabs {
 		if t.Kind != notes.KindText || t.Text == nil || *t.Text == base.tabs[t.ID] {
 			continue
@@ -279,13 +280,21 @@ func (r *Replica) lostRace(ctx context.Context, o outboxRow, base serverCopy, no
 		if err := r.notes.PutDraft(ctx, o.note, t.ID, string(draft)); err != nil {
 			return err
 		}
-		// An open editor takes it up and shows compare / re-apply.
-		r.c.o.Emit.Emit(EventDraft, notes.Draft{OwnerID: o.note, ItemID: t.ID, Data: string(draft)})
+		kept = append(kept, notes.Draft{OwnerID: o.note, ItemID: t.ID, Data: string(draft)})
 	}
 	if _, err := r.db.ExecContext(ctx, `DELETE FROM team_sync_outbox WHERE note_id = ? AND id <> ?`, o.note, o.id); err != nil {
 		return err
 	}
-	return r.take(ctx, mine.Workspace, now)
+	if err := r.take(ctx, mine.Workspace, now); err != nil {
+		return err
+	}
+	// An open editor takes each up and shows compare / re-apply against
+	// the server's copy, in place now: it may have the very version of
+	// the lost local save, which notes:changed does not announce again.
+	for _, d := range kept {
+		r.c.o.Emit.Emit(EventDraft, d)
+	}
+	return nil
 }
 
 // take puts the server's copy of a Note in place and remembers it.
