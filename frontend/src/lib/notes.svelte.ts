@@ -51,8 +51,24 @@ export class NoteEditor {
   }
 
   /** draftArrived shows a draft the backend kept for one of this Note's tabs. */
-  draftArrived(noteId: string, tabId: string) {
-    if (noteId === this.noteId) this.texts[tabId]?.adoptDraft();
+  async draftArrived(noteId: string, tabId: string): Promise<void> {
+    if (noteId !== this.noteId) return;
+    const s = this.texts[tabId];
+    const d = this.drafts.get(noteId, tabId);
+    if (!s || d?.kind !== 'text') return;
+    s.adoptDraft();
+    // The replica puts the server's copy in place at the server's version,
+    // which may be the very version of the person's own lost save that
+    // this editor holds: go back to the draft's base version so that
+    // notes:changed fetches it, and fetch now in case it is there already.
+    if (this.note && this.note.version > d.baseVersion) this.note.version = d.baseVersion;
+    try {
+      const n = await this.api.get(this.noteId);
+      const t = n.tabs.find((x) => x.tab_id === tabId);
+      if (t && t.text !== d.mine) this.apply(n, false);
+    } catch (e) {
+      this.error = message(e);
+    }
   }
 
   /** changed reacts to notes:changed: fetch only when the Note moved past what we hold. */

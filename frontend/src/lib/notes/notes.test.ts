@@ -422,6 +422,24 @@ describe('a synced edit that lost on the team server', () => {
     expect(srv.texts.t1).toBe('line one\ntheirs\nmine');
   });
 
+  it('the editor holds its own lost save at the version the server\'s copy comes with: compare / re-apply', async () => {
+    const { srv, drafts, ed } = setup('line one');
+    await drafts.ready();
+    // Saved here offline: "mine" at v2, the editor clean over it.
+    srv.agent('t1', 'line one\nmine');
+    ed.server(srv.texts.t1, srv.version);
+    expect(ed.dirty).toBe(false);
+    drafts.adopt('n1', 't1', kept);
+    ed.adoptDraft();
+    expect(ed.text).toBe('line one\nmine');
+    expect(ed.dirty).toBe(true); // not taken for the current text
+    // The server's copy, put in place at the same version 2.
+    ed.server('line one\ntheirs', 2);
+    expect(ed.conflict).toMatchObject({ current: 'line one\ntheirs', currentVersion: 2 });
+    expect(ed.text).toBe('line one\nmine');
+    expect(drafts.get('n1', 't1')).toMatchObject({ mine: 'line one\nmine' });
+  });
+
   it('a draft the person is typing wins over one the backend kept', async () => {
     const { drafts, ed } = setup('line one');
     await drafts.ready();

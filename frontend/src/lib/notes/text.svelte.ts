@@ -65,7 +65,10 @@ export class TextTabState extends TabState<string> {
     this.baseVersion = Math.min(d.baseVersion, version);
     this.text = d.mine;
     this.persist();
-    if (version > this.baseVersion) this.server(current, version, 'save');
+    // What the editor held is the current text, unless it is the person's
+    // own edit that lost (saved here at a version the server gave another
+    // edit): the caller then brings the server's copy.
+    if (version > this.baseVersion && current !== d.mine) this.server(current, version, 'save');
   }
 
   protected reconcile(serverText: string, version: number, reason: ConflictReason) {
