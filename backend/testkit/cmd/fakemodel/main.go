@@ -26,6 +26,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"regexp"
 	"sort"
 	"strings"
 	"syscall"
@@ -69,6 +70,24 @@ var scenarios = map[string]func(q url.Values) ([]fakemodel.Turn, error){
 			fakemodel.Text("Wrote RELEASE-NOTES.md."),
 		), nil
 	},
+	// write: the Worker writes one line (text=) to a file (file=) with the
+	// shell, commits it when commit= gives a message, and says "Wrote
+	// <file>." Names and texts are plain words, so the command stays one
+	// argv-safe line.
+	"write": func(q url.Values) ([]fakemodel.Turn, error) {
+		file, text, commit := q.Get("file"), q.Get("text"), q.Get("commit")
+		if !safeName.MatchString(file) || !safeText.MatchString(text) || commit != "" && !safeText.MatchString(commit) {
+			return nil, errors.New("the write scenario needs file=<name of letters, digits, . _ -> and text=<words> (commit=<words> optional)")
+		}
+		cmd := fmt.Sprintf("printf '%%s\\n' '%s' > %s", text, file)
+		if commit != "" {
+			cmd += fmt.Sprintf(" && git add %s && git commit -q -m '%s'", file, commit)
+		}
+		return paced(300*time.Millisecond,
+			fakemodel.ClaudeBash(cmd, "Write "+file),
+			fakemodel.Text("Wrote "+file+"."),
+		), nil
+	},
 	// slow: an answer that takes long enough to cancel.
 	"slow": func(url.Values) ([]fakemodel.Turn, error) {
 		return []fakemodel.Turn{fakemodel.Slow(60*time.Second, "too late")}, nil
@@ -91,6 +110,11 @@ var scenarios = map[string]func(q url.Values) ([]fakemodel.Turn, error){
 	// verify: the sign-in check's minimal completion.
 	"verify": func(url.Values) ([]fakemodel.Turn, error) { return []fakemodel.Turn{fakemodel.Text("ok")}, nil },
 }
+
+var (
+	safeName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+	safeText = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9 .,:!-]*$`)
+)
 
 func paced(d time.Duration, turns ...fakemodel.Turn) []fakemodel.Turn {
 	for i := range turns {
