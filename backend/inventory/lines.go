@@ -211,64 +211,45 @@ func readHead(f *os.File, n int, fn func(line []byte) bool) error {
 // f, newest first, reading backward in growing chunks so that the usual case
 // (everything wanted is in the last few records) reads a few kilobytes.
 // The first piece of the tail window is a cut line and is never passed.
+// The chunks go into one recycled window from its end, so reading further
+// back neither copies what was read nor allocates (a cold index of Codex
+// rollouts, whose last turn_context can sit far back, spent most of its
+// time growing buffers); fn must not keep line after it returns.
 func readTailBackward(f *os.File, size int64, fn func(line []byte) bool) error {
 	if size <= 0 {
 		return nil
 	}
-	limit := int64(TailBytes)
-	if limit > size {
-		limit = size
-	}
-	want := int64(firstRead)
-	var buf []byte
-	var have int64   // bytes of the tail already in buf (buf holds the last `have` bytes)
-	var consumed int // bytes at the end of buf already passed to fn as lines
+	limit := min(int64(TailBytes), size)
+	win := tailWindows.Get().(*[]byte)
+	defer tailWindows.Put(win)
+	buf := (*win)[:limit]
+	want := min(int64(firstRead), limit)
+	var have int64 // the last `have` bytes of the file are in buf[limit-have:]
+	end := limit   // lines before buf[end] have not been passed to fn yet
 	for {
-		if want > limit {
-			want = limit
+		if _, err := f.ReadAt(buf[limit-want:limit-have], size-want); err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("reading tail: %w", err)
 		}
-		if want > have {
-			var nb []byte
-			if want == firstRead && have == 0 {
-				nb = getFirstRead()
-				defer putFirstRead(nb)
-			} else {
-				nb = make([]byte, want)
-			}
-			copy(nb[want-have:], buf)
-			if _, err := f.ReadAt(nb[:want-have], size-want); err != nil && !errors.Is(err, io.EOF) {
-				return fmt.Errorf("reading tail: %w", err)
-			}
-			buf, have = nb, want
-		}
+		have = want
+		lo := limit - have
 		whole := have == size // the window reaches the start of the file
-		end := len(buf) - consumed
-		for end > 0 {
-			i := bytes.LastIndexByte(buf[:end], '\n')
+		for end > lo {
+			i := bytes.LastIndexByte(buf[lo:end], '\n')
 			if i < 0 && !whole {
 				break // the rest may be a cut line: read more first
 			}
-			line := buf[i+1 : end]
-			if i < 0 && !whole {
-				break
+			start := lo + int64(i) + 1 // i = -1: the file's first line
+			if line := buf[start:end]; len(bytes.TrimSpace(line)) > 0 && !fn(line) {
+				return nil
 			}
-			if len(bytes.TrimSpace(line)) > 0 {
-				if !fn(line) {
-					return nil
-				}
-			}
-			consumed = len(buf) - i
-			if i < 0 {
-				consumed = len(buf)
-			}
-			end = i
-			if end < 0 {
-				end = 0
-			}
+			end = max(start-1, lo)
 		}
 		if have >= limit {
 			return nil // a cut first piece at the window edge is dropped
 		}
-		want *= 4
+		want = min(want*4, limit)
 	}
 }
+
+// tailWindows recycles the TailBytes windows of readTailBackward.
+var tailWindows = sync.Pool{New: func() any { b := make([]byte, TailBytes); return &b }}

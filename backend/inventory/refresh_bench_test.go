@@ -2,7 +2,11 @@ package inventory
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
 	"testing"
+
+	"github.com/osfoundry/desktop/backend/store"
 )
 
 // indexedScaleCorpus generates the 1,000-session corpus and indexes it once.
@@ -45,5 +49,35 @@ func BenchmarkNarrowRefresh1k(b *testing.B) {
 		if _, err := svc.RefreshDirs(context.Background(), dirs[i%len(dirs):i%len(dirs)+1]); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkColdIndexSeed is the cold index of the reference-shaped corpus
+// (52 sessions) into a fresh database each time, as `osfoundry-bench
+// sessions` times it beside the reference indexer.
+func BenchmarkColdIndexSeed(b *testing.B) {
+	c, err := GenerateSeedCorpus(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		db, err := store.Open(filepath.Join(dir, fmt.Sprintf("cold%d.db", i)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		svc, err := New(context.Background(), db, Options{Env: Env{Home: c.Home, GOOS: "linux"}, Runner: &fakeRunner{}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if _, err := svc.Refresh(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		db.Close()
+		b.StartTimer()
 	}
 }
