@@ -98,6 +98,15 @@ func (b *KnowledgeBinding) DeleteArticle(kbID, articleID string) error {
 	return b.kb.DeleteArticle(ctx, kbID, articleID)
 }
 
+// DeleteKnowledgeBase removes a knowledge base and its articles (of a
+// synced project: on the team server too, unless a teammate changed it
+// meanwhile — then it comes back with their changes).
+func (b *KnowledgeBinding) DeleteKnowledgeBase(kbID string) error {
+	ctx, cancel := b.ctx()
+	defer cancel()
+	return b.kb.DeleteKnowledgeBase(ctx, kbID)
+}
+
 // Search runs search_knowledge_base's full-text search.
 func (b *KnowledgeBinding) Search(kbID, query string) ([]KBHit, error) {
 	ctx, cancel := b.ctx()

@@ -233,6 +233,18 @@ func (b *RecordsBinding) AddItem(channelID, title, status, body string) (RecordI
 	return it, nil
 }
 
+// DeleteItem removes an item (of a synced project: on the team server
+// too, unless a teammate edited it meanwhile — then it comes back with
+// their edit).
+func (b *RecordsBinding) DeleteItem(channelID, itemID string) error {
+	ctx, cancel := b.ctx()
+	defer cancel()
+	if err := b.records.DeleteRecordItem(ctx, channelID, itemID); err != nil {
+		return fmt.Errorf("deleting record: %w", err)
+	}
+	return nil
+}
+
 // SaveItem saves the person's edit if the item is still at
 // expectedVersion; on a conflict nothing is written and the result carries
 // the item as it is now.

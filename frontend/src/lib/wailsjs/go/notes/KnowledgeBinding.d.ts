@@ -10,6 +10,8 @@ export function CreateKnowledgeBase(arg1:string,arg2:string,arg3:string):Promise
 
 export function DeleteArticle(arg1:string,arg2:string):Promise<void>;
 
+export function DeleteKnowledgeBase(arg1:string):Promise<void>;
+
 export function GetArticle(arg1:string,arg2:string):Promise<notes.ArticleDoc>;
 
 export function Overview():Promise<notes.KnowledgeOverview>;

@@ -18,6 +18,10 @@ export function DeleteArticle(arg1, arg2) {
   return window['go']['notes']['KnowledgeBinding']['DeleteArticle'](arg1, arg2);
 }
 
+export function DeleteKnowledgeBase(arg1) {
+  return window['go']['notes']['KnowledgeBinding']['DeleteKnowledgeBase'](arg1);
+}
+
 export function GetArticle(arg1, arg2) {
   return window['go']['notes']['KnowledgeBinding']['GetArticle'](arg1, arg2);
 }

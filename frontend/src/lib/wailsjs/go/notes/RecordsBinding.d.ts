@@ -8,6 +8,8 @@ export function Channel(arg1:string):Promise<notes.RecordBoard>;
 
 export function CreateChannel(arg1:string,arg2:string,arg3:string,arg4:Array<string>):Promise<notes.RecordBoard>;
 
+export function DeleteItem(arg1:string,arg2:string):Promise<void>;
+
 export function Item(arg1:string,arg2:string):Promise<notes.RecordItem>;
 
 export function Items(arg1:string):Promise<Array<notes.RecordItem>>;

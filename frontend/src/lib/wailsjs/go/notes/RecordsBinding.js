@@ -14,6 +14,10 @@ export function CreateChannel(arg1, arg2, arg3, arg4) {
   return window['go']['notes']['RecordsBinding']['CreateChannel'](arg1, arg2, arg3, arg4);
 }
 
+export function DeleteItem(arg1, arg2) {
+  return window['go']['notes']['RecordsBinding']['DeleteItem'](arg1, arg2);
+}
+
 export function Item(arg1, arg2) {
   return window['go']['notes']['RecordsBinding']['Item'](arg1, arg2);
 }
