@@ -289,13 +289,24 @@ const retryOffline = 3 * time.Second
 func (r *Replica) Run(ctx context.Context) {
 	go r.listen(ctx)
 	go r.watchKnowledge(ctx)
+	failing := false
 	for {
 		// After a failure (most often: offline) the next try comes sooner,
 		// so what waits goes up soon after the server is back.
 		next := 30 * time.Second
-		if err := r.Sync(ctx); err != nil && ctx.Err() == nil && !errors.Is(err, errNotJoined) {
+		err := r.Sync(ctx)
+		failed := err != nil && ctx.Err() == nil && !errors.Is(err, errNotJoined)
+		if failed {
 			r.log.Info("syncing with the team server", "error", err.Error())
 			next = retryOffline
+		}
+		if failed != failing {
+			// The header follows at once (offline, connected again), not
+			// at the status check's next minute.
+			sctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+			r.c.Status(sctx)
+			cancel()
+			failing = failed
 		}
 		t := time.NewTimer(next)
 		select {
@@ -322,6 +333,9 @@ func (r *Replica) listen(ctx context.Context) {
 				go func() {
 					for sctx.Err() == nil {
 						if err := r.c.stream(sctx, "/api/sync/"+url.PathEscape(ws)+"/events", r.poke); err != nil && sctx.Err() == nil {
+							// A dropped stream is often a lost network: a
+							// sync pass now tells (and the header follows).
+							r.poke()
 							select {
 							case <-sctx.Done():
 							case <-time.After(2 * time.Second):
