@@ -130,10 +130,12 @@ export default async function ({ page, tmp, bin, dist }) {
     };
     const edA = await openNote(appA, A);
     const edB = await openNote(appB, B);
+    // The header alone (no status asked for here) follows the network.
+    const header = (app) => app.locator('header .badge').textContent();
     await team.offline();
-    for (const app of [appA, appB]) {
-      await until('the header to read offline', async () => (await goCall(app, 'teamclient.Binding.Status')).state === 'offline');
-    }
+    let t0 = Date.now();
+    for (const app of [appA, appB]) await until('the header to read Offline', async () => /Offline/.test(await header(app)));
+    console.log(`     both headers read Offline ${Date.now() - t0} ms after the server went off the network`);
     const edit = async (app, ed, line) => {
       await ed.click();
       await app.keyboard.press('Control+End');
@@ -147,6 +149,9 @@ export default async function ({ page, tmp, bin, dist }) {
     const mineB = '# Q3 launch\n- book the venue\n- bob: venue is Hall 2';
     await snap(appA, 'team-a-offline-edit.png');
     await team.online();
+    t0 = Date.now();
+    for (const app of [appA, appB]) await until('the header to read Connected', async () => /Connected/.test(await header(app)));
+    console.log(`     both headers read Connected ${Date.now() - t0} ms after the server came back`);
     // One version wins: both desktops end with the same text, one of the
     // two edits; the other desktop keeps its text as a draft and says so.
     const winner = await until('both desktops to agree', async () => {
@@ -181,7 +186,7 @@ export default async function ({ page, tmp, bin, dist }) {
     const text = `Venue confirmed ${Date.now()}`;
     await appA.getByRole('textbox', { name: 'Message' }).fill(text);
     const onB = appB.locator('[data-message]', { hasText: text });
-    const t0 = Date.now();
+    t0 = Date.now();
     await appA.getByRole('button', { name: 'Post', exact: true }).click();
     await onB.waitFor({ timeout: 30000 });
     const delay = Date.now() - t0;
