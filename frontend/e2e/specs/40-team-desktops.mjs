@@ -173,6 +173,14 @@ export default async function ({ page, tmp, bin, dist }) {
     await snap(loseApp, 'team-offline-conflict-compare.png');
     assert((await winApp.locator('[data-sync-error]').count()) === 0, 'the winning desktop shows no conflict');
     await snap(winApp, 'team-offline-winner.png');
+    // Re-apply: both lines on the server and on the winning desktop too.
+    await loseApp.getByRole('button', { name: 'Re-apply my change' }).click();
+    await until('the re-applied save', async () => (await loseApp.locator('[data-save-status]').textContent()) === 'Saved');
+    const both = (t) => t?.includes(winLine) && t?.includes(loseLine);
+    await until('both lines on the winning desktop', async () => both(await textOn(winApp)));
+    await until('both lines in the winning editor', async () => both(await winApp.getByLabel('Note text').inputValue()));
+    assert((await loseApp.locator('[data-sync-error]').count()) === 0, 'the banner is gone after re-apply');
+    await snap(loseApp, 'team-offline-reapplied.png');
 
     // 5. A post on A, on B's screen.
     const openDiscussion = async (app, desk) => {
