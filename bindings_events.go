@@ -74,6 +74,9 @@ type EventPayloads struct {
 	NotesDraft notes.Draft `json:"notes:draft"`
 	// "Share this computer's sessions" or the person's shared sessions changed.
 	TeamSessions teamclient.SessionsView `json:"team:sessions"`
+	// A delete of a synced knowledge base, article or Record met an edit
+	// (a teammate's, or the person's here): the edited copy was kept.
+	KeptAfterDelete teamclient.KeptAfterDelete `json:"team:kept-after-delete"`
 }
 
 // Payloads returns nothing of use; its result type is the point.

@@ -8,6 +8,7 @@ import type { PostedEvent } from './api/messages';
 import type { Job } from './api/orchestrate';
 import type { BusyPane } from './api/quit';
 import type { TeamStatus } from './api/team';
+import type { KeptAfterDelete } from './deletes';
 
 /** pane:output: a batch of a pane's output, at most one per frame; data is
  * base64 (decodeBase64). */
@@ -31,6 +32,7 @@ export type EventMap = Narrow<
     'board:changed': BoardCard[];
     'app:quit-asked': BusyPane[];
     'team:status': TeamStatus;
+    'team:kept-after-delete': KeptAfterDelete;
   }
 > & {
   'panes:changed': null;

@@ -538,6 +538,7 @@ export namespace main {
 	    "team:status": teamclient.Status;
 	    "notes:draft": notes.Draft;
 	    "team:sessions": teamclient.SessionsView;
+	    "team:kept-after-delete": teamclient.KeptAfterDelete;
 	}
 
 }
@@ -1164,6 +1165,13 @@ export namespace shellenv {
 
 export namespace teamclient {
 	
+	export interface KeptAfterDelete {
+	    kind: string;
+	    id: string;
+	    containerId: string;
+	    title: string;
+	    why: string;
+	}
 	export interface Person {
 	    id: string;
 	    name: string;
