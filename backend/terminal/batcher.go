@@ -14,7 +14,13 @@ type batcher struct {
 	// that big. Grown by append from empty, a 1.2 MB frame cost 6 MB of
 	// allocation and copying (append grows big slices by 1.25×).
 	bufHint int
-	seq     uint64 // number of the last delivered batch
+	// spare is the buffer of the batch delivered before, emptied: the next
+	// batch is written into it instead of a new one. A fresh buffer of a
+	// frame's size is zeroed by the runtime before use, and at 100 MB/s
+	// that zeroing was a tenth of the pane's CPU. emit must therefore not
+	// keep the bytes after it returns (the window marshals them at once).
+	spare []byte
+	seq   uint64 // number of the last delivered batch
 	// recent holds UI bytes kept for re-attaching a view. Batched bytes
 	// reach it when their batch goes out (or a snapshot is taken), not per
 	// read: it keeps only its last 256 KiB, so writing a frame once costs a
@@ -82,6 +88,9 @@ func (b *batcher) addTo(size int, produce func(dst []byte) []byte) {
 
 // reserve makes room for n more bytes in the pending batch, doubling.
 func (b *batcher) reserve(n int) {
+	if b.buf == nil && b.spare != nil {
+		b.buf, b.spare = b.spare, nil
+	}
 	if cap(b.buf)-len(b.buf) >= n {
 		return
 	}
@@ -93,7 +102,8 @@ func (b *batcher) reserve(n int) {
 
 func (b *batcher) flush() {
 	b.mu.Lock()
-	out := b.buf
+	full := b.buf
+	out := full
 	b.recent.write(out)
 	b.bufHint = len(out) + len(out)/4
 	if len(out) > maxBatch {
@@ -114,6 +124,11 @@ func (b *batcher) flush() {
 	b.mu.Unlock()
 	if len(out) > 0 {
 		b.emit(seq, out)
+	}
+	if cap(full) > 0 {
+		b.mu.Lock()
+		b.spare = full[:0]
+		b.mu.Unlock()
 	}
 }
 

@@ -51,7 +51,8 @@ type Options struct {
 	// Tap, when set, receives every raw byte read from the PTY (recorders).
 	Tap io.Writer
 	// OnOutput receives batched UI bytes (at most one call per frame),
-	// numbered from 1.
+	// numbered from 1. data is only valid during the call: its buffer
+	// takes the next batch (copy what must be kept).
 	OnOutput func(seq uint64, data []byte)
 	// OnOSC receives every OSC the program sends (titles, status reports).
 	OnOSC func(num int, payload string)
