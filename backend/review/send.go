@@ -9,8 +9,9 @@ import (
 
 // Agent is what sending needs of a pane: its agent's state, and typing.
 type Agent interface {
-	// AgentState is the pane's agent state now: "idle", "working" or
-	// "blocked"; ok false when no agent runs in the pane (or it ended).
+	// AgentState is the pane's agent state now: "idle", "working",
+	// "blocked" or "starting" (nothing on screen says which yet); ok
+	// false when no agent runs in the pane (or it ended).
 	AgentState(pane string) (state string, paused, ok bool)
 	// Type types text into the pane, then Enter.
 	Type(pane, text string) error

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"time"
 
+	"github.com/osfoundry/desktop/backend/detect"
 	"github.com/osfoundry/desktop/backend/panestate"
 	"github.com/osfoundry/desktop/backend/terminal"
 )
@@ -26,6 +27,13 @@ func (a PaneAgent) AgentState(pane string) (string, bool, bool) {
 	st, ok := a.States.State(pane)
 	if !ok || st.Agent == "" || st.Ended {
 		return "", false, false
+	}
+	if st.State == "idle" && (st.Source == string(detect.FromNoAgent) || st.Source == string(detect.FromDefault)) {
+		// Idle only because nothing on screen says otherwise: the agent is
+		// still starting (a pane restored with the app), and text typed
+		// now would be lost with its Enter. Its prompt, title or hook says
+		// idle soon after.
+		return "starting", st.Paused || p.Paused(), true
 	}
 	return st.State, st.Paused || p.Paused(), true
 }
