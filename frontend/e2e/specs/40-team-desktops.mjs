@@ -186,6 +186,7 @@ export default async function ({ page, tmp, bin, dist }) {
     await openNote(winApp, winApp === appA ? A : B);
     await until('both lines in the winning editor', async () => both(await winApp.getByLabel('Note text').inputValue()));
     assert((await loseApp.locator('[data-sync-error]').count()) === 0, 'the banner is gone after re-apply');
+    await until('the list to drop its draft mark', async () => (await loseApp.locator(`[data-note="${note.note_id}"] .draft`).count()) === 0, 5000);
     await snap(loseApp, 'team-offline-reapplied.png');
 
     // 5. A post on A, on B's screen.

@@ -35,6 +35,11 @@ export class NoteEditor {
     return this.note?.tabs.find((t) => t.tab_id === this.selected) ?? this.note?.tabs[0];
   }
 
+  /** saving: some tab is being saved. */
+  get saving(): boolean {
+    return [...Object.values(this.texts), ...Object.values(this.sheets)].some((s) => s.saving);
+  }
+
   /** dirty: some tab holds unsaved changes or a conflict. */
   get dirty(): boolean {
     return [...Object.values(this.texts), ...Object.values(this.sheets)].some((s) => s.dirty || s.conflict);
