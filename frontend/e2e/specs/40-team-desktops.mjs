@@ -21,6 +21,7 @@ import { startTeam, startDesktop } from '../team.mjs';
 //    with its text intact.
 // 5. A post in the project's discussion on A appears on B's screen within
 //    1 s (the delay is printed).
+// 6. Sign out removes the sign-in: B's file, A's Secret Service item.
 const run = promisify(execFile);
 const view = { width: 1280, height: 800 };
 const snap = (p, name) => p.screenshot({ path: join(process.cwd(), 'test-results', name.replace(/\.png$/, '') + '.png') });
@@ -208,6 +209,18 @@ export default async function ({ page, tmp, bin, dist }) {
     console.log(`     channel post from desktop A on desktop B's screen after ${delay} ms`);
     await snap(appB, 'team-b-post-from-a.png');
     assert(delay <= 1000, `the post took ${delay} ms to reach desktop B (at most 1 s)`);
+
+    // 6. Sign out removes the sign-in from where it was kept.
+    for (const [app, desk] of [[appA, A], [appB, B]]) {
+      await app.goto(desk.base + '/#/settings');
+      const sec = app.getByRole('region', { name: 'Team' });
+      await sec.getByRole('button', { name: 'Sign out' }).click();
+      await sec.getByRole('button', { name: 'Sign in' }).waitFor();
+    }
+    assert(!existsSync(tokenFile), 'desktop B kept its token file after Sign out');
+    const after = await run('dbus-send', [`--bus=${team.secretService}`, '--print-reply', '--dest=org.freedesktop.secrets', '/org/freedesktop/secrets',
+      'org.freedesktop.Secret.Service.SearchItems', `dict:string:string:service,osFoundry team server,username,${team.url}`]);
+    assert(!/collection\/login\/\d+/.test(after.stdout), `the Secret Service still holds the sign-in after Sign out:\n${after.stdout}`);
   } catch (e) {
     // The spec's own windows, as they stood (the runner shots its unused page).
     for (const [i, c] of contexts.entries()) for (const p of c.pages()) await snap(p, `40-team-failure-${'AB'[i]}`).catch(() => {});
