@@ -37,9 +37,10 @@ export default async function ({ page, tmp, bin, dist }) {
     const B = await startDesktop({ bin, dist, tmp, name: 'desk-b', env: { ...common, DBUS_SESSION_BUS_ADDRESS: 'unix:path=' + join(tmp, 'no-bus-here') } });
     desks.push(B);
     // Each person's computer: the app's window and their own browser
-    // (cookies of 127.0.0.1 are not kept apart by port). The browser
-    // trusts the team's throw-away CA the way an employee's does a
-    // company CA; the app trusts it through SSL_CERT_FILE.
+    // (cookies of 127.0.0.1 are not kept apart by port). The app trusts
+    // the team's throw-away CA through SSL_CERT_FILE, and only it; the
+    // test's browser skips certificate checks (Chromium trusts a CA only
+    // through an NSS database).
     const browser = page.context().browser();
     const computer = async () => {
       const c = await browser.newContext({ viewport: view, ignoreHTTPSErrors: true });
@@ -50,7 +51,12 @@ export default async function ({ page, tmp, bin, dist }) {
     const ctxB = await computer();
     const appA = await ctxA.newPage();
     const appB = await ctxB.newPage();
-    for (const p of [appA, appB]) p.setDefaultTimeout(30000 * patience);
+    const errors = [];
+    for (const p of [appA, appB]) {
+      p.setDefaultTimeout(30000 * patience);
+      // As run.mjs: Wails' browser bridge may deliver an event before its runtime loaded.
+      p.on('pageerror', (e) => e.message.includes("reading 'EventsNotify'") || errors.push(e.message));
+    }
 
     // 1. and 2.
     const signIn = async (desk, ctx, app, user) => {
@@ -209,6 +215,8 @@ export default async function ({ page, tmp, bin, dist }) {
     console.log(`     channel post from desktop A on desktop B's screen after ${delay} ms`);
     await snap(appB, 'team-b-post-from-a.png');
     assert(delay <= 1000, `the post took ${delay} ms to reach desktop B (at most 1 s)`);
+
+    assert(errors.length === 0, 'page errors in the desktops: ' + errors.join('; '));
 
     // 6. Sign out removes the sign-in from where it was kept.
     for (const [app, desk] of [[appA, A], [appB, B]]) {
