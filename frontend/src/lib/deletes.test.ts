@@ -22,7 +22,7 @@ describe('deleting a knowledge base or a Record, in words', () => {
   });
   it('says what to do when a delete fails', () => {
     expect(deleteError('record', new Error('deleting record r1 of channel c: not found'))).toBe(
-      'Not deleted: this record was already gone (deleted elsewhere). The list now shows what is left.',
+      'This record was already deleted elsewhere. The screen now shows what is left.',
     );
     const t = deleteError('knowledge base', new Error('database is locked'));
     expect(t).toContain('database is locked');

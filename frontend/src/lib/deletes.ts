@@ -4,6 +4,8 @@
 // that met an edit (team:kept-after-delete), where the edited copy stayed.
 import type { teamclient } from './wailsjs/go/models';
 import { errorText } from './place';
+import { teamApi } from './api/team';
+import { bound } from './wails';
 
 export type KeptAfterDelete = Omit<teamclient.KeptAfterDelete, 'kind'> & { kind: 'kb' | 'article' | 'record' };
 
@@ -32,13 +34,18 @@ export function recordDeleteText(title: string, channel: string, synced: boolean
   return `“${title}” and its body are removed from ${channel}.${synced ? TEAM : ''}`;
 }
 
+/** alreadyGone: the delete failed because the item was no longer there. */
+export function alreadyGone(e: unknown): boolean {
+  return /not found/i.test(errorText(e));
+}
+
 /**
  * deleteError says why a delete failed and what to do; nothing was removed
  * unless the item was already gone.
  */
 export function deleteError(what: string, e: unknown): string {
   const why = errorText(e);
-  if (/not found/i.test(why)) return `Not deleted: this ${what} was already gone (deleted elsewhere). The list now shows what is left.`;
+  if (alreadyGone(e)) return `This ${what} was already deleted elsewhere. The screen now shows what is left.`;
   return `Not deleted: ${why}. Nothing was removed; try again, and if it keeps failing restart the app.`;
 }
 
@@ -50,4 +57,23 @@ export function keptNotice(ev: KeptAfterDelete): { title: string; text: string }
   const title = `${noun} kept: ${ev.title || ev.id}`;
   const text = ev.why || `“${ev.title || ev.id}” was edited while it was being deleted, so the edited copy was kept rather than lose the edit.`;
   return { title, text };
+}
+
+/**
+ * SyncedProjects answers which projects sync, asked at each confirm: a
+ * project may have moved to Synced since the screen opened. Settings →
+ * Team's list asks the server too, so an answer that takes longer than
+ * waitMs (offline) gives the last one known.
+ */
+export class SyncedProjects {
+  ids = new Set<string>();
+
+  async get(waitMs = 2000): Promise<Set<string>> {
+    if (!bound('teamclient', 'Binding')) return this.ids;
+    const ask = teamApi.projects().then(
+      (p) => (this.ids = syncedIds(p)),
+      () => this.ids,
+    );
+    return Promise.race([ask, new Promise<Set<string>>((r) => setTimeout(() => r(this.ids), waitMs))]);
+  }
 }

@@ -9,6 +9,7 @@ import { notesApi, type SaveResult } from './api/notes';
 import { sharedDrafts, type DraftStore } from './notes/drafts';
 import { TextTabState } from './notes/text.svelte';
 import { createThenReload, errorText as message, placeName } from './place';
+import { alreadyGone, deleteError, kbDeleteText, SyncedProjects } from './deletes';
 
 export const FOLLOW_EVERY_MS = 1000;
 
@@ -51,6 +52,10 @@ export class KnowledgeState {
   hits = $state<KnowledgeHit[] | null>(null);
   editor = $state<ArticleEditor | null>(null);
   readonly drafts: DraftStore = sharedDrafts();
+  /** the knowledge base whose Delete waits for the person's answer, with what the confirm says */
+  deleting = $state<{ id: string; name: string; text: string; articles: string[] } | null>(null);
+  deleteBusy = $state(false);
+  private readonly synced = new SyncedProjects();
   private stamp = '';
 
   /** start loads the list and follows the open knowledge base; it returns the stop function. */
@@ -162,6 +167,48 @@ export class KnowledgeState {
     }
   }
 
+  /** askDeleteKb counts what goes with knowledge base id, then the confirm shows (deleting). */
+  async askDeleteKb(id: string) {
+    const b = this.overview.knowledge_bases.find((x) => x.knowledge_base_id === id);
+    if (!b) return;
+    try {
+      const [list, synced] = await Promise.all([knowledgeApi.articles(id), this.synced.get()]);
+      this.deleting = { id, name: b.name, text: kbDeleteText(b.name, list.length, synced.has(b.project_id)), articles: list.map((a) => a.article_id) };
+    } catch (e) {
+      this.error = `Could not count the articles of “${b.name}”: ${message(e)}. Nothing was deleted; press Delete again.`;
+    }
+  }
+
+  /** deleteKb deletes the knowledge base the confirm asked about; true: it is gone (error says so when it was already); false: still there (error says why). */
+  async deleteKb(): Promise<boolean> {
+    const d = this.deleting;
+    if (!d) return false;
+    this.deleteBusy = true;
+    let failed = '';
+    let gone = true;
+    try {
+      await knowledgeApi.deleteKnowledgeBase(d.id);
+    } catch (e) {
+      failed = deleteError('knowledge base', e);
+      gone = alreadyGone(e);
+    }
+    if (gone) {
+      for (const a of d.articles) this.drafts.remove(d.id, a);
+      if (this.kb === d.id) {
+        this.kb = '';
+        this.editor = null;
+        this.articles = [];
+        this.hits = null;
+        this.query = '';
+      }
+    }
+    await this.load();
+    this.deleting = null;
+    this.deleteBusy = false;
+    this.error = failed;
+    return gone;
+  }
+
   async search(q: string) {
     this.query = q;
     if (!q.trim() || !this.kb) {
@@ -196,7 +243,8 @@ export class KnowledgeState {
       }
       if (this.query.trim()) await this.search(this.query);
     } catch (e) {
-      this.error = `Could not load articles: ${message(e)}`;
+      // A base closed or deleted meanwhile is no error.
+      if (kb === this.kb) this.error = `Could not load articles: ${message(e)}`;
     }
   }
 

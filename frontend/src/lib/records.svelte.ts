@@ -11,6 +11,7 @@ import { notesApi, type SaveResult } from './api/notes';
 import { sharedDrafts, type DraftStore } from './notes/drafts';
 import { TextTabState } from './notes/text.svelte';
 import { createThenReload, errorText as message, placeName } from './place';
+import { alreadyGone, deleteError, recordDeleteText, SyncedProjects } from './deletes';
 
 
 export class RecordEditor {
@@ -76,6 +77,10 @@ export class RecordsState {
   items = $state<RecordItem[]>([]);
   editor = $state<RecordEditor | null>(null);
   readonly drafts: DraftStore = sharedDrafts();
+  /** the Record whose Delete waits for the person's answer, with what the confirm says */
+  deleting = $state<{ channel: string; id: string; text: string } | null>(null);
+  deleteBusy = $state(false);
+  private readonly synced = new SyncedProjects();
 
   /** start loads the list and follows record changes; it returns the stop function. */
   start(): () => void {
@@ -84,8 +89,23 @@ export class RecordsState {
       if (ev.record_channel_id !== this.channel) return;
       void this.refresh();
       const ed = this.editor;
-      if (ed?.id === ev.item_id) void this.followItem(ed);
+      if (ed?.id === ev.item_id) void this.followLive(ed);
     });
+  }
+
+  /** followLive follows the open item after a change event; a delete closes it unless it holds typing. */
+  private async followLive(ed: RecordEditor) {
+    try {
+      ed.follow(await recordsApi.item(ed.channel, ed.id));
+    } catch (e) {
+      if (this.editor !== ed || this.deleting?.id === ed.id) return; // closed, or the person's own delete closes it
+      if (!alreadyGone(e)) this.error = `Could not read the record's change: ${message(e)}. Close it and open it again.`;
+      else if (ed.ed.dirty) this.error = 'This record was deleted elsewhere. Your text is still here: copy it or add it as a new record.';
+      else {
+        this.editor = null;
+        this.error = `“${ed.item?.title ?? ed.id}” was deleted elsewhere.`;
+      }
+    }
   }
 
   async load() {
@@ -164,6 +184,39 @@ export class RecordsState {
       this.error = `Not added: ${message(e)}`;
       return null;
     }
+  }
+
+  /** askDelete shows the confirm for the open channel's item id. */
+  async askDelete(id: string) {
+    const c = this.current;
+    const it = this.items.find((x) => x.item_id === id) ?? (this.editor?.id === id ? this.editor.item : null);
+    if (!c || !it) return;
+    const synced = await this.synced.get();
+    this.deleting = { channel: c.record_channel_id, id, text: recordDeleteText(it.title, c.name, synced.has(c.project_id)) };
+  }
+
+  /** deleteItem deletes the item the confirm asked about; true: it is gone (error says so when it was already); false: still there (error says why). */
+  async deleteItem(): Promise<boolean> {
+    const d = this.deleting;
+    if (!d) return false;
+    this.deleteBusy = true;
+    let failed = '';
+    let gone = true;
+    try {
+      await recordsApi.deleteItem(d.channel, d.id);
+    } catch (e) {
+      failed = deleteError('record', e);
+      gone = alreadyGone(e);
+    }
+    if (gone) {
+      this.drafts.remove(d.channel, d.id);
+      if (this.editor?.id === d.id) this.editor = null;
+    }
+    await this.refresh();
+    this.deleting = null;
+    this.deleteBusy = false;
+    this.error = failed;
+    return gone;
   }
 
   /** move sets an item's status from the board, conditional on the version the board shows. */

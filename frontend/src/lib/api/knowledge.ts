@@ -20,6 +20,8 @@ export const knowledgeApi = {
   saveArticle: (kb: string, id: string, expectedVersion: number, title: string, body: string) =>
     c('SaveArticle', kb, id, expectedVersion, title, body),
   deleteArticle: (kb: string, id: string) => c('DeleteArticle', kb, id),
+  /** deleteKnowledgeBase removes the base and its articles (a synced project's: for teammates too). */
+  deleteKnowledgeBase: (kb: string) => c('DeleteKnowledgeBase', kb),
   /** search resolves to null when nothing matched (Go's empty slice). */
   search: (kb: string, query: string) => c('Search', kb, query) as Promise<KnowledgeHit[] | null>,
   stamp: (kb: string) => c('Stamp', kb),

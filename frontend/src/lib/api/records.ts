@@ -32,4 +32,6 @@ export const recordsApi = {
     call('notes', S, 'AddItem', channel, title, status, body),
   saveItem: (channel: string, item: string, expected: number, edit: RecordEdit) =>
     call('notes', S, 'SaveItem', channel, item, expected, edit),
+  /** deleteItem removes an item (a synced project's: for teammates too). */
+  deleteItem: (channel: string, item: string) => call('notes', S, 'DeleteItem', channel, item),
 };
