@@ -73,6 +73,9 @@ type desk struct {
 	mu     sync.Mutex
 	since  int64
 	typedC chan typed
+	// going counts the "Running" cards an answer still has to emit: the
+	// next prompt waits for them, or a late one would hide it.
+	going sync.WaitGroup
 }
 
 type typed struct {
@@ -98,6 +101,7 @@ func (nopEmit) Emit(string, any) {}
 
 // ask shows a new prompt in the pane and on the board; it returns its since.
 func (d *desk) ask() int64 {
+	d.going.Wait()
 	d.mu.Lock()
 	d.since = max(time.Now().UnixMilli(), d.since+1)
 	since := d.since
@@ -133,7 +137,11 @@ func newDesk(t *testing.T, tm *teamtest.Team) *desk {
 	d.panes.OnSend = func(text string) {
 		d.typedC <- typed{Text: text, At: time.Now().UnixMilli()}
 		d.panes.set(d.after)
-		go d.card(board.Running, time.Now().UnixMilli())
+		d.going.Add(1)
+		go func() {
+			defer d.going.Done()
+			d.card(board.Running, time.Now().UnixMilli())
+		}()
 	}
 	ty, err := New(d.panes, blockedBy(t), d.audit)
 	if err != nil {
