@@ -101,7 +101,10 @@ func qwenFetch() []fakemodel.Turn {
 // there is no network to fetch from).
 func recordGeminiPrompts(r *Run, name string, build func(agentenv.Options) (*agentenv.Env, error), args []string,
 	edit editTurns, fetch func() []fakemodel.Turn) error {
-	spec := tuiSpec{build: build, args: args, fixture: promptsFixture(name), setup: writeNotes}
+	// Enter goes once the prompt shows in the input box: on a loaded
+	// machine Gemini CLI took an Enter sent 300 ms after the text as part
+	// of a paste, and the prompt was never sent.
+	spec := tuiSpec{build: build, args: args, fixture: promptsFixture(name), setup: writeNotes, echo: true}
 	return recordTUI(r, name, spec, func(t *tui) []step {
 		s := t.s
 		return []step{
