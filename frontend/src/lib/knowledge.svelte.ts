@@ -4,6 +4,7 @@
 // version it last saw, a refused save keeps a local draft, and compare /
 // re-apply work the same. The open knowledge base is followed live by
 // comparing its stamp once a second (any process's write moves it).
+import { on } from './events';
 import { knowledgeApi, type Article, type KnowledgeHit, type KnowledgeOverview } from './api/knowledge';
 import { notesApi, type SaveResult } from './api/notes';
 import { sharedDrafts, type DraftStore } from './notes/drafts';
@@ -61,8 +62,17 @@ export class KnowledgeState {
   /** start loads the list and follows the open knowledge base; it returns the stop function. */
   start(): () => void {
     void this.load();
+    void this.synced.get(); // known before a Delete asks, even offline
     const t = setInterval(() => void this.tick(), FOLLOW_EVERY_MS);
-    return () => clearInterval(t);
+    // A deleted base or article that came back with an edit is listed again.
+    const off = on('team:kept-after-delete', (ev) => {
+      if (ev.kind === 'kb') void this.load();
+      else if (ev.kind === 'article' && ev.containerId === this.kb) void this.refresh();
+    });
+    return () => {
+      clearInterval(t);
+      off();
+    };
   }
 
   async load() {

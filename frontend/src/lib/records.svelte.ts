@@ -85,12 +85,20 @@ export class RecordsState {
   /** start loads the list and follows record changes; it returns the stop function. */
   start(): () => void {
     void this.load();
-    return on('records:changed', (ev) => {
-      if (ev.record_channel_id !== this.channel) return;
-      void this.refresh();
-      const ed = this.editor;
-      if (ed?.id === ev.item_id) void this.followLive(ed);
-    });
+    void this.synced.get(); // known before a Delete asks, even offline
+    const offs = [
+      on('records:changed', (ev) => {
+        if (ev.record_channel_id !== this.channel) return;
+        void this.refresh();
+        const ed = this.editor;
+        if (ed?.id === ev.item_id) void this.followLive(ed);
+      }),
+      // A deleted Record that came back with an edit is on the board again.
+      on('team:kept-after-delete', (ev) => {
+        if (ev.kind === 'record' && ev.containerId === this.channel) void this.refresh();
+      }),
+    ];
+    return () => offs.forEach((off) => off());
   }
 
   /** followLive follows the open item after a change event; a delete closes it unless it holds typing. */
