@@ -51,8 +51,11 @@ type Plan struct {
 	TokenProblem string `json:"tokenProblem"`
 	// TokenWhere names where a pasted token is (or would be) kept: the OS
 	// keychain, or a 0600 file in the app's data folder without one.
-	TokenWhere string  `json:"tokenWhere"`
-	Existing   *Record `json:"existing"`
+	TokenWhere string `json:"tokenWhere"`
+	// Uncommitted are the files of dir with changes not committed (only
+	// commits are pushed), when dir has the branch checked out.
+	Uncommitted []string `json:"uncommitted"`
+	Existing    *Record  `json:"existing"`
 	// UnknownHost is the remote's host when it is not a forge osFoundry
 	// knows; the dialog asks whether it runs GitHub, GitLab or Gitea
 	// (AddHost) and reads the plan again. The other fields are empty then.
@@ -73,7 +76,7 @@ func (b *Binding) Plan(dir, branch, base string) (Plan, error) {
 		// The dialog asks which software runs there (Settings keeps it).
 		if _, url, rerr := remoteOf(ctx, dir, branch); rerr == nil {
 			if p, perr := parseRemote(url); perr == nil {
-				return Plan{Branch: branch, Base: base, UnknownHost: p.host, Draft: Draft{Commits: []string{}}}, nil
+				return Plan{Branch: branch, Base: base, UnknownHost: p.host, Draft: Draft{Commits: []string{}}, Uncommitted: []string{}}, nil
 			}
 		}
 	}
@@ -92,7 +95,7 @@ func (b *Binding) Plan(dir, branch, base string) (Plan, error) {
 		return Plan{}, err
 	}
 	p := Plan{Repo: repo, Forge: repo.Host.Kind.Label(), Request: repo.Host.Kind.Request(), Branch: branch, Base: base, Draft: d,
-		Existing: b.settings.Record(dir, branch), TokenWhere: b.keychain.Where()}
+		Existing: b.settings.Record(dir, branch), TokenWhere: b.keychain.Where(), Uncommitted: uncommitted(ctx, dir, branch)}
 	if _, src, err := b.opener.Tokens.Token(ctx, repo.Host); err != nil {
 		p.TokenProblem = err.Error()
 	} else {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"sort"
 	"strings"
 )
 
@@ -115,4 +116,31 @@ func remoteHas(ctx context.Context, dir string, r Repo, token, branch string) (b
 		return false, fmt.Errorf("asking %s for branch %s: %w", r.Remote, branch, err)
 	}
 	return out != "", nil
+}
+
+// uncommitted lists the files of dir with changes not committed —
+// staged, unstaged or new and not ignored — when dir has branch checked
+// out; none otherwise (or when git cannot tell).
+func uncommitted(ctx context.Context, dir, branch string) []string {
+	out := []string{}
+	if head, err := git(ctx, dir, nil, "symbolic-ref", "--quiet", "--short", "HEAD"); err != nil || head != branch {
+		return out
+	}
+	work, err := git(ctx, dir, nil, "ls-files", "--modified", "--others", "--exclude-standard", "--full-name")
+	if err != nil {
+		return out
+	}
+	staged, err := git(ctx, dir, nil, "diff", "--cached", "--name-only")
+	if err != nil {
+		return out
+	}
+	seen := map[string]bool{}
+	for _, f := range strings.Split(work+"\n"+staged, "\n") {
+		if f = strings.TrimSpace(f); f != "" && !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

@@ -9,7 +9,8 @@ import { until, assert, goCall } from '../lib.mjs';
 // Go tests); the pane works on osf/pr-demo, which has one commit. Checks:
 // - Finish offers "Push and open a pull request…", which opens the dialog;
 // - the dialog names the forge (GitHub) and the repository, drafts the
-//   title and description from the branch's commit, into main;
+//   title and description from the branch's commit, into main, and names
+//   the file left uncommitted (not pushed);
 // - with no gh login and no pasted token it says how to get one and the
 //   open button stays off; Cancel closes it and nothing was pushed;
 // - a remote on a host it does not know asks whether GitHub, GitLab or
@@ -36,6 +37,8 @@ export default async function ({ page, base, tmp, env, shot }) {
     writeFileSync(join(worktree, 'hours.md'), 'Open from 8 to 4.\n');
     git(worktree, 'add', 'hours.md');
     git(worktree, 'commit', '-q', '-m', 'Add the opening hours', '-m', 'Open from 8 to 4, every day but Sunday.');
+    // Work not committed is not pushed: the dialog names it.
+    writeFileSync(join(worktree, 'specials.md'), 'Cake on Fridays.\n');
 
     await page.goto(base + '/#/terminal?pane=' + id);
     await page.click(`[data-review-tab="${id}"]`);
@@ -53,6 +56,8 @@ export default async function ({ page, base, tmp, env, shot }) {
     assert(title === 'Add the opening hours', `drafted title: ${title}`);
     assert(body === 'Open from 8 to 4, every day but Sunday.', `drafted body: ${body}`);
     assert(into === 'main', `target: ${into}`);
+    const left = await dialog.locator('[data-pr-uncommitted]').textContent();
+    assert(left.includes('1 file has changes not committed (specials.md)') && left.includes('not in this pull request'), `uncommitted: ${left}`);
     const token = await dialog.locator('[data-pr-token]').textContent();
     assert(token.includes('gh auth login') && token.includes('paste a token'), `token hint: ${token}`);
     assert(await dialog.locator('[data-pr-open]').isDisabled(), 'Push and open is offered without a token');

@@ -186,11 +186,14 @@ export default async function ({ page, base, home, tmp, env, shot }) {
     await unknown.locator('[data-pr-add-host]').click();
     await until('the plan on Gitea', async () => (await dialog.locator('[data-pr-forge]').textContent().catch(() => '')) === 'Gitea', 20000);
     assert((await dialog.locator('[data-pr-title-input]').inputValue()) === 'Add the opening hours', 'the drafted title');
+    assert((await dialog.locator('[data-pr-uncommitted]').count()) === 0, 'the agent committed everything, yet the dialog says files are left out');
     assert(await dialog.locator('[data-pr-open]').isDisabled(), 'Push and open is offered without a token');
-    const kept = await dialog.locator('[data-pr-token-where]').textContent();
+    // Where a pasted token goes: without a keychain (no D-Bus session, as
+    // here), a 0600 file in the app's data folder, said on screen.
     const noKeychain = !env.DBUS_SESSION_BUS_ADDRESS;
     const tokenFile = join(env.OSFOUNDRY_HOME, 'forge-tokens');
-    if (noKeychain) assert(kept.includes(`a file only you can read (${tokenFile})`), `where the token goes: ${kept}`);
+    const hint = await dialog.locator('[data-pr-token]').textContent();
+    if (noKeychain) assert(hint.includes(`kept in a file only you can read (${tokenFile})`), `where the token goes: ${hint}`);
     await dialog.locator('[data-pr-token-input]').fill(forge.admin.token);
     await dialog.locator('[data-pr-save-token]').click();
     await until('the token to be used', async () => ((await dialog.locator('[data-pr-login]').textContent().catch(() => '')) ?? '').includes('the token you pasted, kept in'), 20000);
@@ -230,7 +233,9 @@ export default async function ({ page, base, home, tmp, env, shot }) {
     const row = page.locator(`[data-forge-token="${forge.host}"]`);
     await row.waitFor();
     const rowText = (await row.textContent()).replace(/\s+/g, ' ');
-    assert(rowText.includes('Gitea') && rowText.includes(kept.replace(/^Kept in /, '').replace(/, never in the repository\.$/, '')), `the Settings row: ${rowText}`);
+    const [listed] = await goCall(page, 'forge.Binding.PastedTokens');
+    assert(listed?.host === forge.host && (!noKeychain || listed.where === `a file only you can read (${tokenFile})`), `listed: ${JSON.stringify(listed)}`);
+    assert(rowText.includes('Gitea') && rowText.includes(`kept in ${listed.where}`), `the Settings row: ${rowText}`);
     await row.scrollIntoViewIfNeeded();
     await shot('three-branches-settings-forges');
     await row.getByRole('button', { name: `Remove the token for ${forge.host}` }).click();

@@ -393,6 +393,7 @@ export namespace forge {
 	    tokenFrom: string;
 	    tokenProblem: string;
 	    tokenWhere: string;
+	    uncommitted: string[];
 	    existing?: Record;
 	    unknownHost: string;
 	}
