@@ -108,8 +108,12 @@ export default async function ({ page, base, env, tmp, shot }) {
   await shot('knowledge');
 
   // 8. Delete.
-  await page.getByRole('button', { name: 'Delete', exact: true }).click();
-  await page.getByRole('button', { name: 'Delete for good' }).click();
+  await page.locator(`[data-delete-article="${art}"]`).click();
+  const confirm = page.locator(`[data-delete-article-dialog="${art}"]`);
+  await confirm.waitFor();
+  const says = await page.locator('#delete-article-text').textContent();
+  assert(says === '“Refund policy” is deleted from Support answers and connected agents no longer find it.', `the confirm names the article and its base: ${says}`);
+  await confirm.getByRole('button', { name: 'Delete article' }).click();
   await until('the deleted article gone', async () => (await page.locator(`[data-article="${art}"]`).count()) === 0);
   assert((await page.locator('[data-article-view]').count()) === 0, 'the editor closes');
   assert(!(await cli('list', kb)).includes(art), 'the store no longer has the article');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deleteError, kbDeleteText, keptNotice, recordDeleteText, syncedIds } from './deletes';
+import { articleDeleteText, deleteError, kbDeleteText, keptNotice, recordDeleteText, syncedIds } from './deletes';
 
 describe('deleting a knowledge base or a Record, in words', () => {
   it('says how many articles go with a knowledge base', () => {
@@ -13,6 +13,8 @@ describe('deleting a knowledge base or a Record, in words', () => {
     expect(kbDeleteText('Support', 3, true)).toContain('deleted for your teammates too');
     expect(recordDeleteText('Pricing page', 'Roadmap', false)).toBe('“Pricing page” and its body are removed from Roadmap.');
     expect(recordDeleteText('Pricing page', 'Roadmap', true)).toContain('deleted for your teammates too');
+    expect(articleDeleteText('Refunds', 'Support', false)).toBe('“Refunds” is deleted from Support and connected agents no longer find it.');
+    expect(articleDeleteText('Refunds', 'Support', true)).toContain('deleted for your teammates too');
   });
   it('knows which projects sync', () => {
     expect(syncedIds(null).size).toBe(0);

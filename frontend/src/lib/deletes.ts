@@ -29,6 +29,11 @@ export function kbDeleteText(name: string, count: number, synced: boolean): stri
   return `“${name}” is deleted from this computer and connected agents no longer find it. ${with_}${synced ? TEAM : ''}`;
 }
 
+/** articleDeleteText is what the confirm says deleting an article removes. */
+export function articleDeleteText(title: string, base: string, synced: boolean): string {
+  return `“${title}” is deleted from ${base} and connected agents no longer find it.${synced ? TEAM : ''}`;
+}
+
 /** recordDeleteText is what the confirm says deleting a Record removes. */
 export function recordDeleteText(title: string, channel: string, synced: boolean): string {
   return `“${title}” and its body are removed from ${channel}.${synced ? TEAM : ''}`;

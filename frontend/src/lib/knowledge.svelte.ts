@@ -10,7 +10,7 @@ import { notesApi, type SaveResult } from './api/notes';
 import { sharedDrafts, type DraftStore } from './notes/drafts';
 import { TextTabState } from './notes/text.svelte';
 import { createThenReload, errorText as message, placeName } from './place';
-import { alreadyGone, deleteError, kbDeleteText, SyncedProjects } from './deletes';
+import { alreadyGone, articleDeleteText, deleteError, kbDeleteText, SyncedProjects } from './deletes';
 
 export const FOLLOW_EVERY_MS = 1000;
 
@@ -114,6 +114,7 @@ export class KnowledgeState {
     if (this.editor?.id === id) return;
     const ed = new ArticleEditor(this.kb, id, this.drafts);
     this.editor = ed;
+    this.deletingArticle = null;
     try {
       const [a] = await Promise.all([knowledgeApi.article(this.kb, id), this.drafts.ready()]);
       ed.follow(a);
@@ -125,6 +126,7 @@ export class KnowledgeState {
 
   closeArticle() {
     this.editor = null;
+    this.deletingArticle = null;
   }
 
   async addArticle(title: string, body: string): Promise<string | null> {
@@ -161,8 +163,21 @@ export class KnowledgeState {
     }
   }
 
+  /** the open article's Delete waits for the person's answer: what the confirm says */
+  deletingArticle = $state<string | null>(null);
+
+  /** askRemove shows the confirm for the open article. */
+  async askRemove() {
+    const ed = this.editor;
+    const b = this.overview.knowledge_bases.find((x) => x.knowledge_base_id === this.kb);
+    if (!ed || !b) return;
+    const synced = await this.synced.get();
+    this.deletingArticle = articleDeleteText(ed.article?.title ?? '', b.name, synced.has(b.project_id));
+  }
+
   async remove(): Promise<boolean> {
     const ed = this.editor;
+    this.deletingArticle = null;
     if (!ed) return false;
     try {
       await knowledgeApi.deleteArticle(this.kb, ed.id);
@@ -172,7 +187,7 @@ export class KnowledgeState {
       await this.refresh();
       return true;
     } catch (e) {
-      this.error = `Not deleted: ${message(e)}`;
+      this.error = deleteError('article', e);
       return false;
     }
   }
