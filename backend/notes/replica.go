@@ -7,18 +7,25 @@ import (
 	"fmt"
 )
 
-// PutReplica makes the Note noteCopy.ID exactly noteCopy — its version,
-// its tabs with their ids, versions and contents — placing it in
-// workspace and noteCopy.Project (a synced project's copy lives in the
-// desktop's own workspace). It is how a desktop takes in what the team
-// server holds: not an edit of anyone, so no version rule, but its
-// watchers hear of it like any change so an open editor shows it. The
-// project must exist. A tab missing from noteCopy is left as it is (the
-// server never deletes tabs).
-func (s *Notes) PutReplica(ctx context.Context, workspace string, noteCopy Note) error {
+// PutReplica makes the Note noteCopy.ID hold noteCopy's tabs — their ids,
+// versions and contents — placing it in workspace and noteCopy.Project (a
+// synced project's copy lives in the desktop's own workspace). It is how
+// a desktop takes in what the team server holds: not an edit of anyone,
+// so no version rule, but its watchers hear of it like any change so an
+// open editor shows it. The project must exist. A tab missing from
+// noteCopy is left as it is (the server never deletes tabs).
+//
+// The Note's version here only ever moves forward: a new Note takes
+// noteCopy.Version; a copy that changes a tab takes noteCopy.Version or
+// the local version plus one, whichever is higher (a local version the
+// server gave other text stays unused, so a guarded write made against
+// it is refused and every watcher hears of the change); a copy that
+// changes nothing only raises the version to noteCopy.Version. It returns
+// the Note's version here afterwards.
+func (s *Notes) PutReplica(ctx context.Context, workspace string, noteCopy Note) (int64, error) {
 	n := noteCopy
 	if err := checkTitle("note title", n.Title); err != nil {
-		return err
+		return 0, err
 	}
 	type tabRow struct {
 		info TabInfo
@@ -28,15 +35,18 @@ func (s *Notes) PutReplica(ctx context.Context, workspace string, noteCopy Note)
 	for _, t := range n.Tabs {
 		data, err := t.data()
 		if err != nil {
-			return fmt.Errorf("%w: tab %s of note %s: %v", ErrInvalid, t.ID, n.ID, err)
+			return 0, fmt.Errorf("%w: tab %s of note %s: %v", ErrInvalid, t.ID, n.ID, err)
 		}
 		tabs = append(tabs, tabRow{t.TabInfo, data})
 	}
 	now := s.now()
+	var version int64
+	wrote := false
 	err := s.b.Write(ctx, func(tx Tx) error {
 		rows := tx.Notes()
 		have, err := rows.Note(ctx, n.ID)
 		if errors.Is(err, ErrNotFound) {
+			version, wrote = n.Version, true
 			if err := s.checkPlacement(ctx, tx.Places(), workspace, n.Project); err != nil {
 				return err
 			}
@@ -54,36 +64,46 @@ func (s *Notes) PutReplica(ctx context.Context, workspace string, noteCopy Note)
 		if err != nil {
 			return err
 		}
+		changed := false
 		for _, t := range tabs {
 			tr, err := rows.TabRow(ctx, t.info.ID, true)
 			switch {
 			case errors.Is(err, ErrNotFound):
+				changed = true
 				err = rows.InsertTab(ctx, n.ID, t.info, t.data, now)
 			case err == nil && tr.NoteID != n.ID:
 				err = fmt.Errorf("%w: tab %s belongs to another note", ErrInvalid, t.info.ID)
 			case err == nil && (tr.Data != t.data || tr.Tab.Version != t.info.Version):
+				changed = changed || tr.Data != t.data
 				err = rows.UpdateTab(ctx, t.info.ID, t.data, t.info.Version, now)
 			}
 			if err != nil {
 				return err
 			}
 		}
-		if have.Version != n.Version {
-			ok, err := rows.SetNoteVersionIf(ctx, n.ID, have.Version, n.Version, now)
+		version = max(have.Version, n.Version)
+		if changed {
+			version = max(have.Version+1, n.Version)
+		}
+		if version != have.Version {
+			ok, err := rows.SetNoteVersionIf(ctx, n.ID, have.Version, version, now)
 			if err != nil {
 				return err
 			}
 			if !ok {
 				return fmt.Errorf("note %s changed while its copy was put", n.ID)
 			}
+			wrote = true
 		}
 		return nil
 	})
 	if err != nil {
-		return keepOr(err, "putting the copy of note %s: %w", n.ID)
+		return 0, keepOr(err, "putting the copy of note %s: %w", n.ID)
 	}
-	s.notify(n.ID, n.Version)
-	return nil
+	if wrote {
+		s.notify(n.ID, version)
+	}
+	return version, nil
 }
 
 // data is the stored form of a tab's content (setContent's inverse).

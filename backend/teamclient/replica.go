@@ -46,7 +46,7 @@ type Replica struct {
 	unsubItems func()
 
 	pass     sync.Mutex // one sync pass at a time
-	applying sync.Map   // note id → the version of the server's copy being put
+	applying sync.Map   // note id → the server's copy being put (a notes.Note)
 	wake     chan struct{}
 	unsub    func()
 }
@@ -90,11 +90,15 @@ func (r *Replica) poke() {
 }
 
 // noteChanged queues a local edit of a synced Note. The server's copy
-// being put notifies too, with its own version: only that one is skipped,
-// so an edit the person saves at that very moment still goes up.
-func (r *Replica) noteChanged(noteID string, version int64) {
-	if v, ok := r.applying.Load(noteID); ok && v.(int64) == version {
-		return
+// being put notifies too: only a Note that holds exactly that copy's text
+// is skipped, so an edit the person saves at that very moment still goes
+// up. (The version tells nothing here: the copy takes a local version of
+// its own, which may be any number above the last.)
+func (r *Replica) noteChanged(noteID string, _ int64) {
+	if c, ok := r.applying.Load(noteID); ok {
+		if n, err := r.notes.GetNote(context.Background(), noteID); err == nil && sameText(n, c.(notes.Note)) {
+			return
+		}
 	}
 	if err := r.queueEdit(context.Background(), noteID); err != nil {
 		r.log.Warn("keeping an edit for the team server", "note", noteID, "error", err.Error())
@@ -142,6 +146,24 @@ func (r *Replica) queueEdit(ctx context.Context, noteID string) error {
 		}
 	}
 	return nil
+}
+
+// sameText says whether every text tab of copyOf holds the same text in n.
+func sameText(n, copyOf notes.Note) bool {
+	have := map[string]string{}
+	for _, t := range n.Tabs {
+		if t.Kind == notes.KindText && t.Text != nil {
+			have[t.ID] = *t.Text
+		}
+	}
+	for _, t := range copyOf.Tabs {
+		if t.Kind == notes.KindText && t.Text != nil {
+			if got, ok := have[t.ID]; !ok || got != *t.Text {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func firstText(n notes.Note) (tab, text string) {
@@ -289,18 +311,21 @@ func (r *Replica) lostRace(ctx context.Context, o outboxRow, base serverCopy, no
 		return err
 	}
 	// An open editor takes each up and shows compare / re-apply against
-	// the server's copy, in place now: it may have the very version of
-	// the lost local save, which notes:changed does not announce again.
+	// the server's copy, in place now (notes:changed announced it at a
+	// version past the lost local save's).
 	for _, d := range kept {
 		r.c.o.Emit.Emit(EventDraft, d)
 	}
 	return nil
 }
 
-// take puts the server's copy of a Note in place and remembers it.
+// take puts the server's copy of a Note in place and remembers it. The
+// Note's version here moves forward past every version it had (the
+// server's numbers may equal or trail the local ones), so an open editor
+// and the watcher hear of the team's text.
 func (r *Replica) take(ctx context.Context, local string, n notes.Note) error {
-	r.applying.Store(n.ID, n.Version)
-	err := r.notes.PutReplica(ctx, local, n)
+	r.applying.Store(n.ID, n)
+	_, err := r.notes.PutReplica(ctx, local, n)
 	r.applying.Delete(n.ID)
 	if err != nil {
 		return fmt.Errorf("taking in note %s: %w", n.ID, err)

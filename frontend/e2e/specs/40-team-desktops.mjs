@@ -181,17 +181,23 @@ export default async function ({ page, tmp, bin, dist }) {
     assert((await winApp.locator('[data-sync-error]').count()) === 0, 'the winning desktop shows no conflict');
     await snap(winApp, 'team-offline-winner.png');
     // Re-apply: both lines on the server and on the winning desktop too.
+    // The winning desktop's editor, open all along, follows within 1 s of
+    // the re-applied save (the team's text moves the Note's version there
+    // forward, whatever the server's version numbers are).
+    const both = (t) => t?.includes(winLine) && t?.includes(loseLine);
+    const winEditor = winApp.getByLabel('Note text');
+    assert(!both(await winEditor.inputValue()), 'the winning editor had both lines before the re-apply');
     await loseApp.getByRole('button', { name: 'Re-apply my change' }).click();
     await until('the re-applied save', async () => (await loseApp.locator('[data-save-status]').textContent()) === 'Saved');
-    const both = (t) => t?.includes(winLine) && t?.includes(loseLine);
-    await until('both lines on the winning desktop', async () => both(await textOn(winApp)));
-    // Opened again, the winning desktop's editor shows both. (An editor
-    // left open there does not always follow: the desktop takes the
-    // server's version numbers, which can equal or trail its own, and the
-    // editor follows only a higher version.)
-    await winApp.goto(winApp === appA ? A.base + '/#/settings' : B.base + '/#/settings');
-    await openNote(winApp, winApp === appA ? A : B);
-    await until('both lines in the winning editor', async () => both(await winApp.getByLabel('Note text').inputValue()));
+    t0 = Date.now();
+    await until('both lines in the winning editor, open all along', async () => both(await winEditor.inputValue()), 30000);
+    const follow = Date.now() - t0;
+    console.log(`     the re-applied text in the winning desktop's open editor ${follow} ms after it was saved`);
+    assert(both(await textOn(winApp)), 'the winning desktop holds both lines');
+    const shown = async (app) => Number((await app.locator('[data-note-version]').textContent()).replace(/\D/g, ''));
+    const stored = (await goCall(winApp, 'notes.Binding.GetNote', note.note_id)).version;
+    await until('the winning editor to show the version it holds', async () => (await shown(winApp)) === stored, 5000);
+    assert(follow <= 1000, `the re-applied text took ${follow} ms to reach the winning desktop's open editor (at most 1 s)`);
     assert((await loseApp.locator('[data-sync-error]').count()) === 0, 'the banner is gone after re-apply');
     await until('the list to drop its draft mark', async () => (await loseApp.locator(`[data-note="${note.note_id}"] .draft`).count()) === 0, 5000);
     await snap(loseApp, 'team-offline-reapplied.png');
