@@ -7,6 +7,7 @@
 //               RAW {"tool":…,"args":…}      the same, answer RESULT {"isError":…,"text":…}
 //               RESET <scope>                 forget tokens, reconnect, ask <scope> next time
 //               LIST                          run tools/list, answer RESULT OK <tools> <tools with securitySchemes>
+//               INFO                          the server's initialize instructions, answer RESULT OK <JSON string>
 //               CODE <code> <iss>             the browser's redirect back (after AUTHORIZE)
 //   node → Go:  AUTHORIZE <url>               open this consent page and approve it
 //               RESULT <outcome>              "OK <value>", "DENY <code>" or "ERR <status> <message>"
@@ -120,6 +121,8 @@ for (;;) {
     } catch (e) {
       say("RESULT ERR " + (e.code ?? "") + " " + String(e.message).replace(/\s+/g, " "));
     }
+  } else if (word === "INFO") {
+    say("RESULT OK " + JSON.stringify(client.getInstructions() ?? ""));
   } else if (word === "RESET") {
     wantScope = rest;
     delete saved.tokens;
