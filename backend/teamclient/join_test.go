@@ -43,6 +43,7 @@ func TestAgainstTheTeamServer(t *testing.T) {
 		{"offline and expired", testStatusOfflineAndExpired},
 		{"Secret Service", testSecretService},
 		{"synced projects between two desktops", testSyncedProjects},
+		{"a Local-only project is invisible to assistants on the server", testLocalOnlyInvisibleToAssistants},
 		{"the team's text moves a synced Note's version forward", testSyncedVersionsMoveForward},
 		{"move to Synced offline", testShareOffline},
 		{"knowledge bases between two desktops", testKnowledgeSync},

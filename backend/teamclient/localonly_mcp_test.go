@@ -16,23 +16,21 @@ import (
 	"github.com/osfoundry/desktop/backend/connect/connecttest"
 	"github.com/osfoundry/desktop/backend/notes"
 	"github.com/osfoundry/desktop/backend/teamserver/testkit/teamtest"
-	"github.com/osfoundry/desktop/backend/testkit/pgtest"
 )
 
-// TestLocalOnlyIsInvisibleToAssistants backs the sentence every assistant
+// testLocalOnlyInvisibleToAssistants backs the sentence every assistant
 // reads in initialize, "Local-only data is unavailable to cloud clients":
 // alice's desktop syncs one project and keeps another Local-only; an
 // assistant connected to the team server with the official TypeScript
 // MCP SDK (OAuth through the balancer) lists, searches and reads all it
 // is granted, and the Local-only project, its Note and a marker in it
 // appear in none of its answers, even after the owner tries to grant it.
-func TestLocalOnlyIsInvisibleToAssistants(t *testing.T) {
+func testLocalOnlyInvisibleToAssistants(t *testing.T, tm *teamtest.Team) {
 	node, sdk, err := connecttest.FindTSSDK(filepath.Join("..", ".."))
 	if errors.Is(err, connecttest.ErrNoTSSDK) {
 		t.Fatalf("%v (make deps-test installs it)", err)
 	}
 	must(t, err)
-	tm := teamtest.StartTeam(t, pgtest.Database(t), 2)
 	// The TypeScript client trusts the balancer's throw-away CA.
 	t.Setenv("NODE_EXTRA_CA_CERTS", tm.LB.CAFile)
 
