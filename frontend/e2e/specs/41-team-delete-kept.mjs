@@ -2,8 +2,8 @@ import { until, assert, goCall, patience } from '../lib.mjs';
 import { join } from 'node:path';
 import { startTeam, startDesktop } from '../team.mjs';
 
-// A synced Record deleted on one desktop while a teammate edits it on
-// another, both offline (teamkit: PostgreSQL, two replicas, haproxy, the
+// A synced Record (and a knowledge base) deleted on one desktop while a
+// teammate edits it (its article) on another, both offline (teamkit: PostgreSQL, two replicas, haproxy, the
 // zitadel example OIDC provider). The delete's confirm says the
 // teammates' copies go too. Back online, the edit is never lost: the
 // Record stays on both desktops with the edit, and the desktop whose side
@@ -66,18 +66,39 @@ export default async function ({ page, tmp, bin, dist }) {
     const ch = await goCall(appA, 'notes.RecordsBinding.CreateChannel', ws, project.id, 'Pages', ['Draft', 'Done']);
     const chId = ch.record_channel_id;
     const it = await goCall(appA, 'notes.RecordsBinding.AddItem', chId, 'Pricing page', 'Draft', 'pricing v1');
+    const kb = await goCall(appA, 'notes.KnowledgeBinding.CreateKnowledgeBase', ws, project.id, 'Handbook');
+    const kbId = kb.knowledge_base_id;
+    const art = await goCall(appA, 'notes.KnowledgeBinding.CreateArticle', kbId, 'Holidays', 'holidays v1');
     await goCall(appA, 'teamclient.Binding.ShareProject', teamWs, project.id);
     await until('the project Synced on A', async () => (await goCall(appA, 'teamclient.Binding.Projects')).synced.some((p) => p.id === project.id));
     await goCall(appB, 'teamclient.Binding.JoinProject', teamWs, project.id);
     const onB = () => goCall(appB, 'notes.RecordsBinding.Item', chId, it.item_id).catch(() => null);
     await until('the Record on B', async () => (await onB())?.title === 'Pricing page', 60000);
+    const artOn = (app) => goCall(app, 'notes.KnowledgeBinding.GetArticle', kbId, art.article_id).catch(() => null);
+    await until('the article on B', async () => (await artOn(appB))?.title === 'Holidays', 60000);
 
-    // Both offline: B edits the Record, A deletes it from the screen.
+    // Both offline: B edits the Record, A deletes it from the screen; A
+    // edits the article, B deletes its knowledge base from the screen.
     await appA.goto(A.base + `/#/records?channel=${chId}&item=${it.item_id}`);
     await appA.reload();
     await appA.locator(`[data-record-view="${it.item_id}"]`).waitFor();
-    await until('A knows the project syncs', async () => (await goCall(appA, 'teamclient.Binding.Projects')).synced.some((p) => p.id === project.id));
+    await appB.goto(B.base + `/#/knowledge?kb=${kbId}`);
+    await appB.reload();
+    await until('the base open on B', async () => (await appB.locator('[data-kb-name]').textContent()) === 'Handbook');
+    for (const app of [appA, appB]) await until('the project Synced', async () => (await goCall(app, 'teamclient.Binding.Projects')).synced.some((p) => p.id === project.id));
     await team.offline();
+    const artA = await artOn(appA);
+    const savedArt = await goCall(appA, 'notes.KnowledgeBinding.SaveArticle', kbId, art.article_id, artA.version, 'Holidays', 'holidays v2 by alice');
+    assert(savedArt.saved, 'A saved its offline article edit: ' + JSON.stringify(savedArt));
+    await appB.locator(`[data-delete-kb="${kbId}"]`).click();
+    const kbDialog = appB.locator(`[data-delete-kb-dialog="${kbId}"]`);
+    await kbDialog.waitFor();
+    const kbText = await appB.locator('#delete-kb-text').textContent();
+    assert(kbText.includes('Its 1 article goes with it.') && kbText.includes('deleted for your teammates too'), `the confirm of a synced base: ${kbText}`);
+    await snap(appB, '41-delete-synced-kb-confirm');
+    await kbDialog.getByRole('button', { name: 'Delete knowledge base', exact: true }).click();
+    await kbDialog.waitFor({ state: 'detached' });
+    await appB.locator(`[data-kb="${kbId}"]`).waitFor({ state: 'detached' });
     const cur = await onB();
     const saved = await goCall(appB, 'notes.RecordsBinding.SaveItem', chId, it.item_id, cur.version, { title: 'Pricing page', status: 'Draft', body: 'pricing v2 by bob' });
     assert(saved.saved, 'B saved its offline edit: ' + JSON.stringify(saved));
@@ -90,9 +111,6 @@ export default async function ({ page, tmp, bin, dist }) {
     await dialog.getByRole('button', { name: 'Delete record', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
     await appA.locator(`[data-record="${it.item_id}"]`).waitFor({ state: 'detached' });
-    // B on its Records screen, where the notice will show over it.
-    await appB.goto(B.base + `/#/records?channel=${chId}`);
-    await appB.reload();
 
     // Back online: the edit wins on both desktops, and one of them says so.
     await team.online();
@@ -107,6 +125,17 @@ export default async function ({ page, tmp, bin, dist }) {
     // The deleting desktop's board shows the Record again, with the edit.
     await appA.locator(`[data-status-column="Draft"] [data-record="${it.item_id}"]`).waitFor();
     await snap(told, '41-kept-after-delete-notice');
+
+    // The base: back on both with alice's edit, listed again on B's screen, and one desktop says so.
+    await until('the edited article back on B', async () => (await artOn(appB))?.body === 'holidays v2 by alice', 60000);
+    await until('the edited article kept on A', async () => (await artOn(appA))?.body === 'holidays v2 by alice', 60000);
+    await appB.locator(`[data-kb="${kbId}"]`).waitFor();
+    const kbNotice = (app) => app.locator('.notice[role="status"]', { hasText: 'Knowledge base kept: Handbook' });
+    const toldKb = await until('a notice naming the kept base', async () => ((await kbNotice(appA).count()) ? appA : (await kbNotice(appB).count()) ? appB : null), 60000);
+    const kbWords = await kbNotice(toldKb).textContent();
+    assert(/changed|edited/.test(kbWords) && /kept|not deleted/.test(kbWords), `the notice says the changed base was kept and why: ${kbWords}`);
+    console.log(`     notice on desktop ${toldKb === appA ? 'A' : 'B'}: ${kbWords.trim()}`);
+    await snap(toldKb, '41-kept-kb-notice');
     assert(errors.length === 0, 'page errors in the desktops: ' + errors.join('; '));
   } catch (e) {
     for (const [i, c] of contexts.entries()) for (const p of c.pages()) await snap(p, `41-team-delete-failure-${'AB'[i]}`).catch(() => {});

@@ -13,6 +13,8 @@ import { createThenReload, errorText as message, placeName } from './place';
 import { alreadyGone, articleDeleteText, deleteError, kbDeleteText, SyncedProjects } from './deletes';
 
 export const FOLLOW_EVERY_MS = 1000;
+/** the list of knowledge bases is read again every this many follows */
+const LIST_EVERY_TICKS = 3;
 
 
 export class ArticleEditor {
@@ -248,6 +250,16 @@ export class KnowledgeState {
     }
   }
 
+  /** followList takes the overview if it changed, leaving any error shown. */
+  private async followList() {
+    try {
+      const o = await knowledgeApi.overview();
+      if (JSON.stringify(o) !== JSON.stringify(this.overview)) this.overview = o;
+    } catch {
+      // the next look tries again
+    }
+  }
+
   /** refresh re-reads the article list, the open article and the search hits. */
   async refresh() {
     const kb = this.kb;
@@ -273,7 +285,12 @@ export class KnowledgeState {
     }
   }
 
+  private ticks = 0;
+
   private async tick() {
+    // The list follows too, more slowly: a teammate's base (or one of
+    // ours kept after a delete) arrives by sync with no event here.
+    if (++this.ticks % LIST_EVERY_TICKS === 0) void this.followList();
     if (!this.kb) return;
     try {
       if ((await knowledgeApi.stamp(this.kb)) !== this.stamp) await this.refresh();
