@@ -80,6 +80,18 @@ func (b *Binding) Projects() (Projects, error) {
 	return r.Projects(ctx)
 }
 
+// TeamPlaces names the team workspace of each Synced project here, by
+// project id (the Notes screen's "where").
+func (b *Binding) TeamPlaces() (map[string]string, error) {
+	r, err := b.replica()
+	if err != nil {
+		return map[string]string{}, nil // no synced projects in this window
+	}
+	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	defer cancel()
+	return r.TeamPlaces(ctx)
+}
+
 // PreviewShare lists the Notes that moving project to Synced sends.
 func (b *Binding) PreviewShare(project string) ([]string, error) {
 	r, err := b.replica()

@@ -36,6 +36,22 @@ func testSyncedVersionsMoveForward(t *testing.T, tm *teamtest.Team) {
 	must(t, b.r.JoinProject(bg, tm.Workspace, launch.ID))
 	wa, wb := a.watch(t), b.watch(t)
 
+	// Both desktops say the project is the team's, by the team workspace's
+	// name: alice's, which keeps it in her own workspace, too.
+	team := ""
+	for _, w := range a.Status(bg).Workspaces {
+		if w.ID == tm.Workspace {
+			team = w.Name
+		}
+	}
+	pa, err := a.r.TeamPlaces(bg)
+	must(t, err)
+	pb, err := b.r.TeamPlaces(bg)
+	must(t, err)
+	if team == "" || pa[launch.ID] != team || pb[launch.ID] != team || len(pa) != 1 {
+		t.Fatalf("where the synced project is: alice %v, bob %v, the team workspace %q", pa, pb, team)
+	}
+
 	// Both edit offline; alice's edit wins, bob's is kept as a draft.
 	a.edit(t, q3.ID, "# Q3 launch\n- alice: caterer booked")
 	b.edit(t, q3.ID, "# Q3 launch\n- bob: venue is Hall 2")

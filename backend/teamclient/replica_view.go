@@ -176,3 +176,34 @@ func (r *Replica) waitingShares(ctx context.Context) (map[string]waitingShare, e
 	}
 	return out, rows.Err()
 }
+
+// TeamPlaces names, for each Synced project here, the team workspace it is
+// synced to: the Notes screen says where a Note is by it, so the desktop
+// that moved a project to Synced (which keeps it in its own workspace)
+// and a teammate's that synced it (in a workspace named like the team's)
+// say the same. Read from this desktop alone, offline too (names as the
+// server last gave them).
+func (r *Replica) TeamPlaces(ctx context.Context) (map[string]string, error) {
+	names := map[string]string{}
+	if cfg, err := r.c.loadConfig(); err == nil {
+		for _, w := range cfg.Workspaces {
+			names[w.ID] = w.Name
+		}
+	}
+	rows, err := r.db.QueryContext(ctx, `SELECT project_id, workspace_id FROM team_sync_projects`)
+	if err != nil {
+		return nil, fmt.Errorf("reading the synced projects: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var project, ws string
+		if err := rows.Scan(&project, &ws); err != nil {
+			return nil, fmt.Errorf("reading the synced projects: %w", err)
+		}
+		if out[project] = names[ws]; out[project] == "" {
+			out[project] = "Team"
+		}
+	}
+	return out, rows.Err()
+}

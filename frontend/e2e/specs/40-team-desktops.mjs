@@ -137,6 +137,12 @@ export default async function ({ page, tmp, bin, dist }) {
     };
     const edA = await openNote(appA, A);
     const edB = await openNote(appB, B);
+    // Both say where the Note is alike: in the team's workspace (A keeps
+    // the project in its own workspace, B in one named like the team's).
+    const whereOf = (app) => app.locator(`[data-note-view="${note.note_id}"] .meta span`).first().textContent();
+    const teamName = stA.workspaces[0]?.name;
+    await until('both desktops to say where the Note is alike', async () => (await whereOf(appA)) === `${teamName} · Launch plan` && (await whereOf(appB)) === `${teamName} · Launch plan`, 5000)
+      .catch(async (e) => { throw new Error(`${e.message}: A says ${await whereOf(appA)}, B ${await whereOf(appB)}, the team is ${teamName}`); });
     // The header alone (no status asked for here) follows the network.
     const header = (app) => app.locator('header .badge').textContent();
     await team.offline();

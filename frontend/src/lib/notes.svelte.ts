@@ -2,12 +2,15 @@
 // open Note with one sync state per editable tab. notes:changed keeps both
 // current; an open editor follows without clobbering unsaved typing.
 import { notesApi, type Note, type NoteInfo, type Overview, type Tab, type TabKind } from './api/notes';
+import { teamApi } from './api/team';
 import { on, type NotesChangedEvent } from './events';
 import { sharedDrafts, type DraftStore } from './notes/drafts';
 import { SheetTabState } from './notes/sheet.svelte';
 import { TextTabState } from './notes/text.svelte';
 
 type Api = typeof notesApi;
+/** TeamPlaces names the team workspace of each Synced project, by project id. */
+type TeamPlaces = () => Promise<Record<string, string> | null>;
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -151,12 +154,15 @@ export class NotesState {
   editor = $state<NoteEditor | null>(null);
   error = $state('');
   loaded = $state(false);
+  /** the team workspace's name of each Synced project (its Notes say so, on every desktop) */
+  teamPlaces = $state<Record<string, string>>({});
   drafts: DraftStore;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private api: Api = notesApi,
     drafts: DraftStore = sharedDrafts(),
+    private places: TeamPlaces = teamApi.teamPlaces,
   ) {
     this.drafts = drafts;
   }
@@ -182,8 +188,9 @@ export class NotesState {
   async refresh() {
     try {
       // The list marks Notes with drafts: read them before it shows.
-      const [o] = await Promise.all([this.api.overview(), this.drafts.ready()]);
+      const [o, places] = await Promise.all([this.api.overview(), this.places().catch(() => null), this.drafts.ready()]);
       this.overview = o;
+      if (places) this.teamPlaces = places;
       this.error = '';
     } catch (e) {
       this.error = message(e);
@@ -224,8 +231,10 @@ export class NotesState {
     }
   }
 
+  /** where says where a Note is: a Synced project's by its team workspace,
+   * the same on the desktop that shared it and on a teammate's. */
   where(n: NoteInfo): string {
-    const ws = this.overview.workspaces.find((w) => w.id === n.workspace_id)?.name ?? n.workspace_id;
+    const ws = this.teamPlaces[n.project_id] ?? this.overview.workspaces.find((w) => w.id === n.workspace_id)?.name ?? n.workspace_id;
     const p = this.overview.projects.find((x) => x.id === n.project_id)?.name;
     return p ? `${ws} · ${p}` : ws;
   }

@@ -18,6 +18,8 @@ export const teamApi = {
   signOut: () => team('SignOut') as Promise<TeamStatus>,
   /** projects: this desktop's Synced and Local-only projects, and the team's not synced here. */
   projects: () => team('Projects') as Promise<TeamProjects>,
+  /** teamPlaces: the team workspace's name of each Synced project here, by project id. */
+  teamPlaces: () => team('TeamPlaces') as Promise<Record<string, string> | null>,
   previewShare: (project: string) => team('PreviewShare', project) as Promise<string[] | null>,
   shareProject: (workspace: string, project: string) => team('ShareProject', workspace, project),
   joinProject: (workspace: string, project: string) => team('JoinProject', workspace, project),

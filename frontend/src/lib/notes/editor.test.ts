@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Note, SaveResult, SheetData, Tab } from '../api/notes';
+import type { Note, NoteInfo, SaveResult, SheetData, Tab } from '../api/notes';
 import { notesApi } from '../api/notes';
 import { DraftStore } from './drafts';
 import { MemDrafts, MemStorage } from './drafts.testkit';
-import { NoteEditor } from '../notes.svelte';
+import { NoteEditor, NotesState } from '../notes.svelte';
 
 const tab = (id: string, kind: Tab['kind'], over: Partial<Tab>): Tab => ({
   tab_id: id, kind, title: id, position: 0, tab_version: 1, updated_at: '', ...over,
@@ -87,5 +87,26 @@ describe('NoteEditor', () => {
     expect(ed.note?.tabs.map((t) => t.tab_id)).toEqual(['t1', 's1', 't3']);
     expect(ed.selected).toBe('t3');
     expect(ed.texts.t3.baseVersion).toBe(6);
+  });
+});
+
+describe('where a Note is', () => {
+  it('names a Synced project by its team workspace, on every desktop alike', async () => {
+    const overview = {
+      workspaces: [{ id: 'default', name: 'Personal' }],
+      projects: [{ id: 'p1', workspace_id: 'default', name: 'Launch plan' }, { id: 'p2', workspace_id: 'default', name: 'Diary' }],
+      notes: [],
+    };
+    const api = { ...notesApi, overview: async () => structuredClone(overview) } as unknown as typeof notesApi;
+    const drafts = new DraftStore(new MemDrafts(), new MemStorage());
+    const s = new NotesState(api, drafts, async () => ({ p1: 'Team' }));
+    await s.refresh();
+    const info = (project: string) => ({ note_id: 'n', workspace_id: 'default', project_id: project }) as unknown as NoteInfo;
+    expect(s.where(info('p1'))).toBe('Team · Launch plan');
+    expect(s.where(info('p2'))).toBe('Personal · Diary');
+    // Offline or not signed in: the names held stay; none held, the local ones.
+    const alone = new NotesState(api, drafts, async () => { throw new Error('not signed in'); });
+    await alone.refresh();
+    expect(alone.where(info('p1'))).toBe('Personal · Launch plan');
   });
 });

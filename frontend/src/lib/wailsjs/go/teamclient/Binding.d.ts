@@ -25,3 +25,5 @@ export function SignOut():Promise<teamclient.Status>;
 export function Status():Promise<teamclient.Status>;
 
 export function StopSync(arg1:string,arg2:boolean):Promise<void>;
+
+export function TeamPlaces():Promise<{[key: string]: string}>;

@@ -49,3 +49,7 @@ export function Status() {
 export function StopSync(arg1, arg2) {
   return window['go']['teamclient']['Binding']['StopSync'](arg1, arg2);
 }
+
+export function TeamPlaces() {
+  return window['go']['teamclient']['Binding']['TeamPlaces']();
+}
