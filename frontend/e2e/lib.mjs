@@ -80,3 +80,17 @@ export function alive(pid) {
     return false;
   }
 }
+
+/** openNewPaneForm shows the Terminal's New pane form and returns it. The
+ * screen shows the form by itself while it has no panes, and hides it once
+ * the panes of earlier specs have loaded: a single look-then-click could
+ * see the form just before it went away. */
+export async function openNewPaneForm(page) {
+  const form = page.getByRole('form', { name: 'New pane' });
+  await until('the New pane form', async () => {
+    if (await form.isVisible()) return true;
+    await page.getByRole('button', { name: '+ New pane' }).click({ timeout: 2000 }).catch(() => {});
+    return false;
+  });
+  return form;
+}

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { until, assert, xtermText, goCall } from '../lib.mjs';
+import { until, assert, xtermText, goCall, openNewPaneForm } from '../lib.mjs';
 
 // A pane on a new branch, with the REAL Claude Code against the fake model.
 // The repository "shop" (main, an ignored .env, and .osfoundry/worktree.toml
@@ -50,8 +50,7 @@ export default async function ({ page, base, home, tmp, env, shot }) {
   await page.goto(base + '/#/terminal');
   await page.waitForSelector('.rail-col');
   const form = page.getByRole('form', { name: 'New pane' });
-  if (!(await form.isVisible())) await page.getByRole('button', { name: '+ New pane' }).click();
-  await form.waitFor();
+  await openNewPaneForm(page);
   // Outside a repository the choice is there but off, saying why.
   await form.locator('input[name="dir"]').fill(join(tmp, 'branch'));
   const problem = form.locator('[data-branch-problem]');

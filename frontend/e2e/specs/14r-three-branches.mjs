@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { until, assert, xtermText, goCall } from '../lib.mjs';
+import { until, assert, xtermText, goCall, openNewPaneForm } from '../lib.mjs';
 import { startGitea } from '../gitea.mjs';
 
 // Three agents on three branches of one repository, from the app alone:
@@ -67,8 +67,7 @@ export default async function ({ page, base, home, tmp, env, shot }) {
     await page.waitForSelector('.rail-col');
     for (const n of Object.keys(names)) {
       const form = page.getByRole('form', { name: 'New pane' });
-      if (!(await form.isVisible())) await page.getByRole('button', { name: '+ New pane' }).click();
-      await form.waitFor();
+      await openNewPaneForm(page);
       await form.locator('input[name="dir"]').fill(repo);
       // Claude asks before each shell command (its auto mode would send the
       // commit to a safety check the fake model does not answer); the person

@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { until, assert, goCall, xtermText } from '../lib.mjs';
+import { until, assert, goCall, xtermText, openNewPaneForm } from '../lib.mjs';
 
 // The New pane form's "Agent Client Protocol" choice: nobody types
 // `osfoundry acp`, and no `osfoundry` command is on the PATH the app gets
@@ -60,8 +60,7 @@ export default async function ({ page, base, tmp, bin, env, shot }) {
   await page.waitForSelector('.rail-col');
   const form = page.getByRole('form', { name: 'New pane' });
   const open = async () => {
-    if (!(await form.isVisible())) await page.getByRole('button', { name: '+ New pane' }).click();
-    await form.waitFor();
+    await openNewPaneForm(page);
     await form.locator('input[name="dir"]').fill(dir);
     await form.getByRole('radio', { name: 'Agent Client Protocol' }).check();
   };
