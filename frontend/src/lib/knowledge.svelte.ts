@@ -5,6 +5,7 @@
 // re-apply work the same. The open knowledge base is followed live by
 // comparing its stamp once a second (any process's write moves it).
 import { on } from './events';
+import { teamApi } from './api/team';
 import { knowledgeApi, type Article, type KnowledgeHit, type KnowledgeOverview } from './api/knowledge';
 import { notesApi, type SaveResult } from './api/notes';
 import { sharedDrafts, type DraftStore } from './notes/drafts';
@@ -47,6 +48,8 @@ export class ArticleEditor {
 
 export class KnowledgeState {
   overview = $state<KnowledgeOverview>({ workspaces: [], projects: [], knowledge_bases: [] });
+  /** the team workspace's name of each Synced project, by project id */
+  teamPlaces = $state<Record<string, string>>({});
   loaded = $state(false);
   error = $state('');
   kb = $state('');
@@ -79,7 +82,9 @@ export class KnowledgeState {
 
   async load() {
     try {
-      this.overview = await knowledgeApi.overview();
+      const [o, places] = await Promise.all([knowledgeApi.overview(), teamApi.teamPlaces().catch(() => null)]);
+      this.overview = o;
+      if (places) this.teamPlaces = places;
       this.error = '';
     } catch (e) {
       this.error = `Could not load knowledge bases: ${message(e)}`;
@@ -88,7 +93,7 @@ export class KnowledgeState {
   }
 
   where(projectId: string, workspaceId: string): string {
-    return placeName(this.overview, projectId, workspaceId);
+    return placeName(this.overview, projectId, workspaceId, this.teamPlaces);
   }
 
   createKb(workspace: string, project: string, name: string): Promise<string | null> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chosenProject, NEW_PROJECT } from './place';
+import { chosenProject, NEW_PROJECT, placeName } from './place';
 
 describe('chosenProject', () => {
   const made: string[] = [];
@@ -26,5 +26,16 @@ describe('chosenProject', () => {
     expect(await chosenProject(NEW_PROJECT, '   ', create)).toBeNull();
     expect(made).toEqual([]);
     expect(await chosenProject(NEW_PROJECT, 'refused', create)).toBeNull();
+  });
+});
+
+describe('placeName', () => {
+  const o = { workspaces: [{ id: 'w1', name: 'Personal' }], projects: [{ id: 'p1', name: 'Site plan' }, { id: 'p2', name: 'Diary' }] };
+
+  it('names a Synced project by its team workspace, a Local-only one by its own', () => {
+    const team = { p1: 'Team' };
+    expect(placeName(o, 'p1', 'w1', team)).toBe('Team · Site plan');
+    expect(placeName(o, 'p2', 'w1', team)).toBe('Personal · Diary');
+    expect(placeName(o, '', 'w1')).toBe('Personal · No project');
   });
 });

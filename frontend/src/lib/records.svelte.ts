@@ -6,6 +6,7 @@
 // conditional too. records:changed (any writer, an agent's edit_record_item
 // included) refreshes the open channel and follows the open item live.
 import { on } from './events';
+import { teamApi } from './api/team';
 import { bodyOf, recordsApi, type RecordChannel, type RecordEdit, type RecordItem, type RecordsOverview } from './api/records';
 import { notesApi, type SaveResult } from './api/notes';
 import { sharedDrafts, type DraftStore } from './notes/drafts';
@@ -71,6 +72,8 @@ export class RecordEditor {
 
 export class RecordsState {
   overview = $state<RecordsOverview>({ workspaces: [], projects: [], channels: [] });
+  /** the team workspace's name of each Synced project, by project id */
+  teamPlaces = $state<Record<string, string>>({});
   loaded = $state(false);
   error = $state('');
   channel = $state('');
@@ -118,7 +121,9 @@ export class RecordsState {
 
   async load() {
     try {
-      this.overview = await recordsApi.overview();
+      const [o, places] = await Promise.all([recordsApi.overview(), teamApi.teamPlaces().catch(() => null)]);
+      this.overview = o;
+      if (places) this.teamPlaces = places;
       this.error = '';
     } catch (e) {
       this.error = `Could not load Record channels: ${message(e)}`;
@@ -131,7 +136,7 @@ export class RecordsState {
   }
 
   where(c: RecordChannel): string {
-    return placeName(this.overview, c.project_id, c.workspace_id);
+    return placeName(this.overview, c.project_id, c.workspace_id, this.teamPlaces);
   }
 
   createChannel(workspace: string, project: string, name: string, statuses: string[]): Promise<string | null> {
