@@ -100,18 +100,19 @@ export default async function ({ page, base, home, tmp, env, shot }) {
       await page.keyboard.type(ask);
       await until('the request to be typed', async () => (await xtermText(page, p.id)).includes(ask));
       await page.keyboard.press('Enter');
-      let asked = false;
-      let noticed = false;
+      // The person says yes to "Do you want to proceed?" and goes on past
+      // Claude Code's one-time notice about its auto mode (shown once per
+      // HOME to the first session that asks the model). An Enter pressed as
+      // the menu is still being drawn can be lost: one still on screen
+      // 3 s later is answered again, in the pane's own terminal.
+      let answeredAt = 0;
       await until(`${p.name}: Claude's answer`, async () => {
         const text = await xtermText(page, p.id);
-        if (!asked && text.includes('Do you want to proceed?')) {
-          asked = true;
-          await page.keyboard.press('Enter');
-        }
-        // Claude Code's one-time notice about its auto mode, shown once per
-        // HOME to the first session that asks the model: the person goes on.
-        if (!noticed && text.includes('Enter to continue · Esc to cancel')) {
-          noticed = true;
+        const screen = (await goCall(page, 'terminal.Service.ScreenText', p.id)).join('\n'); // what shows now
+        const waits = screen.includes('Do you want to proceed?') || screen.includes('Enter to continue · Esc to cancel');
+        if (waits && Date.now() - answeredAt > 3000) {
+          answeredAt = Date.now();
+          await page.locator(`[data-pane-view="${p.id}"] .xterm-helper-textarea`).focus();
           await page.keyboard.press('Enter');
         }
         return text.includes(`Wrote ${names[p.name]}.`);
