@@ -1,3 +1,8 @@
+// The runner desktop is a process group of its own, SIGKILLed with its
+// Claude Code: Unix process groups.
+
+//go:build unix
+
 package teamrunner
 
 import (
