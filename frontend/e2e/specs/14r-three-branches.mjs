@@ -78,6 +78,9 @@ export default async function ({ page, base, home, tmp, env, shot }) {
       await until('the base to be read', async () => (await form.locator('select[name="branch-base"]').inputValue()) === 'main');
       await form.getByRole('button', { name: 'Start' }).click();
       const id = await until(`the pane on osf/${n}`, async () => (await goCall(page, 'terminal.Service.List')).find((p) => p.branch?.name === `osf/${n}`)?.id);
+      // The pane is listed a moment before the form hears back and closes:
+      // opening the next form before then would find this one still there.
+      await form.waitFor({ state: 'hidden', timeout: 30000 });
       panes.push({ id, name: n });
     }
     const pane = Object.fromEntries(panes.map((p) => [p.name, p.id]));
