@@ -32,13 +32,14 @@ import (
 	"github.com/osfoundry/desktop/backend/panestate"
 	"github.com/osfoundry/desktop/backend/panestore"
 	"github.com/osfoundry/desktop/backend/quitask"
+	"github.com/osfoundry/desktop/backend/remoteanswer"
 	"github.com/osfoundry/desktop/backend/review"
 	"github.com/osfoundry/desktop/backend/rulesupdate"
-	"github.com/osfoundry/desktop/backend/runs"
 	"github.com/osfoundry/desktop/backend/settings"
 	"github.com/osfoundry/desktop/backend/shellenv"
 	"github.com/osfoundry/desktop/backend/store"
 	"github.com/osfoundry/desktop/backend/teamclient"
+	"github.com/osfoundry/desktop/backend/teamrunner"
 	"github.com/osfoundry/desktop/backend/terminal"
 	"github.com/osfoundry/desktop/backend/toolpolicy"
 	"github.com/osfoundry/desktop/backend/usage"
@@ -81,7 +82,7 @@ type App struct {
 	Usage     *usage.Binding       // the Usage screen and the board's usage line
 	Review    *review.Service      // a pane branch's Review: diff, comments, Finish
 	Forge     *forge.Binding       // push a branch and open its pull request (the Finish panel's dialog)
-	prCards   *forgeCards          // the requests opened from the app, on the branches' cards
+	prCards   *board.ForgeCards    // the requests opened from the app, on the branches' cards
 	Team      *teamclient.Binding  // Settings → Team and the header's team status
 	team      *teamclient.Client
 	replica   *teamclient.Replica // this desktop's Synced projects
@@ -176,19 +177,19 @@ func newApp(dir string, inst *instance.Instance) (*App, error) {
 		return nil, err
 	}
 	// Team runs: none is claimed until the person turns on "Run work for the team".
-	if a.runner, err = teamclient.NewRunner(context.Background(), a.team, db, teamRunExec(a), nil); err != nil {
+	if a.runner, err = teamclient.NewRunner(context.Background(), a.team, db, teamrunner.Exec(a.work.Orchestrator, a.replica), nil); err != nil {
 		return nil, err
 	}
 	teamclient.UseRunner(a.Team, a.runner)
-	if err := a.wireRemoteAnswers(); err != nil {
+	if err := remoteanswer.ForDesktop(a.sessions, a.panes, a.watch.Registry(), a.work); err != nil {
 		return nil, err
 	}
 	a.work.Chat.SetHistory(chat.SessionHistory(a.inv))
 	a.Models = agentcli.NewModelsBinding(a.work.Runner, a.usage.ClaudeModels)
-	a.inv.SetRunSource(inventoryRuns(a.work.Chat.Runs()))      // the app's own runs show as such
+	a.inv.SetRunSource(chat.InventoryRuns(a.work.Chat.Runs())) // the app's own runs show as such
 	a.Policy = toolpolicy.NewBinding(a.prefs, a.work.Executor) // the saved overrides, from the first call
 	var forgeOpener *forge.Opener
-	if a.Forge, forgeOpener, a.prCards, err = openForge(dir); err != nil {
+	if a.Forge, forgeOpener, a.prCards, err = board.OpenForge(dir); err != nil {
 		return nil, err
 	}
 	if a.conn, err = connectwin.Open(context.Background(), connectwin.Options{DB: db, Notes: a.notes, Emitter: a.emit, PullRequests: forgeOpener,
@@ -200,12 +201,12 @@ func newApp(dir string, inst *instance.Instance) (*App, error) {
 		return nil, err
 	}
 	a.replica.UseMessages(a.conn.Store) // a synced project's discussion channel syncs
-	serveChannelAgents(a)
+	chat.ServeChannelAgents(context.Background(), a.conn.Messages, a.work.Chat)
 	var rulesReloaded func(problems []error) // logs and shows what a reload of the rules could not use
 	chats, jobs := a.work.BoardSources()
 	a.Board, rulesReloaded = board.ForWindow(context.Background(), board.WindowOptions{Knowledge: appdir.Knowledge(dir),
 		Emitter: a.sessions.Tee(a.emit), DB: db, Inventory: a.inv, Panes: a.panes, Watcher: a.watch,
-		Chats: chats, Jobs: jobs, RuleProblems: ruleProblems, Log: os.Stderr, PullRequests: a.prCards, Shelf: summaryShelf(a.notes, appdir.Knowledge(dir))})
+		Chats: chats, Jobs: jobs, RuleProblems: ruleProblems, Log: os.Stderr, PullRequests: a.prCards, Shelf: board.NotesShelf(a.notes, appdir.Knowledge(dir))})
 	if a.Rules, err = rulesupdate.ForWindow(home, a.watch, rulesReloaded); err != nil {
 		fmt.Fprintln(os.Stderr, "osfoundry:", err)
 	}
@@ -273,7 +274,7 @@ func (a *App) startup(ctx context.Context) {
 	go a.replica.Run(usageCtx)
 	go a.runner.Run(usageCtx)
 	go a.sessions.Run(usageCtx)
-	go a.prCards.follow(usageCtx, a.Forge, 2*time.Minute)
+	go a.prCards.Follow(usageCtx, a.Forge, 2*time.Minute)
 	if err := a.notesWatch.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "osfoundry:", err)
 	}
@@ -403,32 +404,4 @@ func runWindow(toFile bool) error {
 		return fmt.Errorf("running the window: %w", err)
 	}
 	return nil
-}
-
-// inventoryRuns lets External agents read the session ids the run engine
-// recorded, to tell the app's own runs from a person's sessions.
-func inventoryRuns(eng *runs.Engine) inventory.RunSource {
-	return func(ctx context.Context) ([]inventory.KnownRun, error) {
-		rs, err := eng.SessionRuns(ctx)
-		out := make([]inventory.KnownRun, len(rs))
-		for i, r := range rs {
-			out[i] = inventory.KnownRun{SessionID: r.SessionID, Title: r.Title, ChatID: r.ChatID, RunID: r.RunID}
-		}
-		return out, err
-	}
-}
-
-// summaryShelf keeps the board's Done summaries as articles of the
-// "Session summaries" knowledge base. The summary files written before
-// that are imported once, in the background (never in the window's way).
-func summaryShelf(s *notes.Store, knowledge string) board.Shelf {
-	go func() {
-		if _, err := s.ImportSessionSummaries(context.Background(), filepath.Join(knowledge, board.SummaryDir)); err != nil {
-			fmt.Fprintln(os.Stderr, "osfoundry:", err)
-		}
-	}()
-	return board.ShelfFunc(func(id, title, body string) (board.SummaryArticle, error) {
-		r, err := s.SaveSessionSummary(context.Background(), "", id, title, body)
-		return board.SummaryArticle{KB: r.KB, Article: r.Article}, err
-	})
 }

@@ -1,4 +1,4 @@
-package main
+package chat
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"github.com/osfoundry/desktop/backend/agentcli"
-	"github.com/osfoundry/desktop/backend/chat"
+	"github.com/osfoundry/desktop/backend/inventory"
 	"github.com/osfoundry/desktop/backend/messages"
 	"github.com/osfoundry/desktop/backend/pipeline"
 	"github.com/osfoundry/desktop/backend/runs"
@@ -16,7 +16,7 @@ import (
 // the pipeline: the run engine records it (a card, a row in External
 // agents), and its tools go through the one executor and its policy gate.
 // Nobody watches it, so a tool that needs approval is refused at once.
-type channelAgentRunner struct{ chat *chat.Service }
+type channelAgentRunner struct{ chat *Service }
 
 var _ messages.AgentRunner = channelAgentRunner{}
 
@@ -56,10 +56,23 @@ func (r channelAgentRunner) RunChannelAgent(ctx context.Context, t messages.Agen
 	return out, nil
 }
 
-// serveChannelAgents has the agents added to Message channels answer the
-// posts that mention them, for the app's lifetime.
-func serveChannelAgents(a *App) {
-	messages.ServeBindingAgents(context.Background(), a.conn.Messages, channelAgentRunner{a.work.Chat}, func(format string, args ...any) {
+// ServeChannelAgents has the agents added to Message channels answer the
+// posts that mention them, until ctx ends.
+func ServeChannelAgents(ctx context.Context, channels *messages.Binding, s *Service) {
+	messages.ServeBindingAgents(ctx, channels, channelAgentRunner{s}, func(format string, args ...any) {
 		fmt.Fprintf(os.Stderr, format+"\n", args...)
 	})
+}
+
+// InventoryRuns lets External agents read the session ids the run engine
+// recorded, to tell the app's own runs from a person's sessions.
+func InventoryRuns(eng *runs.Engine) inventory.RunSource {
+	return func(ctx context.Context) ([]inventory.KnownRun, error) {
+		rs, err := eng.SessionRuns(ctx)
+		out := make([]inventory.KnownRun, len(rs))
+		for i, r := range rs {
+			out[i] = inventory.KnownRun{SessionID: r.SessionID, Title: r.Title, ChatID: r.ChatID, RunID: r.RunID}
+		}
+		return out, err
+	}
 }
