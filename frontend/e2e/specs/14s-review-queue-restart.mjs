@@ -55,6 +55,10 @@ export default async function ({ page, home, tmp, env, bin, shot }) {
     await page.keyboard.press('Enter');
     await until('Claude to be working', async () => (await page.locator(`[data-pane="${id}"]`).getAttribute('data-state')) === 'working', 20000);
     await until('the pane to know its conversation', async () => (await goCall(page, 'terminal.Service.List')).find((p) => p.id === id && p.session), 20000);
+    // The slow answer is taken only once the request reaches the model
+    // (Claude Code shows it is working before it sends): quitting earlier
+    // would leave it for the comments' request after the restart.
+    await until('the request to reach the model', async () => (await requests()).some((r) => r.last.includes('Think it over')), 30000);
 
     // Comment and Send to agent: queued.
     await page.locator(`[data-review-tab="${id}"]`).click();
