@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 )
 
+// readFlags open a store file for reading (see openRegular).
+const readFlags = os.O_RDONLY
+
 // dirStatter stats by path where fstatat is not available.
 type dirStatter struct{ dir string }
 

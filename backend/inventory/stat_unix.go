@@ -8,6 +8,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// readFlags open a store file for reading (see openRegular).
+const readFlags = os.O_RDONLY | unix.O_NONBLOCK
+
 // dirStatter stats names relative to an open folder (fstatat on its
 // descriptor): the kernel resolves the folder's path once, not once per
 // transcript, which is most of a warm refresh over thousands of files.

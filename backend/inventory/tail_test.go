@@ -1,6 +1,7 @@
 package inventory
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -72,4 +73,25 @@ func first(s []string) string {
 		return ""
 	}
 	return s[0]
+}
+
+// TestLastNewline compares lastNewline with bytes.LastIndexByte on every
+// prefix of texts whose lines are shorter, around and longer than its
+// eight-byte and block steps, and on bytes one off '\n' that its word test
+// could take for one.
+func TestLastNewline(t *testing.T) {
+	check := func(b []byte) {
+		t.Helper()
+		for end := len(b); end >= 0; end-- {
+			if got, want := lastNewline(b[:end]), bytes.LastIndexByte(b[:end], '\n'); got != want {
+				t.Fatalf("lastNewline(%d bytes) = %d, want %d", end, got, want)
+			}
+		}
+	}
+	for _, n := range []int{0, 1, 7, 8, 9, 127, 128, 129, 255, 256, 257, 3000, 20000} {
+		line := append(bytes.Repeat([]byte{'x'}, n), '\n')
+		check(bytes.Repeat(line, max(3, 40000/len(line))))
+	}
+	check([]byte("a\n\x0b\x0b\x0b\x0bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"))
+	check(bytes.Repeat([]byte{'x'}, 50000))
 }
