@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"sort"
 	"sync"
-	"sync/atomic"
 
 	"github.com/osfoundry/desktop/backend/store"
 )
@@ -169,7 +168,7 @@ func (ix *Index) refresh(ctx context.Context, dirs []string) (bool, error) {
 	seen := make(map[string]bool, len(ix.units)+64)
 	ix.mu.RUnlock()
 	scopes := map[string]scope{}
-	var jobs []readJob
+	rd := newReader(ctx, ix.env)
 	for _, a := range ix.adapters {
 		on := false
 		for _, app := range a.Apps() {
@@ -185,6 +184,7 @@ func (ix *Index) refresh(ctx context.Context, dirs []string) (bool, error) {
 		}
 		scopes[name] = sc
 		if err != nil {
+			rd.wait()
 			return false, fmt.Errorf("listing %s sessions: %w", a.Apps()[0].Name(), err)
 		}
 		var stale []Unit
@@ -198,10 +198,11 @@ func (ix *Index) refresh(ctx context.Context, dirs []string) (bool, error) {
 		}
 		ix.mu.RUnlock()
 		for _, u := range stale {
-			jobs = append(jobs, readJob{a: a, name: name, u: u})
+			rd.add(&readJob{a: a, name: name, u: u})
 		}
 	}
-	if err := ix.readAll(ctx, jobs); err != nil {
+	jobs := rd.wait()
+	if err := ctx.Err(); err != nil {
 		return false, err
 	}
 	for _, j := range jobs {
@@ -247,32 +248,57 @@ type readJob struct {
 	err      error
 }
 
-// readAll reads the jobs' files, on as many goroutines as there are CPUs
-// (at most 4): a cold index reads dozens to thousands of files, and each
-// read is independent, so a second core halves the wait for the list.
-func (ix *Index) readAll(ctx context.Context, jobs []readJob) error {
-	workers := min(runtime.GOMAXPROCS(0), 4, len(jobs))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(jobs) || ctx.Err() != nil {
-					return
-				}
-				j := &jobs[i]
-				j.sessions, j.err = j.a.Read(ctx, ix.env, j.u)
-				if j.err != nil {
-					j.sessions = nil
-				}
-			}
-		}()
+// reader reads stale files while the stores are still being listed, on
+// as many goroutines as there are CPUs (at most 4): a cold index reads
+// dozens to thousands of files, each read is independent, and listing the
+// next store is mostly waiting on system calls, so neither the list nor a
+// second core waits for the other. Workers start with the first job; a
+// refresh that finds nothing changed starts none.
+type reader struct {
+	ctx     context.Context
+	env     Env
+	jobs    []*readJob
+	queue   chan *readJob
+	wg      sync.WaitGroup
+	started bool
+}
+
+func newReader(ctx context.Context, env Env) *reader { return &reader{ctx: ctx, env: env} }
+
+// add queues j for reading.
+func (r *reader) add(j *readJob) {
+	if !r.started {
+		r.started = true
+		r.queue = make(chan *readJob, 256)
+		for range min(runtime.GOMAXPROCS(0), 4) {
+			r.wg.Go(r.work)
+		}
 	}
-	wg.Wait()
-	return ctx.Err()
+	r.jobs = append(r.jobs, j)
+	r.queue <- j
+}
+
+func (r *reader) work() {
+	for j := range r.queue {
+		if r.ctx.Err() != nil {
+			j.err = r.ctx.Err()
+			continue // drain: the refresh is abandoned
+		}
+		j.sessions, j.err = j.a.Read(r.ctx, r.env, j.u)
+		if j.err != nil {
+			j.sessions = nil
+		}
+	}
+}
+
+// wait returns every queued job once all are read.
+func (r *reader) wait() []*readJob {
+	if r.started {
+		close(r.queue)
+		r.wg.Wait()
+		r.started = false
+	}
+	return r.jobs
 }
 
 // persist writes changed units to the database in one transaction.
