@@ -17,7 +17,8 @@ const EventRecordsChanged = "records:changed"
 type RecordsChangedEvent struct {
 	Channel string `json:"record_channel_id"`
 	Item    string `json:"item_id"`
-	Version int64  `json:"version"`
+	// Version is the item's new version; 0 when it was deleted.
+	Version int64 `json:"version"`
 }
 
 // RecordsBinding is the Records screen's bound service over the Places and
@@ -31,7 +32,7 @@ type RecordsBinding struct {
 	every   time.Duration
 
 	mu   sync.Mutex
-	seen map[string]int64 // item id → last version announced
+	seen map[string]seenItem // item id → its channel and last version announced
 	stop context.CancelFunc
 	done chan struct{}
 }
@@ -42,7 +43,7 @@ func NewRecordsBinding(s *Store, emit Emitter) *RecordsBinding {
 	if emit == nil {
 		emit = noEmitter{}
 	}
-	return &RecordsBinding{db: s.db, places: s.Places, records: s.Records, emit: emit, timeout: 30 * time.Second, every: watchEvery, seen: map[string]int64{}}
+	return &RecordsBinding{db: s.db, places: s.Places, records: s.Records, emit: emit, timeout: 30 * time.Second, every: watchEvery, seen: map[string]seenItem{}}
 }
 
 func (b *RecordsBinding) ctx() (context.Context, context.CancelFunc) {
@@ -91,15 +92,68 @@ func (b *RecordsBinding) Stop() {
 	<-done
 }
 
+// seenItem is what the watcher knows of an item: enough to announce its
+// next version once, or its delete.
+type seenItem struct {
+	channel string
+	version int64
+}
+
 func (b *RecordsBinding) announce(channel, item string, version int64) {
 	b.mu.Lock()
-	if b.seen[item] >= version {
+	if b.seen[item].version >= version {
 		b.mu.Unlock()
 		return
 	}
-	b.seen[item] = version
+	b.seen[item] = seenItem{channel, version}
 	b.mu.Unlock()
 	b.emit.Emit(EventRecordsChanged, RecordsChangedEvent{Channel: channel, Item: item, Version: version})
+}
+
+// announceDeletes announces, with version 0, the items seen before that
+// are gone (deleted here, by an agent, or by a teammate's synced delete),
+// so an open board drops them. A count of the rows finds that something
+// went without listing every id on each commit.
+func (b *RecordsBinding) announceDeletes(ctx context.Context, q querier) error {
+	var n int
+	if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM record_items`).Scan(&n); err != nil {
+		return err
+	}
+	b.mu.Lock()
+	known := len(b.seen)
+	b.mu.Unlock()
+	if n >= known {
+		return nil
+	}
+	rows, err := q.QueryContext(ctx, `SELECT id FROM record_items`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	here := make(map[string]bool, n)
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return err
+		}
+		here[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	var gone []RecordsChangedEvent
+	b.mu.Lock()
+	for id, it := range b.seen {
+		if !here[id] {
+			delete(b.seen, id)
+			gone = append(gone, RecordsChangedEvent{Channel: it.channel, Item: id})
+		}
+	}
+	b.mu.Unlock()
+	for _, ev := range gone {
+		b.emit.Emit(EventRecordsChanged, ev)
+	}
+	return nil
 }
 
 // watch polls PRAGMA data_version on one held connection (it moves only
@@ -119,6 +173,9 @@ func (b *RecordsBinding) watch(ctx context.Context, conn *sql.Conn, last int64, 
 		var dv int64
 		if err := conn.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&dv); err == nil && dv != last {
 			if since, err = b.scan(ctx, conn, since, last == -1); err == nil {
+				err = b.announceDeletes(ctx, conn)
+			}
+			if err == nil {
 				last = dv
 			}
 		}
@@ -152,7 +209,7 @@ func (b *RecordsBinding) scan(ctx context.Context, q querier, since string, firs
 	for _, c := range changed {
 		if first {
 			b.mu.Lock()
-			b.seen[c.id] = max(b.seen[c.id], c.v)
+			b.seen[c.id] = seenItem{c.channel, max(b.seen[c.id].version, c.v)}
 			b.mu.Unlock()
 			continue
 		}

@@ -175,6 +175,81 @@ func TestRecordsBindingAnnouncesEveryWriterOnce(t *testing.T) {
 	}
 }
 
+// TestRecordsBindingAnnouncesDeletes: a Record deleted by another process
+// (or a teammate's synced delete) reaches an open board as version 0, once,
+// also when another item was added in the same moment.
+func TestRecordsBindingAnnouncesDeletes(t *testing.T) {
+	f := newFixture(t, Options{})
+	ctx := context.Background()
+	b := newBoard(t, f)
+	keep, err := f.s.AddRecord(ctx, b.ID, "Pricing page", "Draft", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone, err := f.s.AddRecord(ctx, b.ID, "Old page", "Draft", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := &recordEvents{ch: make(chan RecordsChangedEvent, 100)}
+	rb := NewRecordsBinding(f.s, ev)
+	rb.every = 20 * time.Millisecond
+	if err := rb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(rb.Stop)
+	db2, err := store.Open(filepath.Join(f.dir, store.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db2.Close()
+	other, err := Open(db2, filepath.Join(f.dir, "knowledge"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One commit adds an item and deletes another: the count of rows alone
+	// would not move.
+	tx, err := db2.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM record_items WHERE id = ?`, gone.ID); err != nil {
+		t.Fatal(err)
+	}
+	now := formatTime(time.Now())
+	added := RecordItem{ID: "rec-added-with-the-delete"}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO record_items (id, channel_id, title, fields, status, version, created_at, updated_at)
+		VALUES (?, ?, 'New page', '{}', 'Draft', 1, ?, ?)`, added.ID, b.ID, now, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int64{}
+	for len(got) < 2 {
+		e := ev.next(t)
+		if e.Channel != b.ID {
+			t.Fatalf("event for another channel: %+v", e)
+		}
+		got[e.Item] = e.Version
+	}
+	if v, ok := got[gone.ID]; !ok || v != 0 {
+		t.Fatalf("events = %+v, want %s deleted (version 0)", got, gone.ID)
+	}
+	if got[added.ID] != 1 {
+		t.Fatalf("events = %+v, want %s at version 1", got, added.ID)
+	}
+	if err := other.DeleteRecordItem(ctx, b.ID, keep.ID); err != nil {
+		t.Fatal(err)
+	}
+	if e := ev.next(t); e != (RecordsChangedEvent{b.ID, keep.ID, 0}) {
+		t.Fatalf("event after a delete = %+v", e)
+	}
+	time.Sleep(10 * rb.every)
+	if len(ev.ch) != 0 {
+		t.Fatalf("a delete was announced twice: %+v", <-ev.ch)
+	}
+}
+
 // TestRecordRacePersonAndAgentLoseNothing is the Notes race run on one
 // Record item: the person (the editor's conditional save, re-applying on a
 // refusal) and an agent (edit_record_item with expected_version and a new

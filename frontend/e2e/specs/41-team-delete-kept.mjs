@@ -136,6 +136,14 @@ export default async function ({ page, tmp, bin, dist }) {
     assert(/changed|edited/.test(kbWords) && /kept|not deleted/.test(kbWords), `the notice says the changed base was kept and why: ${kbWords}`);
     console.log(`     notice on desktop ${toldKb === appA ? 'A' : 'B'}: ${kbWords.trim()}`);
     await snap(toldKb, '41-kept-kb-notice');
+
+    // Online, a delete on A leaves B's open board on its own (no reload).
+    await appB.goto(B.base + `/#/records?channel=${chId}`);
+    await appB.locator(`[data-record="${it.item_id}"]`).waitFor();
+    await goCall(appA, 'notes.RecordsBinding.DeleteItem', chId, it.item_id);
+    const deletedAt = Date.now();
+    await appB.locator(`[data-record="${it.item_id}"]`).waitFor({ state: 'detached', timeout: 60000 });
+    console.log(`     the Record left desktop B's open board ${Date.now() - deletedAt} ms after A deleted it`);
     assert(errors.length === 0, 'page errors in the desktops: ' + errors.join('; '));
   } catch (e) {
     for (const [i, c] of contexts.entries()) for (const p of c.pages()) await snap(p, `41-team-delete-failure-${'AB'[i]}`).catch(() => {});
