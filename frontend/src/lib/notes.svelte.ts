@@ -7,12 +7,13 @@ import { on, type NotesChangedEvent } from './events';
 import { sharedDrafts, type DraftStore } from './notes/drafts';
 import { SheetTabState } from './notes/sheet.svelte';
 import { TextTabState } from './notes/text.svelte';
+import { errorText, placeName } from './place';
 
 type Api = typeof notesApi;
 /** TeamPlaces names the team workspace of each Synced project, by project id. */
 type TeamPlaces = () => Promise<Record<string, string> | null>;
 
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+const message = errorText;
 
 /** NoteEditor is one open Note. */
 export class NoteEditor {
@@ -234,8 +235,6 @@ export class NotesState {
   /** where says where a Note is: a Synced project's by its team workspace,
    * the same on the desktop that shared it and on a teammate's. */
   where(n: NoteInfo): string {
-    const ws = this.teamPlaces[n.project_id] ?? this.overview.workspaces.find((w) => w.id === n.workspace_id)?.name ?? n.workspace_id;
-    const p = this.overview.projects.find((x) => x.id === n.project_id)?.name;
-    return p ? `${ws} · ${p}` : ws;
+    return placeName(this.overview, n.project_id, n.workspace_id, this.teamPlaces, '');
   }
 }

@@ -38,4 +38,9 @@ describe('placeName', () => {
     expect(placeName(o, 'p2', 'w1', team)).toBe('Personal · Diary');
     expect(placeName(o, '', 'w1')).toBe('Personal · No project');
   });
+
+  it('names the workspace alone when asked, and one not listed yet by its id', () => {
+    expect(placeName(o, '', 'w1', {}, '')).toBe('Personal');
+    expect(placeName(o, 'p1', 'w9', {}, '')).toBe('w9 · Site plan');
+  });
 });

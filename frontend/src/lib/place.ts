@@ -9,12 +9,13 @@ export function errorText(e: unknown): string {
 
 type Named = { id: string; name: string };
 
-/** placeName names an item's place as "Workspace · Project" ("No project" when it has none); a Synced
- * project is named by its team workspace (team, by project id), alike on every desktop. */
-export function placeName(o: { workspaces: Named[]; projects: Named[] }, projectId: string, workspaceId: string, team: Record<string, string> = {}): string {
+/** placeName names an item's place as "Workspace · Project" (noProject when it has none: "No
+ * project", or '' for the workspace alone); a Synced project is named by its team workspace (team,
+ * by project id), alike on every desktop, and a workspace not listed yet by its id. */
+export function placeName(o: { workspaces: Named[]; projects: Named[] }, projectId: string, workspaceId: string, team: Record<string, string> = {}, noProject = 'No project'): string {
   const p = o.projects.find((x) => x.id === projectId);
-  const w = team[projectId] ?? o.workspaces.find((x) => x.id === workspaceId)?.name;
-  return [w, p?.name ?? 'No project'].filter(Boolean).join(' · ');
+  const w = team[projectId] ?? o.workspaces.find((x) => x.id === workspaceId)?.name ?? workspaceId;
+  return [w, p?.name ?? noProject].filter(Boolean).join(' · ');
 }
 
 /** createThenReload runs create, reloads, and returns the new id; on failure it reports `${failed}: why` and returns null. */
