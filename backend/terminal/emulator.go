@@ -129,8 +129,15 @@ func (e *Emulator) feed(b []byte) {
 		b = b[:len(b)-cut]
 	}
 	if len(b) > 0 {
-		e.cellBuf = cellText(b, e.cellBuf)
-		e.vt.Write(e.cellBuf)
+		cells := cellText(b, e.cellBuf)
+		e.vt.Write(cells)
+		// cellText returns ASCII input itself: keeping that as cellBuf made
+		// the next non-ASCII feed rewrite its own input (the queue's buffer
+		// is reused) while reading it, and a wide rune's pad overwrote the
+		// runes after it.
+		if len(cells) == 0 || &cells[0] != &b[0] {
+			e.cellBuf = cells[:0]
+		}
 		if cap(e.cellBuf) > 4<<20 {
 			e.cellBuf = nil
 		}

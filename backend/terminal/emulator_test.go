@@ -90,3 +90,16 @@ func TestEmulatorBadSizes(t *testing.T) {
 		}
 	}
 }
+
+// The queue's buffer is reused after every flush: wide runes emulated
+// after ASCII-only output must come out whole, not overwritten by the
+// padding of the rune before them.
+func TestEmulatorWideRunesAfterASCIIFlush(t *testing.T) {
+	e := NewEmulator(40, 3)
+	e.Write([]byte("abc\r\n"))
+	e.Lines()
+	e.Write([]byte("日本語 and 🎉 more"))
+	if got := e.Lines()[1]; got != "日本語 and 🎉 more" {
+		t.Fatalf("row 1: got %q", got)
+	}
+}
