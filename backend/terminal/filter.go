@@ -73,7 +73,9 @@ type sinks struct {
 }
 
 func (f *filter) write(p []byte, out sinks) {
-	start := 0 // start of the pending plain-text run in p
+	// start begins the pending run of p that both sinks take as it is:
+	// text and the plain CSI sequences within it (see plainCSI).
+	start := 0
 	flushText := func(end int) {
 		if end > start {
 			out.emu(p[start:end])
@@ -87,6 +89,10 @@ func (f *filter) write(p []byte, out sinks) {
 				break
 			}
 			i += j
+			if n := plainCSI(p[i:]); n > 0 {
+				i += n - 1
+				continue
+			}
 			flushText(i)
 			f.st = stEsc
 			f.seq = append(f.seq[:0], 0x1b)
@@ -105,6 +111,30 @@ func (f *filter) write(p []byte, out sinks) {
 	if f.st == stGround && start >= 0 {
 		flushText(len(p))
 	}
+}
+
+// plainCSI returns the length of the CSI sequence b starts with when it is
+// complete in b and plain — numeric parameters only, within maxCSI, and a
+// final byte csi() passes to both sinks without a side effect (not a
+// query, not a scroll region) — and 0 otherwise. Such a sequence (colours,
+// cursor moves, erases: most sequences of busy output) stays in the text
+// run, so a read is handed on in a few pieces rather than one or two per
+// sequence, and is not collected byte by byte into f.seq.
+func plainCSI(b []byte) int {
+	if len(b) < 3 || b[1] != '[' {
+		return 0
+	}
+	for k := 2; k < len(b) && k <= maxCSI; k++ {
+		c := b[k]
+		if c >= '0' && c <= ';' { // digits, ':' and ';'
+			continue
+		}
+		if c >= 0x40 && c <= 0x7e && c != 'c' && c != 'n' && c != 't' && c != 'r' {
+			return k + 1
+		}
+		return 0
+	}
+	return 0
 }
 
 // step advances the state machine by one byte of a sequence and reports
