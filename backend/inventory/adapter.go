@@ -115,7 +115,7 @@ func statUnit(path string) (Unit, bool) {
 // listFiles returns the regular files directly in dir whose names match keep.
 // Symlinked folders are not entered, so a symlink loop cannot trap a scan.
 func listFiles(dir string, keep func(name string) bool) []Unit {
-	f, err := os.Open(dir)
+	f, err := openDir(dir)
 	if err != nil {
 		return nil
 	}
@@ -189,7 +189,7 @@ func listFilesIn(ctx context.Context, dirs []string, keep func(name string) bool
 // a measurable share of a warm refresh over thousands of transcripts, and
 // the index sorts sessions itself.
 func readDirUnsorted(dir string) []fs.DirEntry {
-	f, err := os.Open(dir)
+	f, err := openDir(dir)
 	if err != nil {
 		return nil
 	}
@@ -197,6 +197,12 @@ func readDirUnsorted(dir string) []fs.DirEntry {
 	ents, _ := f.ReadDir(-1)
 	return ents
 }
+
+// openDir opens a folder to list it. os.Open would take it for a file that
+// might be polled and switch it to non-blocking and back around a refused
+// poller registration: four system calls per folder, which a listing of
+// dozens of project and date folders repeats on every refresh.
+func openDir(dir string) (*os.File, error) { return os.OpenFile(dir, readFlags, 0) }
 
 // listDirs returns the real (non-symlink) sub-folders of dir.
 func listDirs(dir string) []string {

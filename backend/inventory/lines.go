@@ -74,7 +74,7 @@ type lineReader struct {
 func newLineReader(r io.Reader, max int, start int64) *lineReader {
 	var buf []byte
 	if max+1 >= firstRead {
-		buf = getFirstRead()
+		buf = getLineBuf(firstRead)
 	} else {
 		buf = make([]byte, max+1)
 	}
@@ -85,26 +85,46 @@ func newLineReader(r io.Reader, max int, start int64) *lineReader {
 	return lr
 }
 
-// release hands the reader's first buffer back for the next file's
-// reader; the reader and the lines it returned must not be used after it.
+// release hands the reader's buffer back for the next file's reader; the
+// reader and the lines it returned must not be used after it.
 func (l *lineReader) release() {
-	putFirstRead(l.buf)
+	putLineBuf(l.buf)
 	l.buf = nil
 }
 
-// firstReads recycles the 16 KiB first buffers of head and tail reads: a
-// cold index of the seed corpus takes two per file, and allocating and
-// clearing them (1.5 of its 2.7 MB) was the largest cost left after the
-// reads themselves.
-var firstReads = sync.Pool{New: func() any { b := make([]byte, firstRead); return &b }}
+// lineBufs recycle line buffers of firstRead << i bytes, the sizes a
+// reader's buffer takes as it doubles for a long line. A cold index of
+// the seed corpus takes two first buffers per file, and every Codex
+// rollout grows one for its 20 KB meta line; allocating and clearing them
+// was the largest cost left after the reads themselves. Longer buffers
+// (lines over a few hundred KB) are rare and left to the collector.
+var lineBufs [5]sync.Pool
 
-func getFirstRead() []byte { return *(firstReads.Get().(*[]byte)) }
+// lineBufClass returns i for a size of firstRead << i, else -1.
+func lineBufClass(n int) int {
+	for i := range lineBufs {
+		if n == firstRead<<i {
+			return i
+		}
+	}
+	return -1
+}
 
-// putFirstRead recycles b if it is a first buffer (not one grown since).
-func putFirstRead(b []byte) {
-	if cap(b) == firstRead {
-		b = b[:firstRead]
-		firstReads.Put(&b)
+// getLineBuf returns a buffer of n bytes (its contents are garbage).
+func getLineBuf(n int) []byte {
+	if i := lineBufClass(n); i >= 0 {
+		if b, ok := lineBufs[i].Get().(*[]byte); ok {
+			return *b
+		}
+	}
+	return make([]byte, n)
+}
+
+// putLineBuf recycles b if its capacity is one of the pooled sizes.
+func putLineBuf(b []byte) {
+	if i := lineBufClass(cap(b)); i >= 0 {
+		b = b[:cap(b)]
+		lineBufs[i].Put(&b)
 	}
 }
 
@@ -124,8 +144,9 @@ func (l *lineReader) next() (line []byte, at int64, skipped int64, ok bool) {
 			return l.skipLong()
 		}
 		if l.beg == 0 && l.end == len(l.buf) && len(l.buf) < l.max+1 {
-			nb := make([]byte, min(2*len(l.buf), l.max+1))
+			nb := getLineBuf(min(2*len(l.buf), l.max+1))
 			l.end = copy(nb, l.buf[:l.end])
+			putLineBuf(l.buf)
 			l.buf = nb
 		}
 		if l.eof {
