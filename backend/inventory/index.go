@@ -49,6 +49,7 @@ type cachedUnit struct {
 	Unit
 	adapter  string
 	sessions []Session
+	blob     []byte // sessions as persist stores them, when already encoded
 }
 
 // Index keeps the session list, re-reading only the units whose identity
@@ -168,7 +169,7 @@ func (ix *Index) refresh(ctx context.Context, dirs []string) (bool, error) {
 	seen := make(map[string]bool, len(ix.units)+64)
 	ix.mu.RUnlock()
 	scopes := map[string]scope{}
-	rd := newReader(ctx, ix.env)
+	rd := newReader(ctx, ix.env, ix.db != nil)
 	for _, a := range ix.adapters {
 		on := false
 		for _, app := range a.Apps() {
@@ -212,7 +213,7 @@ func (ix *Index) refresh(ctx context.Context, dirs []string) (bool, error) {
 		// A per-file read error (a torn file, a locked database) is kept as
 		// an empty unit under this identity, so an unreadable file costs one
 		// read, not one per refresh; the rest still lists.
-		changed[j.u.Path] = &cachedUnit{Unit: j.u, adapter: j.name, sessions: j.sessions}
+		changed[j.u.Path] = &cachedUnit{Unit: j.u, adapter: j.name, sessions: j.sessions, blob: j.blob}
 	}
 	ix.mu.Lock()
 	for p, c := range ix.units {
@@ -231,9 +232,13 @@ func (ix *Index) refresh(ctx context.Context, dirs []string) (bool, error) {
 			ix.units[p] = c
 		}
 	}
+	// The database write and the rebuild of the list only read the new
+	// units: each runs on its own core.
+	saved := make(chan error, 1)
+	go func() { saved <- ix.persist(ctx, changed) }()
 	ix.rebuild()
 	ix.mu.Unlock()
-	if err := ix.persist(ctx, changed); err != nil {
+	if err := <-saved; err != nil {
 		return true, err
 	}
 	return true, nil
@@ -245,6 +250,7 @@ type readJob struct {
 	name     string
 	u        Unit
 	sessions []Session
+	blob     []byte
 	err      error
 }
 
@@ -257,13 +263,16 @@ type readJob struct {
 type reader struct {
 	ctx     context.Context
 	env     Env
+	encode  bool // encode each result for the database on the worker too
 	jobs    []*readJob
 	queue   chan *readJob
 	wg      sync.WaitGroup
 	started bool
 }
 
-func newReader(ctx context.Context, env Env) *reader { return &reader{ctx: ctx, env: env} }
+func newReader(ctx context.Context, env Env, encode bool) *reader {
+	return &reader{ctx: ctx, env: env, encode: encode}
+}
 
 // add queues j for reading.
 func (r *reader) add(j *readJob) {
@@ -287,6 +296,9 @@ func (r *reader) work() {
 		j.sessions, j.err = j.a.Read(r.ctx, r.env, j.u)
 		if j.err != nil {
 			j.sessions = nil
+		}
+		if r.encode {
+			j.blob = encodeSessions(j.sessions)
 		}
 	}
 }
@@ -330,11 +342,10 @@ func (ix *Index) persist(ctx context.Context, changed map[string]*cachedUnit) er
 			}
 			continue
 		}
-		stored := make([]storedSession, len(c.sessions))
-		for i, s := range c.sessions {
-			stored[i] = storedSession{Session: s, Originator: s.originator, Priority: s.priority}
+		blob := c.blob
+		if blob == nil {
+			blob = encodeSessions(c.sessions)
 		}
-		blob, _ := json.Marshal(stored)
 		if _, err := put.ExecContext(ctx, p, c.adapter, c.Size, c.MtimeNs, string(blob)); err != nil {
 			return fmt.Errorf("saving the session index: %w", err)
 		}
@@ -343,6 +354,16 @@ func (ix *Index) persist(ctx context.Context, changed map[string]*cachedUnit) er
 		return fmt.Errorf("saving the session index: %w", err)
 	}
 	return nil
+}
+
+// encodeSessions is a unit's sessions as the database stores them.
+func encodeSessions(ss []Session) []byte {
+	stored := make([]storedSession, len(ss))
+	for i, s := range ss {
+		stored[i] = storedSession{Session: s, Originator: s.originator, Priority: s.priority}
+	}
+	blob, _ := json.Marshal(stored)
+	return blob
 }
 
 // rebuild recomputes the list from the cached units; callers hold mu.
