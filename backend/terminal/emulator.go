@@ -14,12 +14,20 @@ import (
 // `osfoundry screen` prints. Safe for concurrent use.
 type Emulator struct {
 	mu      sync.Mutex
-	vt      vt10x.Terminal
 	cols    int
 	rows    int
 	f       filter
+	pending []byte // emulator-bound bytes not handed to vt10x yet
+	// vtMu is held while vt10x parses, and guards vt, partial, spare,
+	// skipBuf and cellBuf (mu guards the rest). A full queue is parsed on
+	// a goroutine of its own (see handOff) so that the PTY reader goes on
+	// reading meanwhile; anything that reads or changes the screen takes
+	// mu and then vtMu, so it waits for that parse and sees every byte
+	// written before it asked.
+	vtMu    sync.Mutex
+	vt      vt10x.Terminal
 	partial []byte // an incomplete UTF-8 rune held back for the next write
-	pending []byte // emulator-bound bytes of the current write
+	spare   []byte // a handed-off queue's buffer, emptied, for the next queue
 	skipBuf []byte
 	cellBuf []byte
 	// fullRegion is false while the program has a partial scroll region
@@ -72,7 +80,7 @@ func (e *Emulator) WriteUI(p []byte, ui []byte) []byte {
 	defer e.mu.Unlock()
 	e.f.write(p, sinks{emu: e.queue, ui: &ui})
 	if len(e.pending) >= lazyMax {
-		e.flush()
+		e.handOff()
 	}
 	e.gen++
 	return ui
@@ -82,6 +90,25 @@ func (e *Emulator) WriteUI(p []byte, ui []byte) []byte {
 // lazyMax accumulate), so a burst is emulated in large pieces where the
 // scrolled-off part can be skipped. PTY reads are only ~4 KiB each.
 const lazyMax = 1 << 20
+
+// handOff starts parsing the queue on a goroutine of its own and starts a
+// new queue. Parsed on the writer's goroutine, each full queue stalled the
+// PTY reads for the whole parse, and the program writing to the pane with
+// them. Called with mu held. The vtMu taken here is released by the
+// parsing goroutine; while the previous queue is still being parsed this
+// waits for it, so at most one queue is parsed and one fills behind it.
+func (e *Emulator) handOff() {
+	e.vtMu.Lock()
+	b, full, rows := e.pending, e.fullRegion, e.rows
+	e.pending, e.spare = e.spare[:0], nil
+	go func() {
+		defer e.vtMu.Unlock()
+		e.emulate(b, full, rows)
+		if cap(b) <= 4<<20 {
+			e.spare = b[:0] // a burst should not pin a huge buffer
+		}
+	}()
+}
 
 func (e *Emulator) queue(b []byte) {
 	if cap(e.pending)-len(e.pending) < len(b) {
@@ -94,24 +121,35 @@ func (e *Emulator) queue(b []byte) {
 	e.pending = append(e.pending, b...)
 }
 
-// flush emulates the queued bytes, skipping plain text that scrolls off
-// unseen (see skip.go).
+// flush emulates the queued bytes now, after any queue handed off
+// before. Called with mu held; when it returns vt10x is idle and stays so
+// until mu is released (only a writer holding mu hands a queue off), so the
+// caller may read the screen.
 func (e *Emulator) flush() {
+	e.vtMu.Lock()
+	defer e.vtMu.Unlock()
 	if len(e.pending) == 0 {
 		return
 	}
-	b := e.pending
-	if e.fullRegion {
-		b = skipScrolledOff(b, e.rows, e.skipBuf)
-		if len(b) > 0 && len(e.pending) > 0 && &b[0] != &e.pending[0] {
-			e.skipBuf = b[:0]
-		}
-	}
-	e.feed(b)
+	e.emulate(e.pending, e.fullRegion, e.rows)
 	e.pending = e.pending[:0]
 	if cap(e.pending) > 4<<20 {
 		e.pending = nil // a burst should not pin a huge buffer
 	}
+}
+
+// emulate feeds queued bytes to vt10x, skipping plain text that scrolls
+// off unseen (see skip.go); full and rows are the scroll region and the
+// screen height the bytes were written for. Called with vtMu held.
+func (e *Emulator) emulate(b []byte, full bool, rows int) {
+	if full {
+		s := skipScrolledOff(b, rows, e.skipBuf)
+		if len(s) > 0 && len(b) > 0 && &s[0] != &b[0] {
+			e.skipBuf = s[:0]
+		}
+		b = s
+	}
+	e.feed(b)
 	if cap(e.skipBuf) > 4<<20 {
 		e.skipBuf = nil
 	}
