@@ -31,6 +31,7 @@ import (
 
 	"github.com/osfoundry/desktop/backend/teamserver/testkit/teamtest"
 	"github.com/osfoundry/desktop/backend/testkit/pgtest"
+	"github.com/osfoundry/desktop/backend/testkit/secretservice"
 )
 
 // Info is what the kit prints once everything serves.
@@ -69,7 +70,7 @@ func main() {
 	s.Cleanup(pg.Remove)
 	info, g := startTeam(s, pg.Database(s))
 	if *seed != "" {
-		info.SecretService = startSecretService(s, *seed)
+		info.SecretService = secretservice.Start(s, *seed)
 	}
 	out, _ := json.Marshal(info)
 	fmt.Println(string(out))
