@@ -47,95 +47,87 @@ func (KnowledgeBaseConflict) HTTPStatus() int { return http.StatusConflict }
 // editedSince is the conflict error of a delete that lost to an edit.
 const editedSince = "edited_since"
 
-// DeleteKnowledgeBase removes a synced knowledge base and its articles if
-// they are the ones the desktop knew.
-func (s *Service) DeleteKnowledgeBase(ctx context.Context, personID, ws, kbID string, d KnowledgeBaseDelete) (any, error) {
+// deleteWithin is the shape of every delete: the person may write in ws;
+// the container (a knowledge base, a Record channel: noun id, read by
+// find, which returns its workspace) must be of ws; del deletes and
+// returns the conflict to answer, nil when done. What is already gone,
+// the container or the item, answers as deleted: a resend.
+func (s *Service) deleteWithin(ctx context.Context, personID, ws, noun, id string, find func() (string, error), del func() (any, error)) (any, error) {
 	if err := s.cfg.Auth.Require(ctx, personID, ws, teamauth.Write); err != nil {
 		return nil, err
 	}
-	kb, err := s.cfg.Notes.KnowledgeBase(ctx, kbID)
+	in, err := find()
 	if errors.Is(err, notes.ErrNotFound) {
 		return Deleted{Deleted: true}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading the knowledge base: %w", err)
+		return nil, fmt.Errorf("reading the %s: %w", noun, err)
 	}
-	if kb.Workspace != ws {
-		return nil, teamauth.Refuse(http.StatusNotFound, "no knowledge base %q in this workspace", kbID)
+	if in != ws {
+		return nil, teamauth.Refuse(http.StatusNotFound, "no %s %q in this workspace", noun, id)
 	}
-	if d.Articles == nil {
-		d.Articles = map[string]int64{}
-	}
-	done, now, err := s.cfg.Notes.DeleteKnowledgeBaseIf(ctx, kbID, d.Articles)
+	conflict, err := del()
 	if errors.Is(err, notes.ErrNotFound) {
 		return Deleted{Deleted: true}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	if !done {
+	if conflict != nil {
+		return conflict, nil
+	}
+	return Deleted{Deleted: true}, nil
+}
+
+// DeleteKnowledgeBase removes a synced knowledge base and its articles if
+// they are the ones the desktop knew.
+func (s *Service) DeleteKnowledgeBase(ctx context.Context, personID, ws, kbID string, d KnowledgeBaseDelete) (any, error) {
+	var kb notes.KnowledgeBase
+	return s.deleteWithin(ctx, personID, ws, "knowledge base", kbID, func() (string, error) {
+		var err error
+		kb, err = s.cfg.Notes.KnowledgeBase(ctx, kbID)
+		return kb.Workspace, err
+	}, func() (any, error) {
+		if d.Articles == nil {
+			d.Articles = map[string]int64{}
+		}
+		done, now, err := s.cfg.Notes.DeleteKnowledgeBaseIf(ctx, kbID, d.Articles)
+		if err != nil || done {
+			return nil, err
+		}
 		if now == nil {
 			now = []notes.ArticleDoc{}
 		}
 		return KnowledgeBaseConflict{Error: editedSince, KnowledgeBase: kb, Articles: now}, nil
-	}
-	return Deleted{Deleted: true}, nil
+	})
 }
 
 // DeleteArticle removes an article still at the version the desktop knew.
 func (s *Service) DeleteArticle(ctx context.Context, personID, ws, kbID, id string, d Delete) (any, error) {
-	if err := s.cfg.Auth.Require(ctx, personID, ws, teamauth.Write); err != nil {
-		return nil, err
-	}
-	kb, err := s.cfg.Notes.KnowledgeBase(ctx, kbID)
-	if errors.Is(err, notes.ErrNotFound) {
-		return Deleted{Deleted: true}, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading the knowledge base: %w", err)
-	}
-	if kb.Workspace != ws {
-		return nil, teamauth.Refuse(http.StatusNotFound, "no knowledge base %q in this workspace", kbID)
-	}
-	res, err := s.cfg.Notes.DeleteArticleIfVersion(ctx, kbID, id, d.ExpectedVersion)
-	if errors.Is(err, notes.ErrNotFound) {
-		return Deleted{Deleted: true}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	if !res.Saved {
+	return s.deleteWithin(ctx, personID, ws, "knowledge base", kbID, func() (string, error) {
+		kb, err := s.cfg.Notes.KnowledgeBase(ctx, kbID)
+		return kb.Workspace, err
+	}, func() (any, error) {
+		res, err := s.cfg.Notes.DeleteArticleIfVersion(ctx, kbID, id, d.ExpectedVersion)
+		if err != nil || res.Saved {
+			return nil, err
+		}
 		return ArticleConflict{Error: editedSince, Article: *res.Current}, nil
-	}
-	return Deleted{Deleted: true}, nil
+	})
 }
 
 // DeleteRecord removes a Record item still at the version the desktop knew.
 func (s *Service) DeleteRecord(ctx context.Context, personID, ws, channelID, id string, d Delete) (any, error) {
-	if err := s.cfg.Auth.Require(ctx, personID, ws, teamauth.Write); err != nil {
-		return nil, err
-	}
-	ch, err := s.cfg.Notes.RecordBoardByID(ctx, channelID)
-	if errors.Is(err, notes.ErrNotFound) {
-		return Deleted{Deleted: true}, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading the record channel: %w", err)
-	}
-	if ch.Workspace != ws {
-		return nil, teamauth.Refuse(http.StatusNotFound, "no record channel %q in this workspace", channelID)
-	}
-	res, err := s.cfg.Notes.DeleteRecordIfVersion(ctx, channelID, id, d.ExpectedVersion)
-	if errors.Is(err, notes.ErrNotFound) {
-		return Deleted{Deleted: true}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	if !res.Saved {
+	return s.deleteWithin(ctx, personID, ws, "record channel", channelID, func() (string, error) {
+		ch, err := s.cfg.Notes.RecordBoardByID(ctx, channelID)
+		return ch.Workspace, err
+	}, func() (any, error) {
+		res, err := s.cfg.Notes.DeleteRecordIfVersion(ctx, channelID, id, d.ExpectedVersion)
+		if err != nil || res.Saved {
+			return nil, err
+		}
 		return RecordConflict{Error: editedSince, Record: *res.Current}, nil
-	}
-	return Deleted{Deleted: true}, nil
+	})
 }
 
 func (s *Service) deleteKB(_ http.ResponseWriter, r *http.Request, p teamauth.Person) (any, error) {
