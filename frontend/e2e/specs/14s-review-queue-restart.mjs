@@ -78,7 +78,7 @@ export default async function ({ page, home, tmp, env, bin, shot }) {
     await page.goto(app.base + `/#/terminal?pane=${id}`);
     await page.waitForSelector(`[data-pane-view="${id}"]`);
     const want = 'Review comments on osf/later — please address each: (1) menu.md:3 — Cake only on Fridays.';
-    await until('the queued comments in the next request to the model', async () => (await requests()).slice(before).some((r) => r.last.includes(want)), 45000).catch(async (e) => {
+    await until('the queued comments in the next request to the model', async () => (await requests()).slice(before).some((r) => r.last.includes(want)), 90000).catch(async (e) => {
       throw new Error(`${e.message}\n${JSON.stringify((await requests()).slice(before).map((r) => r.last.slice(0, 300)))}\n${await xtermText(page, id)}`);
     });
     const after = (await requests()).slice(before);
