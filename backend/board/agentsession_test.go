@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,19 +12,32 @@ import (
 )
 
 // fakeSessions is the agents' own session stores, scripted.
+// The board asks from its own goroutines while a test adds sessions.
 type fakeSessions struct {
+	mu     sync.Mutex
 	latest map[string]AgentSession // agent+"|"+dir
 	plans  map[string]ResumePlan   // agent+"|"+id
 	since  time.Time               // what Latest was asked
 }
 
 func (f *fakeSessions) Latest(agent, dir string, since time.Time) (AgentSession, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.since = since
 	s, ok := f.latest[agent+"|"+dir]
 	return s, ok
 }
 
+// add makes s the latest session of agent in dir.
+func (f *fakeSessions) add(agent, dir string, s AgentSession) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.latest[agent+"|"+dir] = s
+}
+
 func (f *fakeSessions) Plan(agent, id string) (ResumePlan, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if p, ok := f.plans[agent+"|"+id]; ok {
 		return p, nil
 	}
@@ -58,8 +72,11 @@ func TestSummaryNamesTheAgentSessionAndItsResumeCommand(t *testing.T) {
 			t.Errorf("summary lacks %q:\n%s", want, md)
 		}
 	}
-	if !sessions.since.Equal(time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)) {
-		t.Errorf("looked for sessions since %v, want the session's start", sessions.since)
+	sessions.mu.Lock()
+	since := sessions.since
+	sessions.mu.Unlock()
+	if !since.Equal(time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)) {
+		t.Errorf("looked for sessions since %v, want the session's start", since)
 	}
 }
 

@@ -18,7 +18,7 @@ func TestTerminalCardsAreNamedByFirstPromptOrFolder(t *testing.T) {
 	b, _, keyB := r.promptPane(t, "shop-web", "0")
 	r.em.waitColumn(t, keyA, Idle, time.Time{})
 	r.em.waitColumn(t, keyB, Idle, time.Time{})
-	sessions.latest["claude|"+a.Dir] = AgentSession{ID: "s-a", Title: "Fix the double charge on checkout retry\nand add a test"}
+	sessions.add("claude", a.Dir, AgentSession{ID: "s-a", Title: "Fix the double charge on checkout retry\nand add a test"})
 	// The agent is recognised from the screen a moment after the pane starts.
 	titles := map[string]string{}
 	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
