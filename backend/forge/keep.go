@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/osfoundry/desktop/backend/secretstore"
@@ -54,13 +55,36 @@ func (OSKeychain) Where() string {
 }
 
 // ChooseKeychain is the OS keychain when one answers here, else a 0600
-// file (forge-tokens) in the app's data folder dir.
+// file (forge-tokens) in the app's data folder dir. It asks on first use,
+// not when called: the window builds its forge wing before it opens, and
+// asking the Secret Service there cost a D-Bus round trip, and without a
+// running keyring daemon the start of one, before every first frame.
 func ChooseKeychain(dir string) Keychain {
-	if secretstore.KeychainAnswers() {
-		return OSKeychain{}
-	}
-	return FileKeychain{File: secretstore.File{Path: filepath.Join(dir, "forge-tokens")}}
+	return &chosenKeychain{dir: dir}
 }
+
+// chosenKeychain is ChooseKeychain's answer, decided once on first use.
+type chosenKeychain struct {
+	dir  string
+	once sync.Once
+	kc   Keychain
+}
+
+func (c *chosenKeychain) get() Keychain {
+	c.once.Do(func() {
+		if secretstore.KeychainAnswers() {
+			c.kc = OSKeychain{}
+			return
+		}
+		c.kc = FileKeychain{File: secretstore.File{Path: filepath.Join(c.dir, "forge-tokens")}}
+	})
+	return c.kc
+}
+
+func (c *chosenKeychain) Get(host string) (string, error) { return c.get().Get(host) }
+func (c *chosenKeychain) Set(host, token string) error    { return c.get().Set(host, token) }
+func (c *chosenKeychain) Delete(host string) error        { return c.get().Delete(host) }
+func (c *chosenKeychain) Where() string                   { return c.get().Where() }
 
 // PastedToken is a token the person pasted for a forge, as Settings lists
 // it (the token itself never leaves the keychain).

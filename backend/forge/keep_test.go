@@ -2,10 +2,13 @@ package forge
 
 import (
 	"context"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // Without an OS keychain (no D-Bus session) a pasted token goes to a 0600
@@ -15,9 +18,9 @@ func TestPastedTokensWithoutKeychain(t *testing.T) {
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path="+filepath.Join(t.TempDir(), "no-bus"))
 	dir := t.TempDir()
 	kc := ChooseKeychain(dir)
-	fk, ok := kc.(FileKeychain)
+	fk, ok := kc.(*chosenKeychain).get().(FileKeychain)
 	if !ok {
-		t.Fatalf("without a D-Bus session the store is %T (%s)", kc, kc.Where())
+		t.Fatalf("without a D-Bus session the store is %T (%s)", kc.(*chosenKeychain).get(), kc.Where())
 	}
 	settings, err := OpenSettings(dir)
 	if err != nil {
@@ -80,5 +83,50 @@ func TestPastedTokensWithoutKeychain(t *testing.T) {
 	}
 	if _, err := os.Stat(fk.File.Path); !os.IsNotExist(err) {
 		t.Fatalf("the token file stays empty: %v", err)
+	}
+}
+
+// Choosing the keychain asks the session bus nothing: the window builds
+// its forge wing before it opens. The first use asks, once.
+func TestChooseKeychainAsksOnFirstUse(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "bus")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var asked atomic.Int32
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			asked.Add(1)
+			c.Close() // no Secret Service here: the file is used
+		}
+	}()
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path="+sock)
+	dir := t.TempDir()
+	kc := ChooseKeychain(dir)
+	time.Sleep(50 * time.Millisecond) // a probe started in the background would have connected by now
+	if n := asked.Load(); n != 0 {
+		t.Fatalf("ChooseKeychain asked the session bus %d times before any use", n)
+	}
+	if w := kc.Where(); !strings.Contains(w, filepath.Join(dir, "forge-tokens")) {
+		t.Fatalf("without a Secret Service the tokens are kept in %q", w)
+	}
+	first := asked.Load()
+	if first == 0 {
+		t.Fatal("the first use did not ask the session bus")
+	}
+	if err := kc.Set("github.com", "ghp-x"); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := kc.Get("github.com"); v != "ghp-x" || err != nil {
+		t.Fatalf("read back %q, %v", v, err)
+	}
+	if asked.Load() != first {
+		t.Fatalf("the bus was asked again after the first use (%d then %d)", first, asked.Load())
 	}
 }
