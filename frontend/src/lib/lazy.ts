@@ -33,10 +33,3 @@ export function lazy(loader: Loader): Lazy {
     },
   };
 }
-
-/** whenIdle runs fn once the page has nothing else to do. */
-export function whenIdle(fn: () => void, timeout = 2000): void {
-  const ric = (window as any).requestIdleCallback as ((cb: () => void, o?: { timeout: number }) => number) | undefined;
-  if (ric) ric(fn, { timeout });
-  else setTimeout(fn, 300);
-}
