@@ -56,13 +56,21 @@ func TestNonAgentPaneWorksWhileItsProgramRunsOrPrints(t *testing.T) {
 	}
 	p.Write([]byte("\x15")) // clear the line
 
-	// A loop of the shell itself that keeps printing.
-	p.Write([]byte("while :; do echo tick; sleep 0.3; done\r"))
+	// A loop of the shell itself that keeps printing while a file is
+	// there. (Ctrl+C could be lost: a SIGINT that reaches bash between the
+	// loop's commands, on a loaded machine, does not always end the loop.)
+	flag := filepath.Join(dir, "printing")
+	if err := os.WriteFile(flag, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p.Write([]byte("while [ -e printing ]; do echo tick; sleep 0.3; done\r"))
 	st := r.waitFor("working while it prints", info.ID, func(s PaneState) bool { return s.State == "working" })
 	if st.Agent != "" || st.Source != "activity" {
 		t.Fatalf("printing pane state %+v, want working from activity, no agent", st)
 	}
-	p.Write([]byte("\x03"))
+	if err := os.Remove(flag); err != nil {
+		t.Fatal(err)
+	}
 	r.waitFor("idle a few seconds after it stopped printing", info.ID, func(s PaneState) bool { return s.State == "idle" })
 
 	// A quiet program in front of the shell.
