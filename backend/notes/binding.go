@@ -151,7 +151,7 @@ func (b *Watcher) watch(ctx context.Context, done chan struct{}) {
 // scan announces Notes updated at or after since (first: only record them)
 // and returns the newest updated_at seen.
 func (b *Watcher) scan(ctx context.Context, q querier, since string, first bool) (string, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id, version, updated_at FROM notes WHERE updated_at >= ?`, since)
+	rows, err := q.QueryContext(ctx, `SELECT id, version, updated_at FROM notes WHERE updated_at >= ?`, rescanFrom(since))
 	if err != nil {
 		return since, err
 	}

@@ -183,7 +183,7 @@ func (b *RecordsBinding) watch(ctx context.Context, conn *sql.Conn, last int64, 
 }
 
 func (b *RecordsBinding) scan(ctx context.Context, q querier, since string, first bool) (string, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id, channel_id, version, updated_at FROM record_items WHERE updated_at >= ?`, since)
+	rows, err := q.QueryContext(ctx, `SELECT id, channel_id, version, updated_at FROM record_items WHERE updated_at >= ?`, rescanFrom(since))
 	if err != nil {
 		return since, err
 	}

@@ -343,3 +343,45 @@ func TestRecordRacePersonAndAgentLoseNothing(t *testing.T) {
 	}
 	t.Logf("conflicts: person %d, agent %d", conflicts[0], conflicts[1])
 }
+
+// A write stamped before one the watcher already read, committed after it
+// (its time was taken before it waited for the write lock), still reaches
+// an open board.
+func TestRecordsBindingAnnouncesALateCommit(t *testing.T) {
+	f := newFixture(t, Options{})
+	ctx := context.Background()
+	b := newBoard(t, f)
+	ev := &recordEvents{ch: make(chan RecordsChangedEvent, 100)}
+	rb := NewRecordsBinding(f.s, ev)
+	rb.every = 20 * time.Millisecond
+	if err := rb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(rb.Stop)
+	db2, err := store.Open(filepath.Join(f.dir, store.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db2.Close()
+	insert := func(id string, at time.Time) {
+		t.Helper()
+		stamp := formatTime(at)
+		if _, err := db2.ExecContext(ctx, `INSERT INTO record_items (id, channel_id, title, fields, status, version, created_at, updated_at)
+			VALUES (?, ?, 'Page', '{}', 'Draft', 1, ?, ?)`, id, b.ID, stamp, stamp); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := time.Now()
+	insert("rec-stamped-later", now)
+	if e := ev.next(t); e.Item != "rec-stamped-later" {
+		t.Fatalf("first event = %+v", e)
+	}
+	insert("rec-stamped-earlier", now.Add(-3*time.Second))
+	if e := ev.next(t); e != (RecordsChangedEvent{b.ID, "rec-stamped-earlier", 1}) {
+		t.Fatalf("event after the late commit = %+v", e)
+	}
+	time.Sleep(10 * rb.every)
+	if len(ev.ch) != 0 {
+		t.Fatalf("an item read again was announced again: %+v", <-ev.ch)
+	}
+}

@@ -211,6 +211,24 @@ const timeText = "2006-01-02T15:04:05.000000000Z"
 
 func formatTime(t time.Time) string { return t.UTC().Format(timeText) }
 
+// watchLookBack is how far before the newest updated_at it saw a watcher
+// reads again. A write takes its time before it waits for SQLite's write
+// lock (busy_timeout, 5 s), so it can commit after a write stamped later
+// that the watcher already read past: without the look-back, a Record a
+// synced project brought back while another write committed never
+// reached an open board.
+const watchLookBack = 10 * time.Second
+
+// rescanFrom is the updated_at a watcher reads from after it saw since.
+// What it reads again is announced only if its version is new.
+func rescanFrom(since string) string {
+	t := parseTime(since)
+	if t.IsZero() {
+		return since
+	}
+	return formatTime(t.Add(-watchLookBack))
+}
+
 func parseTime(v string) time.Time {
 	t, err := time.Parse(time.RFC3339Nano, v)
 	if err != nil {
