@@ -111,6 +111,9 @@ export default async function ({ page, base, tmp, shot }) {
     await page.keyboard.type('sleep 300');
     await page.keyboard.press('Enter');
     await until('sleep running', async () => (await page.locator(`[data-pane-what="${a}"]`).textContent()).includes('sleep'), 20000);
+    // The close question follows the pane's state, which the activity
+    // sweep moves a moment after the rail's list shows the program.
+    await until('the pane working', async () => (await page.locator(`[data-pane="${a}"]`).textContent()).trim().startsWith('Working'), 20000);
     await page.click(`[data-pane-view="${a}"]`);
     await page.keyboard.press('Control+Shift+W');
     const ask = page.locator(`[data-close-dialog="${a}"]`);
