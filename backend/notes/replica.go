@@ -22,7 +22,13 @@ import (
 // it is refused and every watcher hears of the change); a copy that
 // changes nothing only raises the version to noteCopy.Version. It returns
 // the Note's version here afterwards.
-func (s *Notes) PutReplica(ctx context.Context, workspace string, noteCopy Note) (int64, error) {
+//
+// holds, when not nil, names the text each tab must still hold here (the
+// server's copy the desktop last took in): if the person saved other text
+// in one of them, nothing is written and ErrEditedHere is returned, so a
+// teammate's text never replaces an edit that has not gone up yet. The
+// check runs in the write's transaction: a save cannot slip in between.
+func (s *Notes) PutReplica(ctx context.Context, workspace string, noteCopy Note, holds map[string]string) (int64, error) {
 	n := noteCopy
 	if err := checkTitle("note title", n.Title); err != nil {
 		return 0, err
@@ -64,6 +70,15 @@ func (s *Notes) PutReplica(ctx context.Context, workspace string, noteCopy Note)
 		if err != nil {
 			return err
 		}
+		for id, want := range holds {
+			tr, err := rows.TabRow(ctx, id, true)
+			if err == nil && tr.NoteID == n.ID && tr.Data != want {
+				return ErrEditedHere
+			}
+			if err != nil && !errors.Is(err, ErrNotFound) {
+				return err
+			}
+		}
 		changed := false
 		for _, t := range tabs {
 			tr, err := rows.TabRow(ctx, t.info.ID, true)
@@ -97,6 +112,9 @@ func (s *Notes) PutReplica(ctx context.Context, workspace string, noteCopy Note)
 		}
 		return nil
 	})
+	if errors.Is(err, ErrEditedHere) {
+		return 0, err
+	}
 	if err != nil {
 		return 0, keepOr(err, "putting the copy of note %s: %w", n.ID)
 	}

@@ -27,6 +27,9 @@ var (
 	ErrDiskFull = errors.New("the disk holding the osFoundry data folder is full, so nothing was saved and the previous version is kept; free some space on it and try again")
 	// ErrInvalid: an owner-side helper got an argument it cannot store.
 	ErrInvalid = errors.New("invalid argument")
+	// ErrEditedHere: PutReplica found a tab the person edited since the
+	// copy it was told of; the copy was not put.
+	ErrEditedHere = errors.New("the note was edited here since the team server's copy was taken in")
 	// ErrUnknownTool: CallTarget was asked about a tool this store does not serve.
 	ErrUnknownTool = errors.New("unknown tool")
 )

@@ -45,6 +45,7 @@ func TestAgainstTheTeamServer(t *testing.T) {
 		{"synced projects between two desktops", testSyncedProjects},
 		{"a Local-only project is invisible to assistants on the server", testLocalOnlyInvisibleToAssistants},
 		{"the team's text moves a synced Note's version forward", testSyncedVersionsMoveForward},
+		{"a save the outbox has not seen yet is kept", testSaveNotSeenYetIsKept},
 		{"move to Synced offline", testShareOffline},
 		{"knowledge bases between two desktops", testKnowledgeSync},
 		{"Records between two desktops", testRecordsSync},

@@ -46,6 +46,7 @@ type Replica struct {
 	unsubItems func()
 
 	pass     sync.Mutex // one sync pass at a time
+	queue    sync.Mutex // one look at the outbox and what to add at a time
 	applying sync.Map   // note id → the server's copy being put (a notes.Note)
 	wake     chan struct{}
 	unsub    func()
@@ -107,6 +108,10 @@ func (r *Replica) noteChanged(noteID string, _ int64) {
 }
 
 func (r *Replica) queueEdit(ctx context.Context, noteID string) error {
+	// Two notices of one save (the person's and a copy being put) must not
+	// both find nothing queued and send the same text twice.
+	r.queue.Lock()
+	defer r.queue.Unlock()
 	n, err := r.notes.GetNote(ctx, noteID)
 	if err != nil || n.Project == "" {
 		return err
@@ -148,19 +153,23 @@ func (r *Replica) queueEdit(ctx context.Context, noteID string) error {
 	return nil
 }
 
-// sameText says whether every text tab of copyOf holds the same text in n.
-func sameText(n, copyOf notes.Note) bool {
-	have := map[string]string{}
+// textTabs is the text of each of n's text tabs, by tab id.
+func textTabs(n notes.Note) map[string]string {
+	out := map[string]string{}
 	for _, t := range n.Tabs {
 		if t.Kind == notes.KindText && t.Text != nil {
-			have[t.ID] = *t.Text
+			out[t.ID] = *t.Text
 		}
 	}
-	for _, t := range copyOf.Tabs {
-		if t.Kind == notes.KindText && t.Text != nil {
-			if got, ok := have[t.ID]; !ok || got != *t.Text {
-				return false
-			}
+	return out
+}
+
+// sameText says whether every text tab of copyOf holds the same text in n.
+func sameText(n, copyOf notes.Note) bool {
+	have := textTabs(n)
+	for id, text := range textTabs(copyOf) {
+		if got, ok := have[id]; !ok || got != text {
+			return false
 		}
 	}
 	return true
@@ -286,11 +295,41 @@ func (r *Replica) sendEdit(ctx context.Context, o outboxRow) error {
 
 // lostRace keeps the person's newest text of the Note as an editor draft
 // over the text it started from, drops the Note's other queued edits (the
-// draft holds them), and puts the server's copy in place.
+// draft holds them), and puts the server's copy in place. A save made
+// meanwhile stops the copy (take's check): the draft is then made again
+// from the newer text.
 func (r *Replica) lostRace(ctx context.Context, o outboxRow, base serverCopy, now notes.Note) error {
-	mine, err := r.notes.GetNote(ctx, o.note)
+	for try := 0; ; try++ {
+		mine, kept, err := r.keepDrafts(ctx, o.note, base)
+		if err != nil {
+			return err
+		}
+		if _, err := r.db.ExecContext(ctx, `DELETE FROM team_sync_outbox WHERE note_id = ? AND id <> ?`, o.note, o.id); err != nil {
+			return err
+		}
+		err = r.take(ctx, mine.Workspace, now, textTabs(mine))
+		if errors.Is(err, notes.ErrEditedHere) && try < 10 {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		// An open editor takes each up and shows compare / re-apply
+		// against the server's copy, in place now (notes:changed announced
+		// it at a version past the lost local save's).
+		for _, d := range kept {
+			r.c.o.Emit.Emit(EventDraft, d)
+		}
+		return nil
+	}
+}
+
+// keepDrafts stores each text tab of the Note that differs from base as an
+// editor draft over base's text.
+func (r *Replica) keepDrafts(ctx context.Context, noteID string, base serverCopy) (notes.Note, []notes.Draft, error) {
+	mine, err := r.notes.GetNote(ctx, noteID)
 	if err != nil {
-		return err
+		return mine, nil, err
 	}
 	var kept []notes.Draft
 	for _, t := range mine.Tabs {
@@ -299,33 +338,22 @@ func (r *Replica) lostRace(ctx context.Context, o outboxRow, base serverCopy, no
 		}
 		draft, _ := json.Marshal(map[string]any{"kind": "text", "base": base.tabs[t.ID], "baseVersion": base.version,
 			"mine": *t.Text, "savedAt": time.Now().UnixMilli()})
-		if err := r.notes.PutDraft(ctx, o.note, t.ID, string(draft)); err != nil {
-			return err
+		if err := r.notes.PutDraft(ctx, noteID, t.ID, string(draft)); err != nil {
+			return mine, nil, err
 		}
-		kept = append(kept, notes.Draft{OwnerID: o.note, ItemID: t.ID, Data: string(draft)})
+		kept = append(kept, notes.Draft{OwnerID: noteID, ItemID: t.ID, Data: string(draft)})
 	}
-	if _, err := r.db.ExecContext(ctx, `DELETE FROM team_sync_outbox WHERE note_id = ? AND id <> ?`, o.note, o.id); err != nil {
-		return err
-	}
-	if err := r.take(ctx, mine.Workspace, now); err != nil {
-		return err
-	}
-	// An open editor takes each up and shows compare / re-apply against
-	// the server's copy, in place now (notes:changed announced it at a
-	// version past the lost local save's).
-	for _, d := range kept {
-		r.c.o.Emit.Emit(EventDraft, d)
-	}
-	return nil
+	return mine, kept, nil
 }
 
 // take puts the server's copy of a Note in place and remembers it. The
 // Note's version here moves forward past every version it had (the
 // server's numbers may equal or trail the local ones), so an open editor
-// and the watcher hear of the team's text.
-func (r *Replica) take(ctx context.Context, local string, n notes.Note) error {
+// and the watcher hear of the team's text. holds is PutReplica's: the text
+// the Note must still hold here (nil: put it whatever it holds).
+func (r *Replica) take(ctx context.Context, local string, n notes.Note, holds map[string]string) error {
 	r.applying.Store(n.ID, n)
-	_, err := r.notes.PutReplica(ctx, local, n)
+	_, err := r.notes.PutReplica(ctx, local, n, holds)
 	r.applying.Delete(n.ID)
 	if err != nil {
 		return fmt.Errorf("taking in note %s: %w", n.ID, err)
@@ -379,12 +407,25 @@ func (r *Replica) pull(ctx context.Context, ws string) error {
 				}
 				continue
 			}
-			if c, known, err := r.serverCopy(ctx, n.ID); err != nil {
+			c, known, err := r.serverCopy(ctx, n.ID)
+			if err != nil {
 				return err
-			} else if known && c.version == n.Version {
+			}
+			if known && c.version == n.Version {
 				continue // already here (our own edit coming back)
 			}
-			if err := r.take(ctx, p.local, n); err != nil {
+			var holds map[string]string
+			if known {
+				holds = c.tabs
+			}
+			err = r.take(ctx, p.local, n, holds)
+			if errors.Is(err, notes.ErrEditedHere) {
+				// Saved here after the outbox was looked at: the edit goes up
+				// (queued now if its own notice has not done it yet) and
+				// sending it decides who won, as for any queued edit.
+				err = r.queueEdit(ctx, n.ID)
+			}
+			if err != nil {
 				return err
 			}
 		}

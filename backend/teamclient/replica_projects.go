@@ -51,7 +51,7 @@ func (r *Replica) JoinProject(ctx context.Context, ws, project string) error {
 		return err
 	}
 	for _, n := range s.Notes {
-		if err := r.take(ctx, ws, n); err != nil {
+		if err := r.take(ctx, ws, n, nil); err != nil {
 			return err
 		}
 	}
