@@ -449,6 +449,12 @@ func (r *Replica) pull(ctx context.Context, ws string) error {
 			case <-time.After(50 * time.Millisecond):
 			}
 		default:
+			if f.Held {
+				// Still held: no announcement will come when it is
+				// readable, so the next pass comes soon, not with the
+				// half-minute timer.
+				time.AfterFunc(time.Second, r.poke)
+			}
 			return nil
 		}
 	}

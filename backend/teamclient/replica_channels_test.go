@@ -1,7 +1,6 @@
 package teamclient
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -50,9 +49,7 @@ func testChannelsSync(t *testing.T, tm *teamtest.Team) {
 	}
 
 	// Live: bob makes a channel and posts in it; alice sees both.
-	ctx, stop := context.WithCancel(bg)
-	go a.r.Run(ctx)
-	go b.r.Run(ctx)
+	stop := runReplicas(a, b)
 	bws, err := b.notes.GetProject(bg, pr.ID)
 	must(t, err)
 	ops, err := bm.CreateChannel(bg, messages.NewChannel{Workspace: bws.Workspace, Project: pr.ID, Name: "ops"})

@@ -1,7 +1,6 @@
 package teamclient
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -54,17 +53,15 @@ func testKnowledgeSync(t *testing.T, tm *teamtest.Team) {
 	}
 
 	// Live: an edit on one desktop appears on the other.
-	ctx, stop := context.WithCancel(bg)
-	go a.r.Run(ctx)
-	go b.r.Run(ctx)
+	stop := runReplicas(a, b)
 	a.saveArticle(t, kb.ID, art.ID, "Ask IT for a laptop. Bring your badge.")
 	waitFor(t, "bob to see alice's article edit", func() bool {
 		return b.article(t, kb.ID, art.ID) == "Ask IT for a laptop. Bring your badge."
-	}, serverArticle(tm, art.ID))
+	}, b.articleState(kb.ID, art.ID), serverArticle(tm, art.ID))
 	b.saveArticle(t, kb.ID, art.ID, "Bob: the badge comes first.")
 	waitFor(t, "alice to see bob's article edit", func() bool {
 		return a.article(t, kb.ID, art.ID) == "Bob: the badge comes first."
-	}, serverArticle(tm, art.ID))
+	}, a.articleState(kb.ID, art.ID), serverArticle(tm, art.ID))
 	stop()
 
 	// Offline on both: alice syncs first and wins; bob's text is kept.
@@ -125,6 +122,17 @@ func (d *syncDesktop) article(t *testing.T, kbID, id string) string {
 		return "(" + err.Error() + ")"
 	}
 	return a.Body
+}
+
+// articleState says where a desktop's replica stands with an article,
+// for a failure.
+func (d *syncDesktop) articleState(kbID, id string) func() string {
+	return func() string {
+		a, err := d.notes.GetArticle(bg, kbID, id)
+		c, cerr := d.r.item(bg, "article", id)
+		return fmt.Sprintf("%s: local v%d %q (%v), server copy v%d of local v%d (known %v, problem %q, %v)",
+			d.user, a.Version, a.Body, err, c.server, c.local, c.known, c.problemAt, cerr)
+	}
 }
 
 // saveArticle saves the body as the person's knowledge editor does.

@@ -1,7 +1,6 @@
 package teamclient
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -57,9 +56,8 @@ func testShareOffline(t *testing.T, tm *teamtest.Team) {
 
 	// The server is back: Run carries out the move by itself.
 	a.net.on.Store(false)
-	ctx, stop := context.WithCancel(bg)
+	stop := runReplicas(a)
 	defer stop()
-	go a.r.Run(ctx)
 	var text string
 	waitFor(t, "the waiting move to reach the server", func() bool {
 		err := tm.Pool().QueryRow(bg, `SELECT t.data FROM notes n JOIN note_tabs t ON t.note_id = n.id

@@ -1,7 +1,6 @@
 package teamclient
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -39,9 +38,7 @@ func testPostsSync(t *testing.T, tm *teamtest.Team) {
 		t.Fatalf("bob's discussion after joining: %q", got)
 	}
 
-	ctx, stop := context.WithCancel(bg)
-	go a.r.Run(ctx)
-	go b.r.Run(ctx)
+	stop := runReplicas(a, b)
 	var lat []time.Duration
 	for i := range 5 {
 		t0 := time.Now()

@@ -1,7 +1,6 @@
 package teamclient
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -42,9 +41,7 @@ func testRecordsSync(t *testing.T, tm *teamtest.Team) {
 	}
 
 	// Live: a status change on one desktop appears on the other.
-	ctx, stop := context.WithCancel(bg)
-	go a.r.Run(ctx)
-	go b.r.Run(ctx)
+	stop := runReplicas(a, b)
 	a.saveRecord(t, board.ID, task.ID, "Write the post", "Doing", "500 words")
 	waitFor(t, "bob to see the task moved", func() bool { return b.record(t, board.ID, task.ID).Status == "Doing" })
 	b.saveRecord(t, board.ID, task.ID, "Write the post", "Doing", "600 words")

@@ -155,9 +155,7 @@ func testSyncedProjects(t *testing.T, tm *teamtest.Team) {
 	}
 
 	// Live: both desktops running, an edit reaches the other side.
-	ctx, stop := context.WithCancel(bg)
-	go a.r.Run(ctx)
-	go b.r.Run(ctx)
+	stop := runReplicas(a, b)
 	var lat []time.Duration
 	for i := range 5 {
 		text := fmt.Sprintf("- hire\n- live %d", i)
@@ -279,6 +277,24 @@ func (d *syncDesktop) state(t *testing.T, noteID string) func() string {
 		n, _ := d.notes.GetNote(bg, noteID)
 		return fmt.Sprintf("%s: local v%d %q, server copy v%d (known %v), %d queued (%d refused), cursor %s",
 			d.user, n.Version, d.text(t, noteID), c.version, known, queued, problems, cursor)
+	}
+}
+
+// runReplicas runs each desktop's replica as the app does; stop ends
+// them and returns once no pass of theirs runs any more, so what follows
+// is not raced by a pass still under way.
+func runReplicas(ds ...*syncDesktop) (stop func()) {
+	ctx, cancel := context.WithCancel(bg)
+	var wg sync.WaitGroup
+	for _, d := range ds {
+		wg.Go(func() { d.r.Run(ctx) })
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			cancel()
+			wg.Wait()
+		})
 	}
 }
 
