@@ -101,14 +101,20 @@ func readRollout(path string) (Session, bool, error) {
 		return s, false, err
 	}
 	markPromptRun(&s, headless, prompt, true)
-	ctx := false
+	// Every line of the envelope layout carries its time and no line of the
+	// older one does (its time is the file's): only the newest line is
+	// looked at for one, not the whole tail window.
+	ctx, newest := false, true
 	err = readTailBackward(f, st.Size(), func(line []byte) bool {
-		recordTime(&s.UpdatedMs, line)
+		if newest {
+			recordTime(&s.UpdatedMs, line)
+			newest = false
+		}
 		if !ctx && strField(line, "type") == "turn_context" {
 			codexContext(&s, field(line, "payload"))
 			ctx = true
 		}
-		return !ctx || s.UpdatedMs == 0
+		return !ctx
 	})
 	return s, true, err
 }
