@@ -46,14 +46,17 @@ type Info struct {
 	Folder     string   `json:"folder"` // short name
 	Argv       []string `json:"argv"`
 	Foreground string   `json:"foreground"` // program holding the terminal
-	Title      string   `json:"title"`
-	Cols       int      `json:"cols"`
-	Rows       int      `json:"rows"`
-	Exited     bool     `json:"exited"`
-	ExitCode   int      `json:"exitCode"`
-	Paused     bool     `json:"paused"`    // frozen by Pause until Resume
-	CanPause   bool     `json:"canPause"`  // Pause works for this pane here
-	StartedAt  int64    `json:"startedAt"` // unix ms
+	// ShellInFront: the pane's own first program (usually the shell) holds
+	// the terminal, so nothing started from it runs in front.
+	ShellInFront bool   `json:"shellInFront"`
+	Title        string `json:"title"`
+	Cols         int    `json:"cols"`
+	Rows         int    `json:"rows"`
+	Exited       bool   `json:"exited"`
+	ExitCode     int    `json:"exitCode"`
+	Paused       bool   `json:"paused"`    // frozen by Pause until Resume
+	CanPause     bool   `json:"canPause"`  // Pause works for this pane here
+	StartedAt    int64  `json:"startedAt"` // unix ms
 	// Command is the command line of the program holding the terminal
 	// ("npm run dev"), what tells twenty panes in one folder apart.
 	Command string `json:"command"`
@@ -282,11 +285,12 @@ func (m *Manager) List() []Info {
 }
 
 func infoOf(p *Pane) Info {
-	_, fg := p.Foreground()
+	pg, fg := p.Foreground()
 	s := p.Screen()
 	info := Info{
 		ID: p.ID(), Pid: p.Pid(), Dir: p.Dir(), Folder: ShortName(p.Dir()), Argv: p.Argv(), Foreground: fg,
-		Title: s.Title, Cols: s.Cols, Rows: s.Rows, Exited: p.Exited(), ExitCode: p.ExitCode(),
+		ShellInFront: pg != 0 && pg == p.proc.Pid(),
+		Title:        s.Title, Cols: s.Cols, Rows: s.Rows, Exited: p.Exited(), ExitCode: p.ExitCode(),
 		Paused: p.Paused(), CanPause: p.CanPause() && !p.Exited(),
 		StartedAt: p.Started().UnixMilli(), Command: p.ForegroundCommand(), Session: p.Session().ID, Resumed: p.opts.Resumed,
 		Name: p.Name(), Branch: p.opts.Branch,

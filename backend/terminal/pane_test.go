@@ -79,11 +79,14 @@ func TestPaneForegroundAndShellInFront(t *testing.T) {
 	// interactive shell with job control so sleep gets the terminal.
 	p.Write([]byte("set -m; sleep 30\n"))
 	waitFor(t, "sleep in the foreground", func() bool { _, n := p.Foreground(); return n == "sleep" })
-	if p.ShellInFront() {
-		t.Fatal("shell reported in front while sleep holds the terminal")
+	if info := infoOf(p); p.ShellInFront() || info.ShellInFront || info.Command != "sleep 30" {
+		t.Fatalf("sleep holds the terminal, yet shell in front %v, rail's %v with %q", p.ShellInFront(), info.ShellInFront, info.Command)
 	}
 	p.Write([]byte{3}) // Ctrl-C
 	waitFor(t, "shell back in front", p.ShellInFront)
+	if !infoOf(p).ShellInFront {
+		t.Fatal("the rail's entry does not say the shell is back in front")
+	}
 }
 
 func TestCloseEndsWholeSession(t *testing.T) {

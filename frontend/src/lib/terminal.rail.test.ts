@@ -4,7 +4,7 @@ import type { PaneInfo } from './api/terminal';
 import type { PaneState } from './api/board';
 
 const pane = (over: Partial<PaneInfo> = {}): PaneInfo => ({
-  id: 'p-1', pid: 1, dir: '/home/me/work', folder: 'work', argv: [], foreground: 'bash', command: 'bash',
+  id: 'p-1', pid: 1, dir: '/home/me/work', folder: 'work', argv: [], foreground: 'bash', command: 'bash', shellInFront: true,
   title: '', cols: 80, rows: 24, exited: false, exitCode: 0, paused: false, canPause: false, startedAt: 0, ...over,
 });
 const state = (over: Partial<PaneState> = {}): PaneState => ({
@@ -45,6 +45,12 @@ describe('closeQuestion', () => {
   });
   it('asks before ending a program running in front of the shell', () => {
     expect(closeQuestion(pane(), state({ state: 'working', source: 'activity', command: 'npm run dev' }))).toMatch(/^npm run dev is running in work\./);
+  });
+  it('asks before ending a program in front of the shell that has not printed yet', () => {
+    const vim = pane({ foreground: 'vim', command: 'vim notes.md', shellInFront: false });
+    expect(closeQuestion(vim, undefined)).toMatch(/^vim notes\.md is running in work\./);
+    expect(closeQuestion(vim, state())).toMatch(/^vim notes\.md is running in work\./);
+    expect(closeQuestion(pane(), undefined)).toBeNull();
   });
   it('closes at once an idle agent, a shell at its prompt and an exited pane', () => {
     expect(closeQuestion(pane(), claude('idle'))).toBeNull();

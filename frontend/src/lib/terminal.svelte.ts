@@ -170,8 +170,11 @@ export class TerminalState {
 
   /** requestClose closes a pane, first asking when something in it is at
    * work or waits for the user (see closeQuestion). */
-  requestClose(id: string, st: PaneState | undefined) {
-    const p = this.panes.find((x) => x.id === id);
+  async requestClose(id: string, st: PaneState | undefined) {
+    // What holds the terminal now, not at the last list: a program started
+    // a moment ago, or one that ended since.
+    const now = await terminalApi.list().then((ps) => ps.find((x) => x.id === id), () => undefined);
+    const p = now ?? this.panes.find((x) => x.id === id);
     if (p && closeQuestion(p, st)) this.closing = p;
     else return this.close(id);
   }
@@ -290,13 +293,17 @@ export function wantsOnBranch(repo: string): boolean {
  * other than the shell running in a pane without an agent. It names the
  * pane as the rail does (paneName). */
 export function closeQuestion(p: PaneInfo, st: PaneState | undefined): string | null {
-  if (p.exited || !st) return null;
+  if (p.exited) return null;
   const where = paneName(p);
-  if (st.agent && !st.ended && (st.state === 'working' || st.state === 'blocked')) {
+  if (st?.agent && !st.ended && (st.state === 'working' || st.state === 'blocked')) {
     const who = st.agentName || 'The agent';
     const doing = st.state === 'blocked' ? 'is waiting for your decision' : 'is working';
     return `${who} ${doing} in ${where}${st.paused ? ' (paused)' : ''}. Closing the pane ends it and everything else running there.`;
   }
-  if (!st.agent && st.command) return `${st.command} is running in ${where}. Closing the pane ends it and everything else running there.`;
-  return null;
+  if (st?.agent) return null;
+  // The board names a program once it printed; the pane's own list names
+  // the one in front of the shell at once (a quiet `vim`, a server that
+  // has not printed yet), as the rail already shows it.
+  const running = st?.command || (p.shellInFront ? '' : p.command);
+  return running ? `${running} is running in ${where}. Closing the pane ends it and everything else running there.` : null;
 }

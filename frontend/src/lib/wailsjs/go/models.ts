@@ -1302,6 +1302,7 @@ export namespace terminal {
 	    folder: string;
 	    argv: string[];
 	    foreground: string;
+	    shellInFront: boolean;
 	    title: string;
 	    cols: number;
 	    rows: number;
