@@ -175,7 +175,7 @@ h1{font-size:1.35rem;margin:.2rem 0}h2{font-size:1.05rem;margin:1.6rem 0 .5rem;d
 .count{font-size:.85rem;opacity:.7}
 ul{list-style:none;padding:0;margin:0}
 .card{border:1px solid var(--line);border-radius:10px;padding:.7rem .8rem;margin:.55rem 0;scroll-margin-top:1rem}
-.card.waits{border-color:#d9822b;border-width:2px}.card:target{outline:3px solid var(--accent)}
+.card.waits{border-color:#d9822b;border-width:2px}.card.target{outline:3px solid var(--accent)}
 .title{font-weight:600;overflow-wrap:anywhere}.meta{font-size:.85rem;opacity:.75}
 .q{margin:.45rem 0;padding:.4rem .6rem;border-left:3px solid #d9822b;background:#d9822b14;overflow-wrap:anywhere;font-family:ui-monospace,monospace;font-size:.9rem}
 .acts{display:flex;flex-wrap:wrap;gap:.45rem;margin-top:.5rem}

@@ -78,6 +78,19 @@
     return li;
   }
 
+  // The card a link or a tapped push names (#<card id>) is outlined and
+  // scrolled to once, and stays outlined across redraws: a redraw replaces
+  // the cards, which :target would not follow.
+  let scrolledTo = '';
+  function toTarget() {
+    const id = location.hash.slice(1);
+    for (const c of document.querySelectorAll('.card.target')) if (c.id !== id) c.classList.remove('target');
+    const t = id && document.getElementById(id);
+    if (!t) return;
+    t.classList.add('target');
+    if (scrolledTo !== id) { scrolledTo = id; t.scrollIntoView({block: 'center'}); }
+  }
+
   function render(sh) {
     const lists = {needs: [], running: [], done: []};
     for (const d of sh.devices) for (const s of d.sessions) {
@@ -110,6 +123,7 @@
         : [el('li', {className: 'muted', text: 'No desktop of yours shares its sessions now.'})]));
     }
     document.title = (lists.needs[0].id === 'none' ? '' : '(' + lists.needs.length + ') ') + 'Needs you · osFoundry';
+    toTarget();
   }
 
   // Browsers and phones: each may see and answer; sign one out.
@@ -222,7 +236,6 @@
       if (u && u.origin === location.origin && u.pathname === '/needs-you') location.href = u.href;
     });
   }
-  const toTarget = () => { const t = location.hash && document.getElementById(location.hash.slice(1)); if (t) t.scrollIntoView({block: 'center'}); };
   window.addEventListener('hashchange', toTarget);
   toTarget();
   setInterval(() => { for (const w of document.querySelectorAll('.waited')) w.textContent = waited(Number(w.dataset.since)); }, 30000);

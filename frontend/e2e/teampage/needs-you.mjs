@@ -33,6 +33,18 @@ const ctl = async (method, path) => (await fetch(CONTROL + path, { method })).js
 const check = (ok, what) => {
   if (!ok) throw new Error(what);
 };
+// outlined waits up to 10 s (a live redraw may come first) for the card
+// the page's address names to be outlined and to pass ok ({title, since}).
+const outlined = async (page, ok) => {
+  for (const end = Date.now() + 10000; ; await new Promise((r) => setTimeout(r, 100))) {
+    const t = await page.evaluate(() => {
+      const t = document.querySelector('.card.target');
+      return t && t.id === location.hash.slice(1) ? { title: t.querySelector('.title')?.textContent, since: t.dataset.since } : null;
+    });
+    if (t && ok(t)) return true;
+    if (Date.now() > end) return false;
+  }
+};
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
@@ -142,7 +154,7 @@ check(click, 'no needs-you push linked to the page: ' + JSON.stringify(pushes));
 ({ card } = await ask(phone));
 await phone.goto(click);
 await phone.locator('#lists[data-live="on"]').waitFor();
-check(await phone.evaluate(() => document.querySelector(':target')?.querySelector('.title')?.textContent) === 'Claude Code in shop-api',
+check(await outlined(phone, (t) => t.title === 'Claude Code in shop-api'),
   'the push link does not open the page on the session: ' + click);
 const sw = await phone.evaluate(async () => {
   const r = await fetch('/needs-you/sw.js');
@@ -210,7 +222,8 @@ const tapped = await worker.evaluate(async (url) => {
 await desk.waitForURL(target);
 await desk.locator('#lists[data-live="on"]').waitFor();
 check(tapped.left === 0, 'the tapped notification stayed: ' + JSON.stringify(tapped));
-check(await desk.evaluate(() => document.querySelector(':target')?.dataset.since) === await card.getAttribute('data-since'),
+const since = await card.getAttribute('data-since');
+check(await outlined(desk, (t) => t.since === since),
   'the tapped notification did not open the page on its session: ' + desk.url());
 await desk.screenshot({ path: `${SHOTS}/desktop-notification-opened.png` });
 console.log('notificationclick in the service worker: the page went to ' + desk.url().slice(BASE.length) + ' (windows the worker saw: ' + tapped.windows.length + ')');
