@@ -101,6 +101,10 @@ xvfb-run -a -e "$home/xvfb.log" -s "-screen 0 1280x820x24" dbus-run-session -- b
     esac
   done
   if [ "$reference" = no ] && [ "$gc" != full ]; then kill -TERM $pid; echo "window-check: FAIL — the web view collects ${gc:-with an unknown setting (no web process found)}, want full collections"; exit 1; fi
+  # Where it goes: the app'"'"'s heap and its mapped files (the binary, the
+  # libraries), the web view processes, and the programs of the panes.
+  anon=$(awk "/^RssAnon/ {print \$2}" /proc/$pid/status); file=$(awk "/^RssFile/ {print \$2}" /proc/$pid/status)
+  parts="app heap ${anon} KiB, app files ${file} KiB, $(ps -e -o pid=,ppid=,rss=,comm= | awk -v root=$pid "{p[\$1]=\$2; r[\$1]=\$3; c[\$1]=\$4} END {for (k in p) {x=p[k]; while (x>1) {if (x==root) {if (c[k] ~ /^WebKit/) w+=r[k]; else s+=r[k]; break} x=p[x]}} printf \"web view %d KiB, pane programs %d KiB\", w, s}")"
   kill -TERM $pid; wait $pid 2>/dev/null || true
   sleep 0.5
   left_running "$marker" || { echo "window-check: FAIL — SIGTERM left pane processes running (above)"; exit 1; }
@@ -110,6 +114,7 @@ xvfb-run -a -e "$home/xvfb.log" -s "-screen 0 1280x820x24" dbus-run-session -- b
   gcnote="; web view collects its whole heap, panes do not inherit that"; [ "$reference" = yes ] && gcnote=""
   echo "window-check: OK — first painted frame after ${painted} ms; ${colors} colours${gcnote}; screenshot $out"
   echo "window-check: memory — app ${rss} KiB + web view processes ${kids} KiB = $(( (rss + kids) / 1024 )) MiB"
+  echo "window-check: memory by part — $parts"
 ' _ "$bin" "$out" "$reference" "$panes"
 
 # Keys typed at 1-8 ms apart, and a paste between typed keys, reach a pane
