@@ -16,10 +16,7 @@ import (
 // order they were written, none lost or doubled; posts are only ever
 // added; a private channel never leaves alice's desktop.
 func testChannelsSync(t *testing.T, tm *teamtest.Team) {
-	_ = tm.Owner.API("POST", tm.LB.URL+"/api/workspaces/"+tm.Workspace+"/members",
-		map[string]any{"email": teamtest.People["bob"].Email, "role": "editor"}, nil) // may be a member already
-	a := newSyncDesktop(t, tm, tm.Owner, "alice")
-	b := newSyncDesktop(t, tm, tm.LB.NewBrowser(tm.OP), "bob")
+	a, b := aliceAndBob(t, tm)
 	am, bm := a.openMessages(t), b.openMessages(t)
 
 	home, err := a.notes.CreateWorkspace(bg, "", "Personal")

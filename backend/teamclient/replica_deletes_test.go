@@ -18,10 +18,7 @@ import (
 // edit of an article she deleted is kept and shared again — and each
 // desktop's window is told.
 func testDeletesSync(t *testing.T, tm *teamtest.Team) {
-	_ = tm.Owner.API("POST", tm.LB.URL+"/api/workspaces/"+tm.Workspace+"/members",
-		map[string]any{"email": teamtest.People["bob"].Email, "role": "editor"}, nil) // may be a member already
-	a := newSyncDesktop(t, tm, tm.Owner, "alice")
-	b := newSyncDesktop(t, tm, tm.LB.NewBrowser(tm.OP), "bob")
+	a, b := aliceAndBob(t, tm)
 
 	home, err := a.notes.CreateWorkspace(bg, "", "Personal")
 	must(t, err)

@@ -17,10 +17,7 @@ import (
 // edits made offline go up when the server is back; a Local-only
 // project's knowledge base never reaches the server.
 func testKnowledgeSync(t *testing.T, tm *teamtest.Team) {
-	_ = tm.Owner.API("POST", tm.LB.URL+"/api/workspaces/"+tm.Workspace+"/members",
-		map[string]any{"email": teamtest.People["bob"].Email, "role": "editor"}, nil) // may be a member already
-	a := newSyncDesktop(t, tm, tm.Owner, "alice")
-	b := newSyncDesktop(t, tm, tm.LB.NewBrowser(tm.OP), "bob")
+	a, b := aliceAndBob(t, tm)
 
 	home, err := a.notes.CreateWorkspace(bg, "", "Personal")
 	must(t, err)

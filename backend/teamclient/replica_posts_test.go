@@ -15,10 +15,7 @@ import (
 // server is back (none lost or doubled, across a restart), and a
 // Local-only project's discussion never reaches the server.
 func testPostsSync(t *testing.T, tm *teamtest.Team) {
-	_ = tm.Owner.API("POST", tm.LB.URL+"/api/workspaces/"+tm.Workspace+"/members",
-		map[string]any{"email": teamtest.People["bob"].Email, "role": "editor"}, nil) // may be a member already
-	a := newSyncDesktop(t, tm, tm.Owner, "alice")
-	b := newSyncDesktop(t, tm, tm.LB.NewBrowser(tm.OP), "bob")
+	a, b := aliceAndBob(t, tm)
 	am, bm := a.openMessages(t), b.openMessages(t)
 
 	home, err := a.notes.CreateWorkspace(bg, "", "Personal")

@@ -19,10 +19,7 @@ import (
 // server never takes the same text twice (which made a teammate's next
 // edit lose a race it had not run).
 func testSaveNotSeenYetIsKept(t *testing.T, tm *teamtest.Team) {
-	_ = tm.Owner.API("POST", tm.LB.URL+"/api/workspaces/"+tm.Workspace+"/members",
-		map[string]any{"email": teamtest.People["bob"].Email, "role": "editor"}, nil) // may be a member already
-	a := newSyncDesktop(t, tm, tm.Owner, "alice")
-	b := newSyncDesktop(t, tm, tm.LB.NewBrowser(tm.OP), "bob")
+	a, b := aliceAndBob(t, tm)
 	home, err := a.notes.CreateWorkspace(bg, "", "Personal")
 	must(t, err)
 	p, err := a.notes.CreateProject(bg, home.ID, "", "Hiring")

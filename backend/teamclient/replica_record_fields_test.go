@@ -16,10 +16,7 @@ import (
 // with the body intact; a field an assistant on alice's desktop sets goes
 // up; a field removed here is removed on the server and on bob's.
 func testRecordFieldsSync(t *testing.T, tm *teamtest.Team) {
-	_ = tm.Owner.API("POST", tm.LB.URL+"/api/workspaces/"+tm.Workspace+"/members",
-		map[string]any{"email": teamtest.People["bob"].Email, "role": "editor"}, nil) // may be a member already
-	a := newSyncDesktop(t, tm, tm.Owner, "alice")
-	b := newSyncDesktop(t, tm, tm.LB.NewBrowser(tm.OP), "bob")
+	a, b := aliceAndBob(t, tm)
 
 	home, err := a.notes.CreateWorkspace(bg, "", "Personal")
 	must(t, err)

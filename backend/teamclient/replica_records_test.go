@@ -13,10 +13,7 @@ import (
 // appears on the other live; both edit the same item offline, one wins
 // and the other keeps the person's item as "(your version)" beside it.
 func testRecordsSync(t *testing.T, tm *teamtest.Team) {
-	_ = tm.Owner.API("POST", tm.LB.URL+"/api/workspaces/"+tm.Workspace+"/members",
-		map[string]any{"email": teamtest.People["bob"].Email, "role": "editor"}, nil) // may be a member already
-	a := newSyncDesktop(t, tm, tm.Owner, "alice")
-	b := newSyncDesktop(t, tm, tm.LB.NewBrowser(tm.OP), "bob")
+	a, b := aliceAndBob(t, tm)
 
 	home, err := a.notes.CreateWorkspace(bg, "", "Personal")
 	must(t, err)

@@ -280,6 +280,15 @@ func (d *syncDesktop) state(t *testing.T, noteID string) func() string {
 	}
 }
 
+// aliceAndBob opens alice's and bob's desktops, bob an editor of the
+// team workspace (he may be one already).
+func aliceAndBob(t *testing.T, tm *teamtest.Team) (a, b *syncDesktop) {
+	t.Helper()
+	_ = tm.Owner.API("POST", tm.LB.URL+"/api/workspaces/"+tm.Workspace+"/members",
+		map[string]any{"email": teamtest.People["bob"].Email, "role": "editor"}, nil)
+	return newSyncDesktop(t, tm, tm.Owner, "alice"), newSyncDesktop(t, tm, tm.LB.NewBrowser(tm.OP), "bob")
+}
+
 // runReplicas runs each desktop's replica as the app does; stop ends
 // them and returns once no pass of theirs runs any more, so what follows
 // is not raced by a pass still under way.

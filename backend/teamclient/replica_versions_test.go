@@ -17,10 +17,7 @@ import (
 // Notes watcher, and an editor or assistant still holding an older version
 // cannot save over it (its guarded write is refused, not taken).
 func testSyncedVersionsMoveForward(t *testing.T, tm *teamtest.Team) {
-	_ = tm.Owner.API("POST", tm.LB.URL+"/api/workspaces/"+tm.Workspace+"/members",
-		map[string]any{"email": teamtest.People["bob"].Email, "role": "editor"}, nil) // may be a member already
-	a := newSyncDesktop(t, tm, tm.Owner, "alice")
-	b := newSyncDesktop(t, tm, tm.LB.NewBrowser(tm.OP), "bob")
+	a, b := aliceAndBob(t, tm)
 	home, err := a.notes.CreateWorkspace(bg, "", "Personal")
 	must(t, err)
 	launch, err := a.notes.CreateProject(bg, home.ID, "", "Launch plan")
