@@ -112,9 +112,6 @@ func (s *Notes) PutReplica(ctx context.Context, workspace string, noteCopy Note,
 		}
 		return nil
 	})
-	if errors.Is(err, ErrEditedHere) {
-		return 0, err
-	}
 	if err != nil {
 		return 0, keepOr(err, "putting the copy of note %s: %w", n.ID)
 	}

@@ -414,11 +414,8 @@ func (r *Replica) pull(ctx context.Context, ws string) error {
 			if known && c.version == n.Version {
 				continue // already here (our own edit coming back)
 			}
-			var holds map[string]string
-			if known {
-				holds = c.tabs
-			}
-			err = r.take(ctx, p.local, n, holds)
+			// The text last taken in must still be there (none yet: nil).
+			err = r.take(ctx, p.local, n, c.tabs)
 			if errors.Is(err, notes.ErrEditedHere) {
 				// Saved here after the outbox was looked at: the edit goes up
 				// (queued now if its own notice has not done it yet) and

@@ -141,13 +141,7 @@ func (r *Replica) serverCopy(ctx context.Context, note string) (serverCopy, bool
 
 // remember records n as the server's copy.
 func (r *Replica) remember(ctx context.Context, n notes.Note) error {
-	c := serverCopy{version: n.Version, tabs: map[string]string{}}
-	for _, t := range n.Tabs {
-		if t.Kind == notes.KindText && t.Text != nil {
-			c.tabs[t.ID] = *t.Text
-		}
-	}
-	return r.rememberCopy(ctx, n.ID, c)
+	return r.rememberCopy(ctx, n.ID, serverCopy{version: n.Version, tabs: textTabs(n)})
 }
 
 func (r *Replica) rememberCopy(ctx context.Context, note string, c serverCopy) error {
