@@ -131,7 +131,7 @@ func args(shell, script string) []string {
 // environment printed between the markers. Its stdout and stderr are pipes
 // this function owns: a background child an rc started may keep them open
 // forever, so reading stops when the markers are in or the shell has
-// exited, never at EOF alone. The whole process group is killed at the end
+// exited, never at EOF alone. The whole process group is ended at the end
 // (and at the timeout), so nothing the rc started is left behind.
 func runShell(ctx context.Context, shell, home string, timeout time.Duration) (map[string]string, error) {
 	var rb [12]byte
@@ -208,7 +208,7 @@ func runShell(ctx context.Context, shell, home string, timeout time.Duration) (m
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
-	syscall.Kill(-pgid, syscall.SIGKILL) //nolint:errcheck // ESRCH: everything had ended
+	endGroup(pgid)
 	if !hasExited {
 		select {
 		case waitErr = <-exited:
@@ -246,4 +246,27 @@ func withDetail(msg, detail string) string {
 		return msg
 	}
 	return msg + ": " + detail
+}
+
+// hangupGrace is how long the shell's processes get to run their exit
+// traps after SIGHUP before SIGKILL.
+const hangupGrace = 500 * time.Millisecond
+
+// endGroup ends process group pgid as closing a terminal does: SIGHUP
+// first, so exit traps run, then SIGKILL for what is left after
+// hangupGrace. An rc stopped in the middle of taking a lock (pyenv's
+// rehash takes one in ~/.pyenv/shims and drops it in an EXIT trap) would
+// otherwise leave it behind, and every later shell of the person waits
+// for it (a minute, for pyenv).
+func endGroup(pgid int) {
+	if syscall.Kill(-pgid, syscall.SIGHUP) != nil {
+		return // ESRCH: everything had ended
+	}
+	syscall.Kill(-pgid, syscall.SIGCONT) //nolint:errcheck // a stopped process handles the hangup once continued
+	for end := time.Now().Add(hangupGrace); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		if syscall.Kill(-pgid, 0) != nil {
+			return
+		}
+	}
+	syscall.Kill(-pgid, syscall.SIGKILL) //nolint:errcheck // ESRCH: it ended meanwhile
 }

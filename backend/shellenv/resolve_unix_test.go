@@ -181,6 +181,26 @@ func TestResolveHangingRC(t *testing.T) {
 	}
 }
 
+// An rc stopped at the timeout while it holds a lock drops it: the shell
+// gets SIGHUP and runs its EXIT trap before anything is killed. pyenv's
+// rehash locks ~/.pyenv/shims this way; a lock left behind made every
+// later interactive bash of the person wait a minute for it.
+func TestResolveTimeoutLetsExitTrapsRun(t *testing.T) {
+	sh := bash(t)
+	isolate(t)
+	rc := addBin + `set -o noclobber; echo > "$HOME/.lock" || exit 1; set +o noclobber` + "\n" +
+		`trap 'rm -f "$HOME/.lock"' EXIT` + "\n" + "sleep 97.5101\n"
+	h := home(t, claudeFiles(rc))
+	_, err := Resolve(context.Background(), Options{Shell: sh, Home: h, Timeout: time.Second})
+	if !errors.Is(err, ErrTimeout) {
+		t.Fatalf("Resolve: %v; want a timeout", err)
+	}
+	if _, err := os.Stat(filepath.Join(h, ".lock")); err == nil {
+		t.Errorf("the lock the rc took is still there: its EXIT trap did not run")
+	}
+	waitGone(t, "97.5101")
+}
+
 func TestResolveErrors(t *testing.T) {
 	sh := bash(t)
 	tests := []struct {

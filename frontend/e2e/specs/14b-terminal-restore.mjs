@@ -62,7 +62,7 @@ export async function startApp(bin, env, data) {
     }
     return done;
   };
-  return { base, quit };
+  return { base, quit, log: () => log };
 }
 
 // Claude Code's prompt footer once it takes input (auto mode, the 2.1.328

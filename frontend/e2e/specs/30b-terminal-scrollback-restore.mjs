@@ -63,7 +63,9 @@ export default async function ({ page, tmp, env, bin, shot }) {
     await until('the pane restored again', () => page.locator(`[data-pane="${id}"]`).count(), 20000);
     await page.click(`[data-pane="${id}"]`);
     await page.waitForSelector(`[data-pane-view="${id}"] .xterm-rows`);
-    await until('the new shell prompt', async () => /bash-[\d.]+[$#] /.test(await xtermText(page, id)), 20000);
+    await until('the new shell prompt', async () => /bash-[\d.]+[$#] /.test(await xtermText(page, id)), 20000).catch(async (e) => {
+      throw new Error(`${e.message}\nscreen:\n${await xtermText(page, id)}\npanes: ${JSON.stringify(await goCall(page, 'terminal.Service.List'))}\napp log:\n${app.log().slice(-3000)}`);
+    });
     await new Promise((r) => setTimeout(r, 500));
     const none = await xtermText(page, id);
     assert(!none.includes('osf-scroll-42') && !none.includes('osf-new-56') && !none.includes('Restored from the last session'),
