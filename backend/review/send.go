@@ -40,6 +40,14 @@ type pending struct {
 // reads fast typing as a paste would take an Enter inside it as a newline.
 const submitGap = 300 * time.Millisecond
 
+// quietGap and echoWait: the Enter waits for the agent's screen to hold
+// still this long after drawing the text, but no longer than echoWait
+// after the typing began.
+const (
+	quietGap = 150 * time.Millisecond
+	echoWait = 5 * time.Second
+)
+
 // Send gives the pane's agent the branch's open comments as one message
 // now when it is idle, or queues them until it is (working, waiting for a
 // decision, paused). Comments stay until resolved either way.

@@ -38,16 +38,27 @@ func (a PaneAgent) AgentState(pane string) (string, bool, bool) {
 	return st.State, st.Paused || p.Paused(), true
 }
 
-// Type types text into the pane, then Enter a moment later.
+// Type types text into the pane, then Enter once the agent has drawn
+// the text and its screen held still for quietGap (submitGap at least,
+// echoWait at most). An agent whose prompt lags (Claude Code on a busy
+// machine) otherwise reads the text and the Enter in one burst, takes it
+// for a paste and the Enter for a new line in it: the message sat in its
+// prompt, unsent.
 func (a PaneAgent) Type(pane, text string) error {
 	p, err := a.Panes.Get(pane)
 	if err != nil {
 		return err
 	}
+	typed := time.Now()
 	if _, err := p.Write([]byte(text)); err != nil {
 		return err
 	}
 	time.Sleep(submitGap)
+	for end := typed.Add(echoWait); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if d := p.Drawn(); d.After(typed) && time.Since(d) >= quietGap {
+			break
+		}
+	}
 	_, err = p.Write([]byte("\r"))
 	return err
 }

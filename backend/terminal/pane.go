@@ -342,6 +342,18 @@ func (p *Pane) attachment() (seq uint64, restored, data []byte) {
 	return seq, restored, data
 }
 
+// Drawn is when the pane's output last changed its screen (zero: not
+// since it started, or a pane outside a Manager).
+func (p *Pane) Drawn() time.Time {
+	if p.drawn == nil {
+		return time.Time{}
+	}
+	if ns := p.drawn.Load(); ns != 0 {
+		return time.Unix(0, ns)
+	}
+	return time.Time{}
+}
+
 // Foreground names the program holding the terminal now (tcgetpgrp).
 func (p *Pane) Foreground() (pgrp int, name string) {
 	if p.Exited() {
