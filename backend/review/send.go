@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"time"
 )
 
 // Agent is what sending needs of a pane: its agent's state, and typing.
@@ -35,18 +34,6 @@ type queue struct {
 type pending struct {
 	repo, branch string
 }
-
-// submitGap separates the message from its Enter: an agent's prompt that
-// reads fast typing as a paste would take an Enter inside it as a newline.
-const submitGap = 300 * time.Millisecond
-
-// quietGap and echoWait: the Enter waits for the agent's screen to hold
-// still this long after drawing the text, but no longer than echoWait
-// after the typing began.
-const (
-	quietGap = 150 * time.Millisecond
-	echoWait = 5 * time.Second
-)
 
 // Send gives the pane's agent the branch's open comments as one message
 // now when it is idle, or queues them until it is (working, waiting for a

@@ -38,6 +38,16 @@ func (a PaneAgent) AgentState(pane string) (string, bool, bool) {
 	return st.State, st.Paused || p.Paused(), true
 }
 
+// The Enter of a typed message comes submitGap after the text at least,
+// once the agent's screen has held still for quietGap after drawing it,
+// and echoWait after the typing at most: an agent's prompt that reads fast
+// typing as a paste would take an Enter inside it as a newline.
+const (
+	submitGap = 300 * time.Millisecond
+	quietGap  = 150 * time.Millisecond
+	echoWait  = 5 * time.Second
+)
+
 // Type types text into the pane, then Enter once the agent has drawn
 // the text and its screen held still for quietGap (submitGap at least,
 // echoWait at most). An agent whose prompt lags (Claude Code on a busy

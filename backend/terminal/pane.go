@@ -345,13 +345,10 @@ func (p *Pane) attachment() (seq uint64, restored, data []byte) {
 // Drawn is when the pane's output last changed its screen (zero: not
 // since it started, or a pane outside a Manager).
 func (p *Pane) Drawn() time.Time {
-	if p.drawn == nil {
+	if p.drawn == nil || p.drawn.Load() == 0 {
 		return time.Time{}
 	}
-	if ns := p.drawn.Load(); ns != 0 {
-		return time.Unix(0, ns)
-	}
-	return time.Time{}
+	return time.Unix(0, p.drawn.Load())
 }
 
 // Foreground names the program holding the terminal now (tcgetpgrp).
