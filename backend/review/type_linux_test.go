@@ -15,8 +15,9 @@ import (
 
 // laggyPrompt is the pane program of TestTypeWaitsForTheEcho when the test
 // binary runs as it: a prompt in raw mode (it echoes what it reads itself,
-// as Claude Code does) whose first read comes a second late, as a prompt
-// whose event loop lags on a busy machine. It says how the Enter came: on
+// as Claude Code does) that draws more of its own screen half a second in
+// and reads for the first time a second after that, as an agent starting
+// or lagging on a busy machine. It says how the Enter came: on
 // its own (SUBMITTED) or in one read with the text (ONE-BURST), which a
 // paste-detecting prompt takes for a new line in a paste.
 func laggyPrompt() {
@@ -27,6 +28,8 @@ func laggyPrompt() {
 		unix.IoctlSetTermios(fd, unix.TCSETS, t) //nolint:errcheck // the test fails on the echo if it did not take
 	}
 	fmt.Print("ready> ")
+	time.Sleep(500 * time.Millisecond)
+	fmt.Print("\x1b7\x1b[3;1Hloading the conversation\x1b8")
 	time.Sleep(time.Second)
 	buf := make([]byte, 4096)
 	for {
