@@ -89,8 +89,9 @@ func (p *Panes) Screen(id string) ([]string, string, error) {
 	return lines, p.state(p.identify(info, lines), lines), nil
 }
 
-// Send types text into a pane.
-func (p *Panes) Send(id, text string) error {
+// Send types text into a pane, then Enter once the pane shows it when
+// enter is set (terminal.Pane.Submit).
+func (p *Panes) Send(id, text string, enter bool) error {
 	pane, err := p.pane(id)
 	if err != nil {
 		return err
@@ -103,7 +104,12 @@ func (p *Panes) Send(id, text string) error {
 	if pane.Paused() {
 		return fmt.Errorf("typing into pane %s: it is paused; resume it first (its Resume button, or the Sessions board)", id)
 	}
-	if _, err := pane.Write([]byte(text)); err != nil {
+	if enter {
+		err = pane.Submit(text)
+	} else {
+		_, err = pane.Write([]byte(text))
+	}
+	if err != nil {
 		return fmt.Errorf("typing into pane %s: %w", id, err)
 	}
 	return nil

@@ -155,7 +155,7 @@ func TestUnknownAndEndedPanes(t *testing.T) {
 	if _, _, err := p.Screen("nope"); !errors.Is(err, tools.ErrNoPane) {
 		t.Fatalf("Screen(unknown) = %v, want ErrNoPane", err)
 	}
-	if err := p.Send("nope", "x"); !errors.Is(err, tools.ErrNoPane) {
+	if err := p.Send("nope", "x", false); !errors.Is(err, tools.ErrNoPane) {
 		t.Fatalf("Send(unknown) = %v, want ErrNoPane", err)
 	}
 	info, err := m.Create(terminal.Options{Dir: t.TempDir(), Argv: []string{"/bin/true"}})
@@ -167,7 +167,7 @@ func TestUnknownAndEndedPanes(t *testing.T) {
 	if _, state, _ := p.Screen(info.ID); state != "exited" {
 		t.Fatalf("ended pane state = %q", state)
 	}
-	if err := p.Send(info.ID, "x"); err == nil || !strings.Contains(err.Error(), "has ended") {
+	if err := p.Send(info.ID, "x", false); err == nil || !strings.Contains(err.Error(), "has ended") {
 		t.Fatalf("Send(ended) = %v", err)
 	}
 	loop, err := m.Create(terminal.Options{Dir: t.TempDir(), Argv: []string{"/bin/sh", "-c", "while :; do sleep 1; done"}})
@@ -177,7 +177,7 @@ func TestUnknownAndEndedPanes(t *testing.T) {
 	if err := m.Pause(loop.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.Send(loop.ID, "x"); err == nil || !strings.Contains(err.Error(), "paused; resume it first") {
+	if err := p.Send(loop.ID, "x", false); err == nil || !strings.Contains(err.Error(), "paused; resume it first") {
 		t.Fatalf("Send(paused) = %v", err)
 	}
 	for _, pi := range p.List() {
@@ -188,7 +188,7 @@ func TestUnknownAndEndedPanes(t *testing.T) {
 	if err := m.Resume(loop.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.Send(loop.ID, "x"); err != nil {
+	if err := p.Send(loop.ID, "x", false); err != nil {
 		t.Fatalf("Send after Resume = %v", err)
 	}
 	if _, err := New(nil, nil); err == nil {

@@ -35,7 +35,10 @@ func (f *FakePanes) Screen(id string) ([]string, string, error) {
 	return append([]string(nil), f.Lines...), "", nil
 }
 
-func (f *FakePanes) Send(id, text string) error {
+func (f *FakePanes) Send(id, text string, enter bool) error {
+	if enter {
+		text += "\r"
+	}
 	f.mu.Lock()
 	f.Typed = append(f.Typed, text)
 	on := f.OnSend

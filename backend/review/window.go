@@ -3,8 +3,6 @@ package review
 import (
 	"context"
 	"database/sql"
-	"strings"
-	"time"
 
 	"github.com/osfoundry/desktop/backend/detect"
 	"github.com/osfoundry/desktop/backend/panestate"
@@ -39,56 +37,14 @@ func (a PaneAgent) AgentState(pane string) (string, bool, bool) {
 	return st.State, st.Paused || p.Paused(), true
 }
 
-// The Enter of a typed message comes submitGap after the text at least,
-// once the agent's screen shows the text's end and has held still for
-// quietGap, and echoWait after the typing at most: an agent's prompt that
-// reads fast typing as a paste would take an Enter inside it as a newline.
-const (
-	submitGap = 300 * time.Millisecond
-	quietGap  = 150 * time.Millisecond
-	echoWait  = 5 * time.Second
-	// echoTail is how many of the text's last non-blank characters the
-	// screen must show: enough to tell them from the rest of the screen.
-	echoTail = 32
-)
-
-// Type types text into the pane, then Enter once the agent shows the end
-// of the text and its screen held still for quietGap (submitGap at least,
-// echoWait at most). An agent whose prompt lags (Claude Code starting,
-// or on a busy machine) otherwise reads the text and the Enter in one
-// burst, takes it for a paste and the Enter for a new line in it: the
-// message sat in its prompt, unsent. Any drawing is not enough: a
-// starting agent draws its own screen before it reads what was typed.
+// Type types text into the pane, then Enter once the agent shows it
+// (terminal.Pane.Submit).
 func (a PaneAgent) Type(pane, text string) error {
 	p, err := a.Panes.Get(pane)
 	if err != nil {
 		return err
 	}
-	tail := unblank(text)
-	if r := []rune(tail); len(r) > echoTail {
-		tail = string(r[len(r)-echoTail:])
-	}
-	shown := func() int { return strings.Count(unblank(strings.Join(p.Screen().Lines, "")), tail) }
-	before := shown()
-	typed := time.Now()
-	if _, err := p.Write([]byte(text)); err != nil {
-		return err
-	}
-	time.Sleep(submitGap)
-	for end := typed.Add(echoWait); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
-		d := p.Drawn()
-		if d.After(typed) && time.Since(d) >= quietGap && shown() > before {
-			break
-		}
-	}
-	_, err = p.Write([]byte("\r"))
-	return err
-}
-
-// unblank drops every blank from s: a prompt wraps a long line where it
-// likes and indents what follows.
-func unblank(s string) string {
-	return strings.Join(strings.Fields(s), "")
+	return p.Submit(text)
 }
 
 // WindowOptions wire the Review for the window.

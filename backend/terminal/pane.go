@@ -282,8 +282,7 @@ func (p *Pane) Input(stream string, seq uint64, b []byte) error {
 
 // Write types b into the pane as one piece: it is written whole under the
 // pane's write lock, so another writer's bytes (a person's typing, an
-// agent's runtime_send of text and Enter) come before or after it, never
-// inside it.
+// agent's runtime_send) come before or after it, never inside it.
 func (p *Pane) Write(b []byte) (int, error) {
 	if p.isClosed() {
 		return 0, ErrClosed

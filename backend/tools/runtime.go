@@ -26,8 +26,9 @@ type Panes interface {
 	// Screen returns the pane's visible lines now (not a cached sweep) and
 	// the last known state. Unknown ids return ErrNoPane.
 	Screen(id string) (lines []string, state string, err error)
-	// Send writes bytes to the pane's input as if typed.
-	Send(id, text string) error
+	// Send writes text to the pane's input as if typed; with enter, it
+	// presses Enter once the pane shows the text, as a person does.
+	Send(id, text string, enter bool) error
 }
 
 // ErrNoPane is returned by Panes for an id that names no open pane.
@@ -121,11 +122,7 @@ func RuntimeTools(p Panes, blocked BlockedFunc) ([]Tool, error) {
 				if blocked(lines) {
 					return ErrorResult(fmt.Sprintf("pane %s is waiting for a decision, so nothing was typed; answer it with runtime_answer (the user confirms each answer)", a.ID)), nil
 				}
-				text := a.Text
-				if a.Enter == nil || *a.Enter {
-					text += "\r"
-				}
-				if err := p.Send(a.ID, text); err != nil {
+				if err := p.Send(a.ID, a.Text, a.Enter == nil || *a.Enter); err != nil {
 					return paneError(a.ID, err), nil
 				}
 				return Result{Text: fmt.Sprintf("typed %d characters into pane %s", utf8.RuneCountInString(a.Text), a.ID)}, nil
@@ -165,7 +162,8 @@ func RuntimeTools(p Panes, blocked BlockedFunc) ([]Tool, error) {
 				if !blocked(lines) {
 					return ErrorResult(fmt.Sprintf("pane %s is not waiting for a decision now, so nothing was typed; read it again with runtime_read", a.ID)), nil
 				}
-				if err := p.Send(a.ID, a.Answer+key); err != nil {
+				// One write: a menu takes the choice and its key together.
+				if err := p.Send(a.ID, a.Answer+key, false); err != nil {
 					return paneError(a.ID, err), nil
 				}
 				return Result{Text: fmt.Sprintf("answered pane %s", a.ID)}, nil

@@ -35,7 +35,10 @@ func (f *fakePanes) Screen(id string) ([]string, string, error) {
 	return cur, "working", nil
 }
 
-func (f *fakePanes) Send(id, text string) error {
+func (f *fakePanes) Send(id, text string, enter bool) error {
+	if enter {
+		text += "\r"
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.sent = append(f.sent, id+":"+text)

@@ -1,4 +1,4 @@
-package review
+package terminal
 
 import (
 	"bytes"
@@ -9,11 +9,9 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/osfoundry/desktop/backend/terminal"
 )
 
-// laggyPrompt is the pane program of TestTypeWaitsForTheEcho when the test
+// laggyPrompt is the pane program of TestSubmitWaitsForTheEcho when the test
 // binary runs as it: a prompt in raw mode (it echoes what it reads itself,
 // as Claude Code does) that draws more of its own screen half a second in
 // and reads for the first time a second after that, as an agent starting
@@ -49,25 +47,24 @@ func laggyPrompt() {
 	}
 }
 
-func TestMain(m *testing.M) {
-	if os.Getenv("OSF_REVIEW_LAGGY_PROMPT") == "1" {
+func init() {
+	if os.Getenv("OSF_LAGGY_PROMPT") == "1" {
 		laggyPrompt()
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
 }
 
-// The Enter of a message typed into an agent comes on its own, after the
+// The Enter of a line submitted to an agent comes on its own, after the
 // agent drew the text, however late the agent reads it.
-func TestTypeWaitsForTheEcho(t *testing.T) {
-	m := terminal.NewManager(nil)
+func TestSubmitWaitsForTheEcho(t *testing.T) {
+	m := NewManager(nil)
 	defer m.CloseAll()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	info, err := m.Create(terminal.Options{Dir: t.TempDir(), Argv: []string{exe},
-		Env: append(os.Environ(), "OSF_REVIEW_LAGGY_PROMPT=1"), Cols: 100, Rows: 10})
+	info, err := m.Create(Options{Dir: t.TempDir(), Argv: []string{exe},
+		Env: append(os.Environ(), "OSF_LAGGY_PROMPT=1"), Cols: 100, Rows: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +79,7 @@ func TestTypeWaitsForTheEcho(t *testing.T) {
 		}
 	}
 	msg := "Review comments on osf/later — please address each: (1) menu.md:3 — Cake only on Fridays."
-	if err := (PaneAgent{Panes: m}).Type(info.ID, msg); err != nil {
+	if err := p.Submit(msg); err != nil {
 		t.Fatal(err)
 	}
 	for end := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
