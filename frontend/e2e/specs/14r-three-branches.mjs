@@ -77,7 +77,9 @@ export default async function ({ page, base, home, tmp, env, shot }) {
       await form.locator('input[name="branch-name"]').fill(n);
       await until('the base to be read', async () => (await form.locator('select[name="branch-base"]').inputValue()) === 'main');
       await form.getByRole('button', { name: 'Start' }).click();
-      const id = await until(`the pane on osf/${n}`, async () => (await goCall(page, 'terminal.Service.List')).find((p) => p.branch?.name === `osf/${n}`)?.id);
+      const id = await until(`the pane on osf/${n}`, async () => (await goCall(page, 'terminal.Service.List')).find((p) => p.branch?.name === `osf/${n}`)?.id).catch(async (e) => {
+        throw new Error(`${e.message}\nform: ${(await form.textContent().catch(() => '(gone)')).replace(/\s+/g, ' ')}\npanes: ${JSON.stringify(await goCall(page, 'terminal.Service.List'))}`);
+      });
       // The pane is listed a moment before the form hears back and closes:
       // opening the next form before then would find this one still there.
       await form.waitFor({ state: 'hidden', timeout: 30000 });
