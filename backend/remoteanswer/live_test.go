@@ -173,7 +173,8 @@ func TestLiveClaudeAnsweredFromThePage(t *testing.T) {
 	defer control.Close()
 	runNode(t, "needs-you-live.mjs", tm, "CONTROL="+control.URL)
 
-	// Claude Code asks a question: a short reply from the page is its answer.
+	// Claude Code asks a question: a reply from the page is its answer. One
+	// this long, typed with its Enter in one write, stays in the field.
 	srv.Push(fakemodel.ClaudeAsk("Format", "Which format should the README use?", "Markdown", "Plain text"), fakemodel.Text("Noted."))
 	panewait.Screen(t, p, regexp.MustCompile(`\? for shortcuts`))
 	n := len(srv.MainRequests())
@@ -181,8 +182,9 @@ func TestLiveClaudeAnsweredFromThePage(t *testing.T) {
 	waitState(t, w, info.ID, "blocked")
 	ss, dev = waitWaiting(t, tm, 0, 3)
 	panewait.Screen(t, p, regexp.MustCompile(`Type something`))
+	const longReply = "AsciiDoc, short — one section per command, and a table of contents at the top"
 	time.Sleep(500 * time.Millisecond)
-	must(t, tm.Owner.API("POST", base+"/api/sessions/answers", teamsessions.AnswerRequest{Device: dev, Session: ss.ID, Since: ss.Since, Answer: "text", Text: "AsciiDoc, short"}, &a))
+	must(t, tm.Owner.API("POST", base+"/api/sessions/answers", teamsessions.AnswerRequest{Device: dev, Session: ss.ID, Since: ss.Since, Answer: "text", Text: longReply}, &a))
 	if st := waitAnswer(t, tm, a.ID); st.State != teamsessions.StateAnswered {
 		t.Fatalf("the reply: %+v\n%s", st, strings.Join(p.Screen().Lines, "\n"))
 	}
@@ -190,7 +192,7 @@ func TestLiveClaudeAnsweredFromThePage(t *testing.T) {
 		t.Fatalf("Claude Code never sent the reply on:\n%s", strings.Join(p.Screen().Lines, "\n"))
 	}
 	got := srv.MainRequests()[n+1].ToolResults()
-	if len(got) == 0 || !strings.Contains(got[len(got)-1].Text, "AsciiDoc, short") {
+	if len(got) == 0 || !strings.Contains(got[len(got)-1].Text, longReply) {
 		t.Fatalf("the question's answer = %+v, want the reply", got)
 	}
 	t.Logf("a reply from the page answered Claude Code's question: %q", got[len(got)-1].Text)

@@ -162,8 +162,15 @@ func RuntimeTools(p Panes, blocked BlockedFunc) ([]Tool, error) {
 				if !blocked(lines) {
 					return ErrorResult(fmt.Sprintf("pane %s is not waiting for a decision now, so nothing was typed; read it again with runtime_read", a.ID)), nil
 				}
-				// One write: a menu takes the choice and its key together.
-				if err := p.Send(a.ID, a.Answer+key, false); err != nil {
+				// A menu takes a one-key choice and its key in one write; a
+				// reply typed into a free-text field gets its Enter once the
+				// field shows it, or a long one is read as a paste.
+				if key == "\r" && utf8.RuneCountInString(a.Answer) > 1 {
+					err = p.Send(a.ID, a.Answer, true)
+				} else {
+					err = p.Send(a.ID, a.Answer+key, false)
+				}
+				if err != nil {
 					return paneError(a.ID, err), nil
 				}
 				return Result{Text: fmt.Sprintf("answered pane %s", a.ID)}, nil
