@@ -93,17 +93,29 @@ func (c codexStore) Read(ctx context.Context, env Env, u Unit) ([]Session, error
 	return []Session{s}, nil
 }
 
-// readCodexDB reads the threads table. Columns differ between Codex
-// versions, so it selects only the ones present.
+// readCodexDB reads the threads table, whose columns differ between Codex
+// versions: it takes the ones it knows by name.
 func readCodexDB(ctx context.Context, path string) ([]Session, error) {
 	db, err := openStore(path)
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
-	cols, err := columns(ctx, db, "threads")
+	// One query names the columns and reads the rows: asking for the
+	// columns apart cost as much as reading the rows.
+	rows, err := db.QueryContext(ctx, "SELECT * FROM threads")
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	defer rows.Close()
+	names, err := rows.Columns()
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	cols := make(map[string]bool, len(names))
+	at := make(map[string]int, len(names))
+	for i, n := range names {
+		cols[n], at[n] = true, i
 	}
 	if !cols["id"] {
 		return nil, fmt.Errorf("reading %s: no threads table", path)
@@ -114,28 +126,29 @@ func readCodexDB(ctx context.Context, path string) ([]Session, error) {
 		{"source"}, {"archived"}, {"updated_at_ms"}, {"updated_at"}, {"originator"}, {"cli_version"},
 		{"first_user_message"},
 	}
-	sel := make([]string, len(want))
-	for i, names := range want {
-		if c := pick(cols, names...); c != "" {
-			sel[i] = `CAST("` + c + `" AS TEXT)`
-		} else {
-			sel[i] = "NULL"
+	col := make([]int, len(want)) // want[i]'s column, -1 for none
+	for i, alts := range want {
+		col[i] = -1
+		if c := pick(cols, alts...); c != "" {
+			col[i] = at[c]
 		}
 	}
-	rows, err := db.QueryContext(ctx, "SELECT "+strings.Join(sel, ", ")+" FROM threads")
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
+	raw := make([]sql.RawBytes, len(names))
+	ptrs := make([]any, len(raw))
+	for i := range raw {
+		ptrs[i] = &raw[i]
 	}
-	defer rows.Close()
 	var out []Session
+	v := make([]sql.NullString, len(want))
 	for rows.Next() {
-		v := make([]sql.NullString, len(want))
-		ptrs := make([]any, len(v))
-		for i := range v {
-			ptrs[i] = &v[i]
-		}
 		if err := rows.Scan(ptrs...); err != nil {
 			return nil, fmt.Errorf("reading %s: %w", path, err)
+		}
+		for i, c := range col {
+			v[i] = sql.NullString{}
+			if c >= 0 && raw[c] != nil {
+				v[i] = sql.NullString{String: string(raw[c]), Valid: true}
+			}
 		}
 		src := strings.TrimSpace(v[9].String)
 		if strings.HasPrefix(src, "{") {

@@ -170,36 +170,17 @@ func (ix *Index) refresh(ctx context.Context, dirs []string) (bool, error) {
 	ix.mu.RUnlock()
 	scopes := map[string]scope{}
 	rd := newReader(ctx, ix.env, ix.db != nil)
-	for _, a := range ix.adapters {
-		on := false
-		for _, app := range a.Apps() {
-			on = on || enabled[app]
-		}
-		if !on {
-			continue // never read, not even listed
-		}
-		name := adapterName(a)
-		units, sc, err := ix.listUnits(ctx, a, dirs)
-		if sc.none() {
+	for _, l := range ix.listStale(ctx, enabled, dirs, rd) {
+		if l.sc.none() {
 			continue
 		}
-		scopes[name] = sc
-		if err != nil {
+		scopes[l.name] = l.sc
+		if l.err != nil {
 			rd.wait()
-			return false, fmt.Errorf("listing %s sessions: %w", a.Apps()[0].Name(), err)
+			return false, fmt.Errorf("listing %s sessions: %w", l.a.Apps()[0].Name(), l.err)
 		}
-		var stale []Unit
-		ix.mu.RLock()
-		for _, u := range units {
+		for _, u := range l.units {
 			seen[u.Path] = true
-			old := ix.units[u.Path]
-			if old == nil || old.Size != u.Size || old.MtimeNs != u.MtimeNs || old.adapter != name {
-				stale = append(stale, u)
-			}
-		}
-		ix.mu.RUnlock()
-		for _, u := range stale {
-			rd.add(&readJob{a: a, name: name, u: u})
 		}
 	}
 	jobs := rd.wait()
@@ -263,7 +244,8 @@ type readJob struct {
 type reader struct {
 	ctx     context.Context
 	env     Env
-	encode  bool // encode each result for the database on the worker too
+	encode  bool       // encode each result for the database on the worker too
+	mu      sync.Mutex // add is called by each store's listing at once
 	jobs    []*readJob
 	queue   chan *readJob
 	wg      sync.WaitGroup
@@ -276,6 +258,8 @@ func newReader(ctx context.Context, env Env, encode bool) *reader {
 
 // add queues j for reading.
 func (r *reader) add(j *readJob) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if !r.started {
 		r.started = true
 		r.queue = make(chan *readJob, 256)
@@ -323,11 +307,6 @@ func (ix *Index) persist(ctx context.Context, changed map[string]*cachedUnit) er
 		return fmt.Errorf("saving the session index: %w", err)
 	}
 	defer tx.Rollback()
-	del, err := tx.PrepareContext(ctx, `DELETE FROM inventory_units WHERE path = ?`)
-	if err != nil {
-		return fmt.Errorf("saving the session index: %w", err)
-	}
-	defer del.Close()
 	put, err := tx.PrepareContext(ctx, `INSERT INTO inventory_units (path, adapter, size, mtime_ns, sessions)
 		VALUES (?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET adapter = excluded.adapter,
 		size = excluded.size, mtime_ns = excluded.mtime_ns, sessions = excluded.sessions`)
@@ -335,8 +314,15 @@ func (ix *Index) persist(ctx context.Context, changed map[string]*cachedUnit) er
 		return fmt.Errorf("saving the session index: %w", err)
 	}
 	defer put.Close()
+	var del *sql.Stmt // prepared at the first removal: a cold index has none
 	for p, c := range changed {
 		if c == nil {
+			if del == nil {
+				if del, err = tx.PrepareContext(ctx, `DELETE FROM inventory_units WHERE path = ?`); err != nil {
+					return fmt.Errorf("saving the session index: %w", err)
+				}
+				defer del.Close()
+			}
 			if _, err := del.ExecContext(ctx, p); err != nil {
 				return fmt.Errorf("saving the session index: %w", err)
 			}

@@ -3,7 +3,9 @@ package inventory
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // Narrowed refreshes: the watcher knows which folders changed, so a burst
@@ -28,6 +30,57 @@ type scope struct {
 func (s scope) none() bool { return !s.all && len(s.dirs) == 0 }
 
 func (s scope) covers(path string) bool { return s.all || s.dirs[filepath.Dir(path)] }
+
+// listing is one store's listing in a refresh.
+type listing struct {
+	a     Adapter
+	name  string
+	units []Unit
+	sc    scope
+	err   error
+}
+
+// listStale lists every enabled store and queues each one's new or
+// changed files on rd as soon as it is listed. A whole refresh lists the
+// stores at once, each on its own goroutine: listing is mostly waiting on
+// system calls, and one store after the other left a core idle at the
+// start of every cold index. A narrowed refresh lists one folder or two,
+// cheaper than starting the goroutines.
+func (ix *Index) listStale(ctx context.Context, enabled map[AppID]bool, dirs []string, rd *reader) []listing {
+	out := make([]listing, len(ix.adapters))
+	var wg sync.WaitGroup
+	start := wg.Go
+	if dirs != nil {
+		start = func(f func()) { f() }
+	}
+	for i, a := range ix.adapters {
+		if !slices.ContainsFunc(a.Apps(), func(app AppID) bool { return enabled[app] }) {
+			continue // never read, not even listed
+		}
+		start(func() {
+			l := &out[i]
+			l.a, l.name = a, adapterName(a)
+			l.units, l.sc, l.err = ix.listUnits(ctx, a, dirs)
+			if l.sc.none() || l.err != nil {
+				return
+			}
+			var stale []Unit
+			ix.mu.RLock()
+			for _, u := range l.units {
+				old := ix.units[u.Path]
+				if old == nil || old.Size != u.Size || old.MtimeNs != u.MtimeNs || old.adapter != l.name {
+					stale = append(stale, u)
+				}
+			}
+			ix.mu.RUnlock()
+			for _, u := range stale {
+				rd.add(&readJob{a: a, name: l.name, u: u})
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
 
 // listUnits lists adapter a whole (dirs nil), or narrowed to dirs.
 func (ix *Index) listUnits(ctx context.Context, a Adapter, dirs []string) ([]Unit, scope, error) {
