@@ -12,11 +12,17 @@
     for (const c of kids) if (c) n.append(c);
     return n;
   };
+  let leaving = false;
   const api = async (method, path, body) => {
     const r = await fetch(path, {method, credentials: 'same-origin', headers: body ? {'Content-Type': 'application/json'} : {},
       body: body ? JSON.stringify(body) : undefined});
     const data = r.status === 204 ? null : await r.json().catch(() => null);
-    if (r.status === 401) { location.href = '/needs-you'; throw new Error('signed out'); }
+    if (r.status === 401) {
+      // Signed out: to the sign-in, once; a second call's 401 would cut the
+      // first navigation short.
+      if (!leaving) { leaving = true; location.href = '/needs-you'; }
+      throw new Error('signed out');
+    }
     if (!r.ok) throw new Error((data && data.error) || 'the team server answered ' + r.status);
     return data;
   };
