@@ -100,8 +100,11 @@ func (s *Service) WriteArticle(ctx context.Context, personID, ws, kbID, id strin
 		if found {
 			return ArticleConflict{Error: "version_conflict", Article: cur}, nil
 		}
-		_, err := s.cfg.Notes.PutArticle(ctx, kbID, id, w.Title, w.Body)
-		return s.articleAnswer(ctx, kbID, id, err)
+		put, err := s.cfg.Notes.PutArticle(ctx, kbID, id, w.Title, w.Body)
+		if err != nil {
+			return s.articleAnswer(ctx, kbID, id, 0, w, err)
+		}
+		return s.articleAnswer(ctx, kbID, id, put.Version, w, nil)
 	}
 	if !found {
 		return nil, teamauth.Refuse(http.StatusNotFound, "article %s is no longer in this knowledge base", id)
@@ -119,10 +122,15 @@ func (s *Service) WriteArticle(ctx context.Context, personID, ws, kbID, id strin
 		}
 		return ArticleConflict{Error: "version_conflict", Article: *res.Current}, nil
 	}
-	return s.articleAnswer(ctx, kbID, id, nil)
+	return s.articleAnswer(ctx, kbID, id, res.Version, w, nil)
 }
 
-func (s *Service) articleAnswer(ctx context.Context, kbID, id string, err error) (any, error) {
+// articleAnswer answers a write that made version v: the article as that
+// write left it, even when a teammate's write landed on it since. The
+// desktop remembers the answer's version as the one its text is on; the
+// teammate's newer version reached it as its own (a desktop told its write
+// made the newer one kept its text and never took the teammate's).
+func (s *Service) articleAnswer(ctx context.Context, kbID, id string, v int64, w ArticleWrite, err error) (any, error) {
 	if errors.Is(err, notes.ErrInvalid) {
 		return nil, badInput("%v", err)
 	}
@@ -132,6 +140,9 @@ func (s *Service) articleAnswer(ctx context.Context, kbID, id string, err error)
 	a, err := s.cfg.Notes.GetArticle(ctx, kbID, id)
 	if err != nil {
 		return nil, fmt.Errorf("reading the article: %w", err)
+	}
+	if a.Version != v {
+		a.Title, a.Body, a.Version = w.Title, w.Body, v
 	}
 	return a, nil
 }

@@ -189,6 +189,10 @@ func (s *Service) WriteRecord(ctx context.Context, personID, ws, channelID, id s
 	if err != nil {
 		return nil, fmt.Errorf("reading the record: %w", err)
 	}
+	// A teammate's write may have landed since: the answer still names the
+	// version this write made, which the desktop remembers its text is on
+	// (told the newer one, it would keep its text and never take theirs).
+	it.Version = res.Version
 	return it, nil
 }
 
