@@ -257,8 +257,9 @@ func (a *App) startup(ctx context.Context) {
 	a.watch.Start()
 	// Saved panes start after the window's first frame (the page calls
 	// Terminal.RestoreSaved): four shells starting beside the web view cost
-	// ~0.4 s of first paint on two cores. The timer covers a page that
-	// never calls; the restore runs once either way.
+	// ~0.4 s of first paint on two cores. The restore also begins the read
+	// of the login shell the window held (shellenv.StartForWindow). The
+	// timer covers a page that never calls; the restore runs once either way.
 	time.AfterFunc(5*time.Second, func() {
 		if err := a.panes.RestoreExpected(shellenv.TerminalEnviron()); err != nil {
 			fmt.Fprintln(os.Stderr, "osfoundry:", err)

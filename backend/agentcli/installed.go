@@ -17,6 +17,7 @@ import (
 // environment has arrived: how PATH was found, and where each agent CLI
 // is. A packaging check greps for "osfoundry: agent CLIs:".
 func LogInstalls(w io.Writer) {
+	<-shellenv.Began() // a log line is no reason to read the login shell sooner
 	fmt.Fprintln(w, "osfoundry:", shellenv.Wait().Summary())
 	var parts []string
 	env := SystemEnv()

@@ -209,7 +209,9 @@ func Reason(checkTerminal, stdinTerminal bool, path string) string {
 type reader struct {
 	once    sync.Once
 	mu      sync.Mutex
-	started bool
+	started bool   // Start or Hold was called
+	run     func() // starts a held read; nil once it runs
+	began   chan struct{}
 	done    chan struct{}
 	cancel  context.CancelFunc
 	res     Result
@@ -219,36 +221,77 @@ var proc reader
 
 // Start begins Resolve in the background, once per process; reason is
 // reported in the Result. Later calls do nothing.
-func Start(o Options, reason string) { proc.start(o, reason) }
+func Start(o Options, reason string) { proc.hold(o, reason); proc.begin() }
 
-func (rd *reader) start(o Options, reason string) {
+// Hold is Start held back: the read begins at the first Wait (anything
+// that finds or starts a CLI, worker or pane). The window holds it until
+// its first frame is on screen: a login shell running pyenv or nvm init
+// takes 0.4–0.8 s of CPU, and on two cores beside GTK and WebKit starting
+// it made the first frame 0.3–0.5 s later.
+func Hold(o Options, reason string) { proc.hold(o, reason) }
+
+// Began is closed once a read began, and at once when none was asked for.
+func Began() <-chan struct{} { return proc.beganCh() }
+
+func (rd *reader) hold(o Options, reason string) {
 	rd.once.Do(func() {
 		ctx, cancel := context.WithCancel(context.Background())
 		rd.mu.Lock()
-		rd.started, rd.done, rd.cancel = true, make(chan struct{}), cancel
+		defer rd.mu.Unlock()
+		rd.started, rd.began, rd.done, rd.cancel = true, make(chan struct{}), make(chan struct{}), cancel
 		rd.res = Result{Reason: reason, Pending: true}
-		rd.mu.Unlock()
-		go func() {
-			res, _ := Resolve(ctx, o)
-			res.Reason = reason
-			rd.mu.Lock()
-			rd.res = res
-			rd.mu.Unlock()
-			close(rd.done)
-		}()
+		rd.run = func() {
+			close(rd.began)
+			go func() {
+				res, _ := Resolve(ctx, o)
+				res.Reason = reason
+				rd.mu.Lock()
+				rd.res = res
+				rd.mu.Unlock()
+				close(rd.done)
+			}()
+		}
 	})
+}
+
+func (rd *reader) begin() {
+	rd.mu.Lock()
+	run := rd.run
+	rd.run = nil
+	rd.mu.Unlock()
+	if run != nil {
+		run()
+	}
+}
+
+var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+func (rd *reader) beganCh() <-chan struct{} {
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
+	if !rd.started {
+		return closed
+	}
+	return rd.began
 }
 
 // Stop ends a read Start began that is still running, killing the shell's
 // whole process group (a slow `pyenv init` or a `sleep` an rc started),
 // and waits until it is gone. The window calls it when it exits, however
 // early: the shell runs in its own session, so nothing else would end it.
-// A read that had ended is left as it was; later Waits return at once.
+// A read that had ended is left as it was, one held and never begun is
+// not started; later Waits return at once.
 func Stop() { proc.stop() }
 
 func (rd *reader) stop() {
 	rd.mu.Lock()
-	started, done, cancel := rd.started, rd.done, rd.cancel
+	started, done, cancel, held := rd.started, rd.done, rd.cancel, rd.run != nil
+	rd.run = nil
+	if held {
+		rd.res = Result{Reason: rd.res.Reason, Error: "the app ended before the login shell was read"}
+		close(rd.began)
+		close(done)
+	}
 	rd.mu.Unlock()
 	if !started {
 		return
@@ -257,13 +300,14 @@ func (rd *reader) stop() {
 	<-done // Resolve returns once the group is killed (runShell bounds it)
 }
 
-// Wait blocks until the read Start began has ended and returns its Result.
-// Without Start it returns at once (the process's environment is used as
-// it is). Every place that discovers or starts a CLI, worker or pane calls
-// it before reading PATH.
+// Wait begins a held read and blocks until the read has ended, then
+// returns its Result. Without Start or Hold it returns at once (the
+// process's environment is used as it is). Every place that discovers or
+// starts a CLI, worker or pane calls it before reading PATH.
 func Wait() Result { return proc.wait() }
 
 func (rd *reader) wait() Result {
+	rd.begin()
 	rd.mu.Lock()
 	started, done := rd.started, rd.done
 	rd.mu.Unlock()

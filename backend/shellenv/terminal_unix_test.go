@@ -56,7 +56,8 @@ func TestStopEndsTheReadAndWhatItStarted(t *testing.T) {
 	isolate(t)
 	h := home(t, claudeFiles(addBin+"sleep 300.4103 &\nsleep 300.4104\n"))
 	var rd reader
-	rd.start(Options{Shell: sh, Home: h, Timeout: time.Minute}, "no terminal")
+	rd.hold(Options{Shell: sh, Home: h, Timeout: time.Minute}, "no terminal")
+	rd.begin()
 	waitFor(t, "300.4104")
 	rd.stop()
 	waitGone(t, "300.4103")

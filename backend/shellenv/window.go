@@ -8,12 +8,13 @@ import (
 	"github.com/mattn/go-isatty"
 )
 
-// StartForWindow begins reading the login shell's environment when the
+// StartForWindow holds a read of the login shell's environment when the
 // window was started from a desktop entry, Finder or Explorer (no
 // terminal, and no launcher that had one said EnvFromTerminal) or with an
-// unusable PATH. The read runs beside the window's start; everything that
-// finds or starts a CLI, worker or pane waits for it (Environ,
-// TerminalEnviron, LookPath). It also takes EnvFromTerminal out of the
+// unusable PATH. The read begins once the window's first frame is on
+// screen (the page restores the saved panes then, which waits for it) or
+// when something needs it sooner; everything that finds or starts a CLI,
+// worker or pane waits for it (Environ, TerminalEnviron, LookPath). It also takes EnvFromTerminal out of the
 // environment the panes and workers inherit, so call it before the window
 // toolkit starts a thread (see the package note). The returned stop ends a
 // read still running (and what the rc files started): call it however the
@@ -23,7 +24,7 @@ func StartForWindow() (stop func()) {
 	term := isatty.IsTerminal(fd) || isatty.IsCygwinTerminal(fd) || os.Getenv(EnvFromTerminal) == "1"
 	os.Unsetenv(EnvFromTerminal) // not for the panes and workers
 	if reason := Reason(true, term, os.Getenv("PATH")); reason != "" {
-		Start(Options{}, reason)
+		Hold(Options{}, reason)
 	}
 	return Stop
 }
