@@ -234,6 +234,9 @@ type RecordSaveResult struct {
 	// Current is the item as stored now, set on a conflict so the editor
 	// can compare and re-apply.
 	Current *RecordItem `json:"current,omitempty"`
+	// Item is the item as this save left it, set when saved: a reply that
+	// re-read it could carry a write that landed since.
+	Item *RecordItem `json:"item,omitempty"`
 }
 
 // SaveRecordAsPerson saves the person's edit if the item is still at
@@ -274,12 +277,12 @@ func (r *Records) SaveRecordAsPerson(ctx context.Context, channelID, itemID stri
 		} else {
 			item.Fields[BodyField] = e.Body
 		}
-		cur := item.Version
-		item.Title, item.Status, item.Version = e.Title, e.Status, r.nextVersion(cur)
-		if _, err := tx.Records().UpdateItemIfVersion(ctx, item, cur, r.now()); err != nil {
+		cur, now := item.Version, r.now()
+		item.Title, item.Status, item.Version, item.UpdatedAt = e.Title, e.Status, r.nextVersion(cur), parseTime(formatTime(now))
+		if _, err := tx.Records().UpdateItemIfVersion(ctx, item, cur, now); err != nil {
 			return err
 		}
-		out = RecordSaveResult{Saved: true, Version: item.Version}
+		out = RecordSaveResult{Saved: true, Version: item.Version, Item: &item}
 		return nil
 	})
 	if err != nil {

@@ -42,12 +42,12 @@ func (r *Records) SaveRecordFieldsAsPerson(ctx context.Context, channelID, itemI
 		if why := statusRefusal(status, allowed); why != "" {
 			return errKeep{fmt.Errorf("%w: %s", ErrInvalid, why)}
 		}
-		cur := item.Version
-		item.Title, item.Status, item.Fields, item.Version = title, status, fields, r.nextVersion(cur)
-		if _, err := tx.Records().UpdateItemIfVersion(ctx, item, cur, r.now()); err != nil {
+		cur, now := item.Version, r.now()
+		item.Title, item.Status, item.Fields, item.Version, item.UpdatedAt = title, status, fields, r.nextVersion(cur), parseTime(formatTime(now))
+		if _, err := tx.Records().UpdateItemIfVersion(ctx, item, cur, now); err != nil {
 			return err
 		}
-		out = RecordSaveResult{Saved: true, Version: item.Version}
+		out = RecordSaveResult{Saved: true, Version: item.Version, Item: &item}
 		return nil
 	})
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -118,6 +119,16 @@ func TestRecordPersonSaveIsConditional(t *testing.T) {
 	got, _ := f.s.GetRecord(ctx, b.ID, it.ID)
 	if got.Status != "Ready" || got.Fields["owner"] != "sam" || got.Fields[BodyField] != "agent body\nperson" {
 		t.Fatalf("stored = %+v; the person's save must keep the agent's other fields", got)
+	}
+	// The saved item comes with the answer, as stored (the team server
+	// answers it instead of re-reading, when a teammate may have written).
+	if r.Item == nil || !reflect.DeepEqual(*r.Item, got) {
+		t.Fatalf("saved item in the answer = %+v; stored %+v", r.Item, got)
+	}
+	fr, err := f.s.SaveRecordFieldsAsPerson(ctx, b.ID, it.ID, 4, "Pricing page", "Ready", map[string]any{"owner": "kim"})
+	got, _ = f.s.GetRecord(ctx, b.ID, it.ID)
+	if err != nil || !fr.Saved || fr.Item == nil || !reflect.DeepEqual(*fr.Item, got) {
+		t.Fatalf("fields save = %+v, %v; stored %+v", fr, err, got)
 	}
 	if _, err := f.s.SaveRecordAsPerson(ctx, b.ID, "rec-missing", 1, RecordEdit{Title: "x", Status: "Draft"}); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("missing item: %v", err)

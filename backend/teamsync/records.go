@@ -185,15 +185,11 @@ func (s *Service) WriteRecord(ctx context.Context, personID, ws, channelID, id s
 	if !res.Saved {
 		return RecordConflict{Error: "version_conflict", Record: *res.Current}, nil
 	}
-	it, err := s.cfg.Notes.GetRecord(ctx, channelID, id)
-	if err != nil {
-		return nil, fmt.Errorf("reading the record: %w", err)
-	}
-	// A teammate's write may have landed since: the answer still names the
-	// version this write made, which the desktop remembers its text is on
-	// (told the newer one, it would keep its text and never take theirs).
-	it.Version = res.Version
-	return it, nil
+	// The item as this write left it, not re-read: a teammate's write may
+	// have landed since, and the desktop remembers the answer as the version
+	// its text is on (told the newer one, it would keep its text and never
+	// take theirs).
+	return *res.Item, nil
 }
 
 func (s *Service) createRecordChannel(_ http.ResponseWriter, r *http.Request, p teamauth.Person) (any, error) {

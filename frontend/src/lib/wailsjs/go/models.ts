@@ -753,6 +753,7 @@ export namespace notes {
 	    saved: boolean;
 	    version: number;
 	    current?: RecordItem;
+	    item?: RecordItem;
 	}
 	export interface RecordsChangedEvent {
 	    record_channel_id: string;
