@@ -204,8 +204,8 @@ func Reason(checkTerminal, stdinTerminal bool, path string) string {
 }
 
 // reader is one background read of the login shell: the process has one
-// environment, so the window starts it early (proc) and every place that
-// finds or starts a CLI waits for it.
+// environment, so the window asks for it at start (proc, held until its
+// first frame) and every place that finds or starts a CLI waits for it.
 type reader struct {
 	once    sync.Once
 	mu      sync.Mutex

@@ -14,11 +14,11 @@ import (
 // unusable PATH. The read begins once the window's first frame is on
 // screen (the page restores the saved panes then, which waits for it) or
 // when something needs it sooner; everything that finds or starts a CLI,
-// worker or pane waits for it (Environ, TerminalEnviron, LookPath). It also takes EnvFromTerminal out of the
-// environment the panes and workers inherit, so call it before the window
-// toolkit starts a thread (see the package note). The returned stop ends a
-// read still running (and what the rc files started): call it however the
-// window exits.
+// worker or pane waits for it (Environ, TerminalEnviron, LookPath). It
+// also takes EnvFromTerminal out of the environment the panes and workers
+// inherit, so call it before the window toolkit starts a thread (see the
+// package note). The returned stop ends a read still running (and what
+// the rc files started): call it however the window exits.
 func StartForWindow() (stop func()) {
 	fd := os.Stdin.Fd()
 	term := isatty.IsTerminal(fd) || isatty.IsCygwinTerminal(fd) || os.Getenv(EnvFromTerminal) == "1"
