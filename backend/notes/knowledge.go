@@ -40,6 +40,9 @@ type ArticleSave struct {
 	Saved   bool        `json:"saved"`
 	Version int64       `json:"version"`
 	Current *ArticleDoc `json:"current,omitempty"`
+	// Article is the article as this save left it, set when saved (not
+	// re-read: a write that landed since would answer for this one).
+	Article *ArticleDoc `json:"article,omitempty"`
 }
 
 func migrateKnowledge(db *sql.DB) error {
@@ -107,27 +110,35 @@ func (k *Knowledge) GetArticle(ctx context.Context, kbID, id string) (ArticleDoc
 
 // PutArticle creates an article (id "" picks a fresh one) or, when id
 // exists in the knowledge base, replaces its title and body and bumps its
-// version.
-func (k *Knowledge) PutArticle(ctx context.Context, kbID, id, title, body string) (Article, error) {
+// version. It returns the article as this write left it: the write and its
+// read back are one transaction, so a write landing after it is not taken
+// for this one's.
+func (k *Knowledge) PutArticle(ctx context.Context, kbID, id, title, body string) (ArticleDoc, error) {
 	if err := checkTitle("article title", title); err != nil {
-		return Article{}, err
+		return ArticleDoc{}, err
 	}
 	if len(body) > MaxTextBytes {
-		return Article{}, fmt.Errorf("%w: article body is larger than %d bytes", ErrInvalid, MaxTextBytes)
-	}
-	rows := k.b.Pool().Knowledge()
-	if _, err := rows.Base(ctx, kbID); err != nil {
-		return Article{}, fmt.Errorf("saving article %q: %w", title, err)
+		return ArticleDoc{}, fmt.Errorf("%w: article body is larger than %d bytes", ErrInvalid, MaxTextBytes)
 	}
 	id = orNewID(id, "art")
-	if err := rows.PutArticle(ctx, kbID, id, title, body, k.now()); err != nil {
-		return Article{}, fmt.Errorf("saving article %q: %w", title, err)
+	var a ArticleDoc
+	err := k.b.Write(ctx, func(tx Tx) error {
+		rows := tx.Knowledge()
+		if _, err := rows.Base(ctx, kbID); err != nil {
+			return err
+		}
+		if err := rows.PutArticle(ctx, kbID, id, title, body, k.now()); err != nil {
+			return err
+		}
+		var err error
+		a, err = rows.Article(ctx, kbID, id)
+		return err
+	})
+	if err != nil {
+		return ArticleDoc{}, fmt.Errorf("saving article %q: %w", title, lockErr(err))
 	}
-	a, err := rows.Article(ctx, kbID, id)
-	if err == nil {
-		k.notifyItem("article", id)
-	}
-	return a.Article, err
+	k.notifyItem("article", id)
+	return a, nil
 }
 
 // PutArticleAs is PutArticle that records who wrote it (the owner's
@@ -162,20 +173,22 @@ func (k *Knowledge) SaveArticleAsPerson(ctx context.Context, kbID, id string, ex
 		return ArticleSave{}, err
 	}
 	rows := k.b.Pool().Knowledge()
-	a := ArticleDoc{Article: Article{ID: id, KnowledgeBase: kbID, Title: title, Body: body, Version: expectedVersion + 1}, UpdatedBy: AuthorPerson}
-	saved, err := rows.UpdateArticleIfVersion(ctx, a, expectedVersion, k.now())
+	now := k.now()
+	a := ArticleDoc{Article: Article{ID: id, KnowledgeBase: kbID, Title: title, Body: body, Version: expectedVersion + 1,
+		UpdatedAt: parseTime(formatTime(now))}, UpdatedBy: AuthorPerson}
+	saved, err := rows.UpdateArticleIfVersion(ctx, a, expectedVersion, now)
 	if err != nil {
 		return ArticleSave{}, fmt.Errorf("saving article %q: %w", title, err)
+	}
+	if saved {
+		k.notifyItem("article", id)
+		return ArticleSave{Saved: true, Version: a.Version, Article: &a}, nil
 	}
 	cur, err := rows.Article(ctx, kbID, id)
 	if err != nil {
 		return ArticleSave{}, err
 	}
-	if !saved {
-		return ArticleSave{Version: cur.Version, Current: &cur}, nil
-	}
-	k.notifyItem("article", id)
-	return ArticleSave{Saved: true, Version: cur.Version}, nil
+	return ArticleSave{Version: cur.Version, Current: &cur}, nil
 }
 
 // DeleteArticle removes an article.

@@ -13,11 +13,7 @@ import (
 // A held read starts no shell until something needs the environment: the
 // window holds it past its first frame. The first Wait begins it.
 func TestHeldReadBeginsAtTheFirstWait(t *testing.T) {
-	sh := bash(t)
-	isolate(t)
-	h := home(t, claudeFiles(addBin+`touch "$HOME/rc-ran"`+"\n"))
-	var rd reader
-	rd.hold(Options{Shell: sh, Home: h}, "no terminal")
+	rd, h := heldRead(t)
 	if st := rd.status(); !st.Pending || st.Reason != "no terminal" {
 		t.Errorf("status of a held read = %+v; want pending, no terminal", st)
 	}
@@ -47,11 +43,7 @@ func TestHeldReadBeginsAtTheFirstWait(t *testing.T) {
 
 // A window that ends before its first frame never starts the shell it held.
 func TestStopEndsAHeldReadWithoutStartingIt(t *testing.T) {
-	sh := bash(t)
-	isolate(t)
-	h := home(t, claudeFiles(addBin+`touch "$HOME/rc-ran"`+"\n"))
-	var rd reader
-	rd.hold(Options{Shell: sh, Home: h}, "no terminal")
+	rd, h := heldRead(t)
 	rd.stop()
 	res := rd.wait() // returns at once: nothing is left to begin
 	if res.OK || res.Pending || res.Error == "" {
@@ -67,4 +59,16 @@ func TestStopEndsAHeldReadWithoutStartingIt(t *testing.T) {
 	default:
 		t.Error("Began without any read asked for is not closed")
 	}
+}
+
+// heldRead holds a read of a login shell whose ~/.bashrc puts tools/bin on
+// PATH and leaves rc-ran in HOME when it runs.
+func heldRead(t *testing.T) (*reader, string) {
+	t.Helper()
+	sh := bash(t)
+	isolate(t)
+	h := home(t, claudeFiles(addBin+`touch "$HOME/rc-ran"`+"\n"))
+	rd := &reader{}
+	rd.hold(Options{Shell: sh, Home: h}, "no terminal")
+	return rd, h
 }

@@ -102,19 +102,16 @@ func (s *Service) WriteArticle(ctx context.Context, personID, ws, kbID, id strin
 		}
 		put, err := s.cfg.Notes.PutArticle(ctx, kbID, id, w.Title, w.Body)
 		if err != nil {
-			return s.articleAnswer(ctx, kbID, id, 0, w, err)
+			return nil, articleSaveErr(err)
 		}
-		return s.articleAnswer(ctx, kbID, id, put.Version, w, nil)
+		return put, nil
 	}
 	if !found {
 		return nil, teamauth.Refuse(http.StatusNotFound, "article %s is no longer in this knowledge base", id)
 	}
 	res, err := s.cfg.Notes.SaveArticleAsPerson(ctx, kbID, id, w.ExpectedVersion, w.Title, w.Body)
-	if errors.Is(err, notes.ErrInvalid) {
-		return nil, badInput("%v", err)
-	}
 	if err != nil {
-		return nil, fmt.Errorf("saving the article: %w", err)
+		return nil, articleSaveErr(err)
 	}
 	if !res.Saved {
 		if res.Current == nil {
@@ -122,29 +119,18 @@ func (s *Service) WriteArticle(ctx context.Context, personID, ws, kbID, id strin
 		}
 		return ArticleConflict{Error: "version_conflict", Article: *res.Current}, nil
 	}
-	return s.articleAnswer(ctx, kbID, id, res.Version, w, nil)
+	// The article as this write left it, not re-read: a teammate's write
+	// may have landed since, and the desktop remembers the answer as the
+	// version its text is on (told the newer one, it would keep its text
+	// and never take theirs).
+	return *res.Article, nil
 }
 
-// articleAnswer answers a write that made version v: the article as that
-// write left it, even when a teammate's write landed on it since. The
-// desktop remembers the answer's version as the one its text is on; the
-// teammate's newer version reached it as its own (a desktop told its write
-// made the newer one kept its text and never took the teammate's).
-func (s *Service) articleAnswer(ctx context.Context, kbID, id string, v int64, w ArticleWrite, err error) (any, error) {
+func articleSaveErr(err error) error {
 	if errors.Is(err, notes.ErrInvalid) {
-		return nil, badInput("%v", err)
+		return badInput("%v", err)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("saving the article: %w", err)
-	}
-	a, err := s.cfg.Notes.GetArticle(ctx, kbID, id)
-	if err != nil {
-		return nil, fmt.Errorf("reading the article: %w", err)
-	}
-	if a.Version != v {
-		a.Title, a.Body, a.Version = w.Title, w.Body, v
-	}
-	return a, nil
+	return fmt.Errorf("saving the article: %w", err)
 }
 
 func (s *Service) createKB(_ http.ResponseWriter, r *http.Request, p teamauth.Person) (any, error) {

@@ -115,7 +115,7 @@ func runBenchSync(env *Env, args []string) int {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	var first notes.Note
-	var art notes.Article
+	var art notes.ArticleDoc
 	var firstProject string
 	for p := range 10 {
 		pr, err := a.notes.CreateProject(ctx, home.ID, "", fmt.Sprintf("Project %d", p))

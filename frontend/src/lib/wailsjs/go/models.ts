@@ -667,6 +667,7 @@ export namespace notes {
 	    saved: boolean;
 	    version: number;
 	    current?: ArticleDoc;
+	    article?: ArticleDoc;
 	}
 	
 	export interface ChangedEvent {
