@@ -80,6 +80,21 @@ xvfb-run -a -e "$home/xvfb.log" -s "-screen 0 1280x820x24" dbus-run-session -- b
       sleep 0.1
     done
     [ "$n" -ge "$npanes" ] || { kill -TERM $pid; echo "window-check: FAIL — $n of $npanes saved panes were running 30 s after the first frame"; exit 1; }
+    # Memory is of idle panes: each pane'"'"'s shell has run its start-up files
+    # (here pyenv, which starts programs of its own) and sleeps at its prompt
+    # with no program below it, twice in a row half a second apart.
+    quiet=0
+    for i in $(seq 1 60); do
+      busy=0
+      for f in $(grep -lsz "OSF_CHECK_MARKER=$marker" /proc/[0-9]*/environ 2>/dev/null | xargs -r grep -lsz "^OSF_PANE_ID=" 2>/dev/null); do
+        p=${f#/proc/}; p=${p%/environ}
+        [ "$(awk "{print \$3}" /proc/$p/stat 2>/dev/null)" = S ] || busy=1
+        [ -z "$(pgrep -P $p)" ] || busy=1
+      done
+      if [ $busy = 0 ]; then quiet=$((quiet + 1)); [ $quiet -ge 2 ] && break; else quiet=0; fi
+      sleep 0.5
+    done
+    [ $quiet -ge 2 ] || echo "window-check: note — the panes were still busy 30 s after they started; memory is measured anyway"
   fi
   sleep 1.5  # let the screen settle before the screenshot a person looks at
   import -silent -window root "$out"
