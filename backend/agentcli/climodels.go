@@ -9,11 +9,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/osfoundry/desktop/backend/lazy"
 )
 
 // CLIModel is one model a CLI accepts, as a picker offers it. The first of
@@ -51,7 +52,7 @@ var claudeAliases = []CLIModel{
 
 // helpAliasRe finds the aliases `claude --help` names for --model ("Use an
 // alias for the latest model (e.g. 'fable', 'opus', or 'sonnet')").
-var helpAliasRe = regexp.MustCompile(`'([a-z][a-z0-9\[\]]*)'`)
+var helpAliasRe = lazy.Regexp(`'([a-z][a-z0-9\[\]]*)'`)
 
 // CLIModels lists the models agent a accepts, "Default (the CLI's own)"
 // first. Codex: its models cache (the list its server last sent to this
@@ -122,7 +123,7 @@ func claudeHelpAliases(help string) []string {
 		text = text[:400]
 	}
 	var out []string
-	for _, m := range helpAliasRe.FindAllStringSubmatch(text, -1) {
+	for _, m := range helpAliasRe().FindAllStringSubmatch(text, -1) {
 		out = append(out, m[1])
 	}
 	return out

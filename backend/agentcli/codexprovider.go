@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	toml "github.com/pelletier/go-toml/v2"
 
+	"github.com/osfoundry/desktop/backend/lazy"
 	"github.com/osfoundry/desktop/backend/shellenv"
 )
 
@@ -164,11 +164,11 @@ func (p codexProvider) withKey(env []string, sys Env) ([]string, error) {
 	return append(out, p.EnvKey+"="+v), nil
 }
 
-var bareKey = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+var bareKey = lazy.Regexp(`^[A-Za-z0-9_-]+$`)
 
 // tomlKey quotes k unless it is a bare TOML key.
 func tomlKey(k string) string {
-	if bareKey.MatchString(k) {
+	if bareKey().MatchString(k) {
 		return k
 	}
 	return tomlString(k)

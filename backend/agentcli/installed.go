@@ -6,9 +6,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
+	"github.com/osfoundry/desktop/backend/lazy"
 	"github.com/osfoundry/desktop/backend/shellenv"
 )
 
@@ -32,7 +32,7 @@ func LogInstalls(w io.Writer) {
 	fmt.Fprintln(w, "osfoundry: agent CLIs:", strings.Join(parts, ", "))
 }
 
-var versionRe = regexp.MustCompile(`^\d+\.\d+\.\d+([-+.][0-9A-Za-z.-]+)?$`)
+var versionRe = lazy.Regexp(`^\d+\.\d+\.\d+([-+.][0-9A-Za-z.-]+)?$`)
 
 // installedVersion reads a CLI's version without running it (a start-up
 // log line must not start node): the package.json of an npm install the
@@ -43,14 +43,14 @@ func installedVersion(bin string) string {
 	if err != nil {
 		return "found"
 	}
-	if versionRe.MatchString(filepath.Base(p)) {
+	if versionRe().MatchString(filepath.Base(p)) {
 		return filepath.Base(p)
 	}
 	dir := filepath.Dir(p)
 	for range 4 {
 		if b, err := os.ReadFile(filepath.Join(dir, "package.json")); err == nil {
 			var pkg struct{ Version string }
-			if json.Unmarshal(b, &pkg) == nil && versionRe.MatchString(pkg.Version) {
+			if json.Unmarshal(b, &pkg) == nil && versionRe().MatchString(pkg.Version) {
 				return pkg.Version
 			}
 		}

@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/osfoundry/desktop/backend/lazy"
 )
 
 // A sign-in check must not spin for its whole limit when the CLI cannot
@@ -27,7 +28,7 @@ const claudeUnreachableAttempt = 5
 
 // codexHTTPStatus finds the HTTP status in a Codex retry line such as
 // "Reconnecting... 2/5 (unexpected status 401 Unauthorized: …)".
-var codexHTTPStatus = regexp.MustCompile(`unexpected status (\d{3})\b`)
+var codexHTTPStatus = lazy.Regexp(`unexpected status (\d{3})\b`)
 
 // reachGrace is a variable so tests can shorten it.
 var reachGrace = 15 * time.Second
@@ -75,7 +76,7 @@ func (w *reachWatch) line(b []byte) {
 			w.decide(fmt.Sprintf("the connection failed %d times", l.Attempt))
 		}
 	case w.agent == Codex && l.Type == "error" && strings.HasPrefix(l.Message, "Reconnecting"):
-		if m := codexHTTPStatus.FindStringSubmatch(l.Message); m != nil {
+		if m := codexHTTPStatus().FindStringSubmatch(l.Message); m != nil {
 			// The service answered (401 without a sign-in, 429, 5xx): it is
 			// reachable, and Codex's own error after its retries says why.
 			w.status(fmt.Sprintf("%s answered HTTP %s; %s", w.service, m[1], l.Message))
@@ -165,11 +166,11 @@ func hostOf(raw, fallback string) string {
 	return u.Host
 }
 
-var versionRE = regexp.MustCompile(`\d+\.\d+(\.\d+)?(-[0-9A-Za-z.]+)?`)
+var versionRE = lazy.Regexp(`\d+\.\d+(\.\d+)?(-[0-9A-Za-z.]+)?`)
 
 // parseVersion finds the version number in `--version` output
 // ("2.1.328 (Claude Code)", "codex-cli 0.169.0").
-func parseVersion(out string) string { return versionRE.FindString(out) }
+func parseVersion(out string) string { return versionRE().FindString(out) }
 
 // Version is the CLI's version from `<bin> --version`, asked once per
 // binary (an upgrade in place is noticed: the probe keys on size and time).

@@ -1,10 +1,11 @@
 package board
 
 import (
-	"regexp"
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/osfoundry/desktop/backend/lazy"
 )
 
 // AgentSessions is what the board asks of the agents' own session stores
@@ -85,11 +86,11 @@ func (p ResumePlan) Command() string {
 	return "cd " + shellWord(p.Folder) + " && " + cmd
 }
 
-var plainWord = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+var plainWord = lazy.Regexp(`^[A-Za-z0-9_@%+=:,./-]+$`)
 
 // shellWord quotes s for a POSIX shell when it is not a plain word.
 func shellWord(s string) string {
-	if plainWord.MatchString(s) {
+	if plainWord().MatchString(s) {
 		return s
 	}
 	if runtime.GOOS == "windows" {

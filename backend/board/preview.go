@@ -1,17 +1,18 @@
 package board
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/osfoundry/desktop/backend/lazy"
 )
 
 // maxPreview bounds a card's line (the card shows three lines at most).
 const maxPreview = 200
 
 var (
-	fence      = regexp.MustCompile("^\\s*(```|~~~)")
-	mdMarkers  = regexp.MustCompile(`^\s*(#{1,6}\s+|>\s*|[-*+]\s+|\d+[.)]\s+)`)
+	fence      = lazy.Regexp("^\\s*(```|~~~)")
+	mdMarkers  = lazy.Regexp(`^\s*(#{1,6}\s+|>\s*|[-*+]\s+|\d+[.)]\s+)`)
 	mdEmphasis = strings.NewReplacer("**", "", "__", "", "`", "")
 )
 
@@ -23,7 +24,7 @@ func ProsePreview(text string) string {
 	inFence := false
 	last := ""
 	for _, line := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
-		if fence.MatchString(line) {
+		if fence().MatchString(line) {
 			inFence = !inFence
 			continue
 		}
@@ -32,7 +33,7 @@ func ProsePreview(text string) string {
 		}
 		last = line
 	}
-	last = oneLine(mdEmphasis.Replace(mdMarkers.ReplaceAllString(last, "")))
+	last = oneLine(mdEmphasis.Replace(mdMarkers().ReplaceAllString(last, "")))
 	if r := []rune(last); len(r) > maxPreview {
 		last = string(r[:maxPreview]) + "…"
 	}

@@ -6,9 +6,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
+
+	"github.com/osfoundry/desktop/backend/lazy"
 )
 
 // Summary is what the Done summary says about a session.
@@ -138,12 +139,12 @@ func humanDuration(d time.Duration) string {
 	}
 }
 
-var unsafeName = regexp.MustCompile(`[^a-zA-Z0-9._-]+`)
+var unsafeName = lazy.Regexp(`[^a-zA-Z0-9._-]+`)
 
 // fileName is "<date>-<time>-<folder>-<title>.md", readable in a file list.
 func fileName(s Summary) string {
 	slug := func(x string, n int) string {
-		x = strings.Trim(unsafeName.ReplaceAllString(strings.ToLower(x), "-"), "-.")
+		x = strings.Trim(unsafeName().ReplaceAllString(strings.ToLower(x), "-"), "-.")
 		if len(x) > n {
 			x = strings.Trim(x[:n], "-.")
 		}

@@ -4,9 +4,10 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/osfoundry/desktop/backend/lazy"
 )
 
 // What Apply leaves behind when its process is killed, and how the next
@@ -23,8 +24,8 @@ const (
 )
 
 var (
-	lockPID = regexp.MustCompile(`^osfoundry proposal \S+ \(pid (\d+)\)$`)
-	tempPID = regexp.MustCompile(`^` + tempDirPrefix + `(\d+)-`)
+	lockPID = lazy.Regexp(`^osfoundry proposal \S+ \(pid (\d+)\)$`)
+	tempPID = lazy.Regexp(`^` + tempDirPrefix + `(\d+)-`)
 )
 
 // removeAbandoned removes what approvals killed midway left: their
@@ -54,7 +55,7 @@ func removeAbandoned(ctx context.Context, repo string) {
 			continue
 		}
 		if locked {
-			m := lockPID.FindStringSubmatch(reason)
+			m := lockPID().FindStringSubmatch(reason)
 			if m == nil {
 				continue // locked by someone else, for their own reason
 			}
@@ -74,7 +75,7 @@ func removeAbandoned(ctx context.Context, repo string) {
 func removeAbandonedTemp() {
 	matches, _ := filepath.Glob(filepath.Join(os.TempDir(), tempDirPrefix+"*"))
 	for _, dir := range matches {
-		m := tempPID.FindStringSubmatch(filepath.Base(dir))
+		m := tempPID().FindStringSubmatch(filepath.Base(dir))
 		if m == nil {
 			continue
 		}

@@ -3,10 +3,10 @@ package connect
 import (
 	"crypto/subtle"
 	"errors"
-	"html/template"
 	"net/http"
 	"net/url"
 
+	"github.com/osfoundry/desktop/backend/lazy"
 	"github.com/osfoundry/desktop/backend/tools"
 )
 
@@ -22,7 +22,7 @@ func constantEqual(a, b string) bool {
 	return a != "" && subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
 }
 
-var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
+var pageTmpl = lazy.HTML("page", `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}}</title>
 <style nonce="{{.Nonce}}">
@@ -58,7 +58,7 @@ for (const r of document.querySelectorAll('input[name=workspace]'))
 {{end}}{{else}}<p>{{.Message}}</p>{{end}}
 {{if .Pending}}<ul>{{range .Pending}}<li><a href="{{.Href}}"><bdi>{{.Client}}</bdi></a> — returns to <strong>{{.ReturnsTo}}</strong>, started {{.Age}}{{if .Mine}} (in this browser){{else}} <span class="muted">(not started in this browser)</span>{{end}}</li>
 {{end}}</ul>{{end}}
-</body></html>`))
+</body></html>`)
 
 type consentView struct {
 	Client, ReturnsTo, Action, Request, CSRF, FirstWorkspace string
@@ -93,7 +93,7 @@ func renderPage(w http.ResponseWriter, status int, v pageView, formTarget string
 	h.Set("Cache-Control", "no-store")
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
-	pageTmpl.Execute(w, v)
+	pageTmpl().Execute(w, v)
 }
 
 func (s *Server) errorPage(w http.ResponseWriter, status int, msg string) {

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"net"
 	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,6 +17,8 @@ import (
 	"unicode"
 
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/osfoundry/desktop/backend/lazy"
 )
 
 // Lifetimes. Codes are short and single use; access tokens are short
@@ -160,7 +161,7 @@ func checkRedirectURI(raw string) error {
 	if strings.Contains(raw, "*") {
 		return fmt.Errorf("redirect URI %q must not contain wildcards", raw)
 	}
-	if !hostRE.MatchString(u.Hostname()) {
+	if !hostRE().MatchString(u.Hostname()) {
 		return fmt.Errorf("redirect URI %q has an invalid host", raw)
 	}
 	if p := u.Port(); p != "" {
@@ -178,7 +179,7 @@ func checkRedirectURI(raw string) error {
 }
 
 // hostRE is a DNS name, an IPv4 address or (bracket-less) an IPv6 one.
-var hostRE = regexp.MustCompile(`^([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)*[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.?$|^[0-9A-Fa-f:.]+$`)
+var hostRE = lazy.Regexp(`^([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)*[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.?$|^[0-9A-Fa-f:.]+$`)
 
 func isLoopbackHost(h string) bool {
 	if h == "localhost" {
@@ -225,11 +226,11 @@ func (s *Service) client(ctx context.Context, id string) (*client, error) {
 	return &c, nil
 }
 
-var verifierRE = regexp.MustCompile(`^[A-Za-z0-9\-._~]{43,128}$`)
+var verifierRE = lazy.Regexp(`^[A-Za-z0-9\-._~]{43,128}$`)
 
 // pkceOK checks an S256 code verifier against the stored challenge.
 func pkceOK(verifier, challenge string) bool {
-	if !verifierRE.MatchString(verifier) {
+	if !verifierRE().MatchString(verifier) {
 		return false
 	}
 	sum := sha256.Sum256([]byte(verifier))

@@ -7,7 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"regexp"
+
+	"github.com/osfoundry/desktop/backend/lazy"
 )
 
 // Scheme is the URL scheme the OS hands to the app (a clicked Windows
@@ -16,7 +17,7 @@ const Scheme = "osfoundry"
 
 // idPattern is what a link may name: the app's own ids (pane ids such as
 // "p-3"), never a path.
-var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+var idPattern = lazy.Regexp(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
 // Errors of Open.
 var (
@@ -56,7 +57,7 @@ func (i *Instance) Open(raw string) (kind, id string, err error) {
 	if len(id) > 0 && id[0] == '/' {
 		id = id[1:]
 	}
-	if !idPattern.MatchString(kind) || !idPattern.MatchString(id) || len(u.Query()["t"]) != 1 {
+	if !idPattern().MatchString(kind) || !idPattern().MatchString(id) || len(u.Query()["t"]) != 1 {
 		return "", "", ErrBadLink
 	}
 	got, err := hex.DecodeString(u.Query().Get("t"))

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/osfoundry/desktop/backend/lazy"
 )
 
 // codexStore reads ~/.codex (Codex CLI and the Codex desktop app share it):
@@ -33,7 +35,7 @@ func (codexStore) Roots(env Env) []string {
 	return []string{h, filepath.Join(h, "sessions"), filepath.Join(h, "archived_sessions")}
 }
 
-var stateDBName = lazyRE(`^state_(\d+)\.sqlite$`)
+var stateDBName = lazy.Regexp(`^state_(\d+)\.sqlite$`)
 
 func (codexStore) Units(ctx context.Context, env Env) ([]Unit, error) {
 	h := codexHome(env)
@@ -214,13 +216,13 @@ func kebab(v string) string {
 
 var classicSandbox = map[string]bool{"read-only": true, "workspace-write": true, "danger-full-access": true}
 
-var desktopOriginator = lazyRE(`(?i)desktop|codex_work|chatgpt|codex_app|codex_mac|vscode`)
+var desktopOriginator = lazy.Regexp(`(?i)desktop|codex_work|chatgpt|codex_app|codex_mac|vscode`)
 
 // cliOriginator names the command line's own clients. Codex 0.169's TUI
 // runs its conversations in the app-server daemon, whose threads say
 // source "vscode" like the editor's and the app's; the originator
 // ("codex-tui", "codex_cli_rs", "codex_exec") still says the CLI made it.
-var cliOriginator = lazyRE(`(?i)^(codex[-_]tui|codex_cli_rs|codex[-_]exec)(\s|$)`)
+var cliOriginator = lazy.Regexp(`(?i)^(codex[-_]tui|codex_cli_rs|codex[-_]exec)(\s|$)`)
 
 // Merge joins the database row and the rollout of each thread, then says
 // which app started it.

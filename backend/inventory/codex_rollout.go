@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"path/filepath"
 	"strings"
+
+	"github.com/osfoundry/desktop/backend/lazy"
 )
 
 // rolloutID is the thread id at the end of a rollout's file name
 // (rollout-2025-05-07T17-24-21-<uuid>.jsonl).
-var rolloutID = lazyRE(`-([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.jsonl$`)
+var rolloutID = lazy.Regexp(`-([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.jsonl$`)
 
 // readRollout reads a rollout's session_meta (first line), the first real
 // user message (head) and the newest turn_context (tail).

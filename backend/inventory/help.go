@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/osfoundry/desktop/backend/lazy"
 	"github.com/osfoundry/desktop/backend/shellenv"
 )
 
@@ -93,15 +94,15 @@ var (
 	// An option line starts at most six columns in (commander: 2; clap: 2
 	// for "-c, --config", 6 for "    --last"); a wrapped description line
 	// sits further right, even when it begins with a flag it mentions.
-	flagLine   = lazyRE(`^ {0,6}(-[A-Za-z0-9]|--[A-Za-z0-9][A-Za-z0-9-]*)\b`)
-	flagToken  = lazyRE(`(?:^|[\s,])(--?[A-Za-z0-9][A-Za-z0-9-]*)`)
-	choicesRe  = lazyRE(`choices:\s*((?:"[^"]*"(?:,\s*)?)+)`)
-	quotedRe   = lazyRE(`"([^"]*)"`)
-	possibleRe = lazyRE(`\[possible values:\s*([^\]]*)\]`)
-	listItemRe = lazyRE(`^\s*-\s+([A-Za-z0-9][A-Za-z0-9-]*)\s*(?::|$)`)
+	flagLine   = lazy.Regexp(`^ {0,6}(-[A-Za-z0-9]|--[A-Za-z0-9][A-Za-z0-9-]*)\b`)
+	flagToken  = lazy.Regexp(`(?:^|[\s,])(--?[A-Za-z0-9][A-Za-z0-9-]*)`)
+	choicesRe  = lazy.Regexp(`choices:\s*((?:"[^"]*"(?:,\s*)?)+)`)
+	quotedRe   = lazy.Regexp(`"([^"]*)"`)
+	possibleRe = lazy.Regexp(`\[possible values:\s*([^\]]*)\]`)
+	listItemRe = lazy.Regexp(`^\s*-\s+([A-Za-z0-9][A-Za-z0-9-]*)\s*(?::|$)`)
 	// A description that ends by listing the levels in plain parentheses,
 	// as claude 2.1.328 does for --effort: "(low, medium, high, xhigh, max)".
-	plainListRe = lazyRE(`\(([a-z][A-Za-z0-9-]*(?:, [a-z][A-Za-z0-9-]*)+)\)\.?$`)
+	plainListRe = lazy.Regexp(`\(([a-z][A-Za-z0-9-]*(?:, [a-z][A-Za-z0-9-]*)+)\)\.?$`)
 )
 
 // parseHelp reads flags and their accepted values from commander.js style

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/osfoundry/desktop/backend/lazy"
 )
 
 // ErrFolderMissing means the session's recorded folder no longer exists.
@@ -80,7 +82,7 @@ var (
 	claudeStrictModes = map[string]bool{"default": true, "plan": true}
 	codexStrictAsk    = map[string]bool{"untrusted": true, "on-request": true}
 	codexStrictBox    = map[string]bool{"read-only": true, "workspace-write": true}
-	effortPattern     = lazyRE(`^[a-z]{1,16}$`)
+	effortPattern     = lazy.Regexp(`^[a-z]{1,16}$`)
 )
 
 // planner builds plans; it holds the injected runner and the help cache.

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/osfoundry/desktop/backend/lazy"
 )
 
 // Values from session files are untrusted. These checks decide what may
@@ -11,9 +13,9 @@ import (
 // shell syntax, whitespace, newlines or escape sequences, is refused, so a
 // crafted file can never change what runs.
 var (
-	idPattern     = lazyRE(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$`)
-	modelPattern  = lazyRE(`^[A-Za-z0-9][A-Za-z0-9._:/\[\]-]{0,127}$`)
-	optionPattern = lazyRE(`^[a-z][a-zA-Z0-9-]{0,39}$`)
+	idPattern     = lazy.Regexp(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$`)
+	modelPattern  = lazy.Regexp(`^[A-Za-z0-9][A-Za-z0-9._:/\[\]-]{0,127}$`)
+	optionPattern = lazy.Regexp(`^[a-z][a-zA-Z0-9-]{0,39}$`)
 )
 
 func validID(s string) bool    { return idPattern().MatchString(s) }

@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/osfoundry/desktop/backend/lazy"
 )
 
 // Agent CLIs a channel can have.
@@ -36,7 +37,7 @@ type AgentRows interface {
 	DeleteAgent(ctx context.Context, channel, id string) error
 }
 
-var agentName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,31}$`)
+var agentName = lazy.Regexp(`^[A-Za-z][A-Za-z0-9_-]{0,31}$`)
 
 func (s *Store) agentRows() (AgentRows, error) {
 	r, ok := s.b.(AgentRows)
@@ -55,7 +56,7 @@ func (s *Store) AddAgent(ctx context.Context, a ChannelAgent) (ChannelAgent, err
 		return ChannelAgent{}, err
 	}
 	a.Name = strings.TrimPrefix(strings.TrimSpace(a.Name), "@")
-	if !agentName.MatchString(a.Name) {
+	if !agentName().MatchString(a.Name) {
 		return ChannelAgent{}, fmt.Errorf("%w: an agent's name is what people type after @: a letter, then letters, digits, - or _ (at most 32)", ErrInvalid)
 	}
 	if a.CLI != AgentClaude && a.CLI != AgentCodex {

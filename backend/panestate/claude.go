@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"regexp"
 	"strconv"
 	"sync"
 	"time"
 
+	"github.com/osfoundry/desktop/backend/lazy"
 	"github.com/osfoundry/desktop/backend/shellenv"
 )
 
@@ -21,7 +21,7 @@ var permissionRequestSince = [3]int{2, 0, 45}
 var (
 	versionMu    sync.Mutex
 	versionCache = map[string]bool{} // path|size|mtime → supported
-	versionRe    = regexp.MustCompile(`(\d+)\.(\d+)\.(\d+)`)
+	versionRe    = lazy.Regexp(`(\d+)\.(\d+)\.(\d+)`)
 )
 
 // ClaudeSupportsPermissionRequest asks the Claude Code that argv0 names
@@ -58,7 +58,7 @@ func ClaudeSupportsPermissionRequest(argv0 string, env []string) bool {
 
 // versionAtLeast reads the first x.y.z in s and compares it with min.
 func versionAtLeast(s string, min [3]int) bool {
-	m := versionRe.FindStringSubmatch(s)
+	m := versionRe().FindStringSubmatch(s)
 	if m == nil {
 		return false
 	}

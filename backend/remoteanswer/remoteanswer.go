@@ -14,11 +14,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/osfoundry/desktop/backend/lazy"
 	"github.com/osfoundry/desktop/backend/teamclient"
 	"github.com/osfoundry/desktop/backend/tools"
 )
@@ -75,16 +75,16 @@ func New(panes tools.Panes, blocked tools.BlockedFunc, audit tools.Auditor) (*Ty
 
 // choiceLine is one numbered option of a prompt's menu ("❯ 1. Yes",
 // "  2. No, and tell Claude…", "› 3. …").
-var choiceLine = regexp.MustCompile(`^[\s│┃|]*(?:[❯›>▶]\s*)?([1-9])[.)]\s+\S`)
+var choiceLine = lazy.Regexp(`^[\s│┃|]*(?:[❯›>▶]\s*)?([1-9])[.)]\s+\S`)
 
 // freeText is a menu's own "type your answer" option (Claude Code's
 // question tool: "Type something.", OpenCode's: "Type your own answer"):
 // a text reply picks it first, then types.
-var freeText = regexp.MustCompile(`^[\s│┃|]*(?:[❯›>▶]\s*)?([1-9])[.)]\s+(?i:type (?:something|your own answer))`)
+var freeText = lazy.Regexp(`^[\s│┃|]*(?:[❯›>▶]\s*)?([1-9])[.)]\s+(?i:type (?:something|your own answer))`)
 
 func freeTextChoice(lines []string) string {
 	for i := len(lines) - 1; i >= 0; i-- {
-		if m := freeText.FindStringSubmatch(lines[i]); m != nil {
+		if m := freeText().FindStringSubmatch(lines[i]); m != nil {
 			return m[1]
 		}
 	}
@@ -105,7 +105,7 @@ func countChoices(lines []string) int {
 	// The menu is the last run of 1, 2, 3… on the screen.
 	n := 0
 	for _, l := range lines {
-		m := choiceLine.FindStringSubmatch(l)
+		m := choiceLine().FindStringSubmatch(l)
 		if m == nil {
 			continue
 		}

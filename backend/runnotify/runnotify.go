@@ -10,12 +10,12 @@ package runnotify
 
 import (
 	"context"
-	"regexp"
 	"strings"
 
 	"github.com/osfoundry/desktop/backend/agentcli"
 	"github.com/osfoundry/desktop/backend/chat"
 	"github.com/osfoundry/desktop/backend/detect"
+	"github.com/osfoundry/desktop/backend/lazy"
 	"github.com/osfoundry/desktop/backend/runs"
 	"github.com/osfoundry/desktop/backend/tools"
 )
@@ -103,8 +103,8 @@ func (n *Notifier) Answered(chatID string) {
 	n.n.Observe(key, c.Chat.Title, detect.Update{ID: key, Prev: detect.Decision{State: detect.Working}, Decision: d})
 }
 
-// id is what a chat or run id looks like (the same as an osfoundry:// link's).
-var id = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+// idPattern is what a chat or run id looks like (the same as an osfoundry:// link's).
+var idPattern = lazy.Regexp(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
 // Route is the window route a notification key opens: the chat, or the
 // Agents screen for a run outside a chat (where the board's card leads).
@@ -121,7 +121,7 @@ func Route(key string) (string, bool) {
 // toast of key opens (instance.Link).
 func LinkOf(key string) (kind, v string, ok bool) {
 	for _, k := range []string{KeyChat, KeyRun} {
-		if rest, found := strings.CutPrefix(key, k); found && id.MatchString(rest) {
+		if rest, found := strings.CutPrefix(key, k); found && idPattern().MatchString(rest) {
 			return strings.TrimSuffix(k, ":"), rest, true
 		}
 	}
@@ -131,7 +131,7 @@ func LinkOf(key string) (kind, v string, ok bool) {
 // RouteOfLink is the route of a link's kind and id, checked by
 // instance.Open; false for kinds that are not a chat or a run.
 func RouteOfLink(kind, v string) (string, bool) {
-	if !id.MatchString(v) {
+	if !idPattern().MatchString(v) {
 		return "", false
 	}
 	switch kind {

@@ -3,9 +3,10 @@ package settings
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/osfoundry/desktop/backend/lazy"
 )
 
 // LayoutPrefs is how the Terminal screen is split and which pane shows in
@@ -104,7 +105,7 @@ var ShortcutActions = []string{
 
 // A key as the frontend writes it: modifiers in a fixed order, then the
 // key ("Ctrl+Shift+T", "Meta+.", "Alt+1", "?"); "" turns a shortcut off.
-var keyPattern = regexp.MustCompile(`^(Ctrl\+)?(Alt\+)?(Shift\+)?(Meta\+)?([A-Z0-9]|F[0-9]{1,2}|[\[\]\\;',./\x60=?-]|PageUp|PageDown|Home|End|Tab|Enter|Escape|Backspace|Delete|Insert|Arrow(Up|Down|Left|Right)|Space)$`)
+var keyPattern = lazy.Regexp(`^(Ctrl\+)?(Alt\+)?(Shift\+)?(Meta\+)?([A-Z0-9]|F[0-9]{1,2}|[\[\]\\;',./\x60=?-]|PageUp|PageDown|Home|End|Tab|Enter|Escape|Backspace|Delete|Insert|Arrow(Up|Down|Left|Right)|Space)$`)
 
 // ErrInvalidShortcut wraps every refusal of SetShortcuts.
 var ErrInvalidShortcut = errors.New("invalid keyboard shortcut")
@@ -128,7 +129,7 @@ func CheckShortcuts(m map[string]string) error {
 		if key == "" {
 			continue
 		}
-		if !keyPattern.MatchString(key) {
+		if !keyPattern().MatchString(key) {
 			errs = append(errs, fmt.Sprintf("%q is not a key osFoundry can use for %s.", key, id))
 			continue
 		}

@@ -2,11 +2,12 @@ package shellenv
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/osfoundry/desktop/backend/lazy"
 )
 
 // maxOutput caps what is kept of the shell's stdout: an environment is a
@@ -72,7 +73,7 @@ func validName(s string) bool {
 
 // csi matches terminal control sequences (colours, cursor moves) that
 // prompts and greetings print.
-var csi = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
+var csi = lazy.Regexp(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
 
 // clean turns a shell's stderr into one readable line for an error
 // message: valid UTF-8, no control characters, the job-control complaints
@@ -91,7 +92,7 @@ func clean(b []byte, max int) string {
 				return -1
 			}
 			return r
-		}, csi.ReplaceAllString(line, ""))
+		}, csi().ReplaceAllString(line, ""))
 		if line = strings.TrimSpace(line); line != "" {
 			lines = append(lines, line)
 		}

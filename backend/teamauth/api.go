@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html/template"
 	"io"
 	"mime"
 	"net/http"
 	"strings"
+
+	"github.com/osfoundry/desktop/backend/lazy"
 )
 
 // The members API: a small JSON API over the browser's session. Every
@@ -264,16 +265,16 @@ func (s *Service) handleMe(w http.ResponseWriter, r *http.Request) {
 	})(w, r)
 }
 
-var logoutPage = template.Must(template.New("logout").Parse(`<!doctype html>
+var logoutPage = lazy.HTML("logout", `<!doctype html>
 <meta charset="utf-8"><title>Sign out — osFoundry team server</title>
 <form method="post" action="{{.}}"><button>Sign out</button></form>
-`))
+`)
 
 // handleLogoutPage offers a button: signing out is a POST, so no other
 // site can sign a person out with a link or an image.
 func (s *Service) handleLogoutPage(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	_ = logoutPage.Execute(w, logoutPath)
+	_ = logoutPage().Execute(w, logoutPath)
 }
 
 // handleLogout ends the session on every replica at once.

@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"html/template"
 	"net/http"
 	"net/url"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/osfoundry/desktop/backend/lazy"
 )
 
 // FirstWorkspaceName names the workspace the bootstrap link creates; its
@@ -99,11 +100,11 @@ func (s *Service) ClaimBootstrap(ctx context.Context, personID, token string) (W
 	return w, nil
 }
 
-var ownerPage = template.Must(template.New("owner").Parse(`<!doctype html>
+var ownerPage = lazy.HTML("owner", `<!doctype html>
 <meta charset="utf-8"><title>osFoundry team server</title>
 <h1>You own “{{.Name}}”</h1>
 <p>Workspace id <code>{{.ID}}</code>. Invite your teammates by email: they become members when they first sign in.</p>
-`))
+`)
 
 // handleBootstrap sends a signed-out browser to sign in first and back,
 // then spends the link.
@@ -133,6 +134,6 @@ func (s *Service) handleBootstrap(w http.ResponseWriter, r *http.Request) {
 	default:
 		s.log.Info("first owner", "person", p.ID, "workspace", ws.ID)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_ = ownerPage.Execute(w, ws)
+		_ = ownerPage().Execute(w, ws)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"html/template"
 	"net"
 	"net/http"
 	"net/url"
@@ -14,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/osfoundry/desktop/backend/lazy"
 )
 
 // Desktops sign in as native apps (RFC 8252): the app opens
@@ -259,7 +260,7 @@ type pageData struct {
 	Person                                 Person
 }
 
-var desktopTmpl = template.Must(template.New("desktop").Parse(`<!doctype html>
+var desktopTmpl = lazy.HTML("desktop", `<!doctype html>
 <meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>osFoundry desktop sign-in</title>
 <style>body{font:16px system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem}button{font:inherit;padding:.4rem 1rem;margin-right:.5rem}</style>
@@ -273,10 +274,10 @@ The app on {{.Device}} will act as you on this team server until you sign it out
 <button name="decision" value="allow">Sign in</button>
 <button name="decision" value="deny">Cancel</button>
 </form>{{end}}
-`))
+`)
 
 func (s *Service) desktopPage(w http.ResponseWriter, code int, d pageData) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(code)
-	_ = desktopTmpl.Execute(w, d)
+	_ = desktopTmpl().Execute(w, d)
 }

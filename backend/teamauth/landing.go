@@ -1,9 +1,10 @@
 package teamauth
 
 import (
-	"html/template"
 	"net/http"
 	"net/url"
+
+	"github.com/osfoundry/desktop/backend/lazy"
 )
 
 // The session cookie is SameSite=Strict, so a browser leaves it out of
@@ -14,13 +15,13 @@ import (
 // at once (a meta refresh, no script), and the browser starts that next
 // navigation from this site, so the Strict cookie goes with it.
 
-var landingPage = template.Must(template.New("landing").Parse(`<!doctype html>
+var landingPage = lazy.HTML("landing", `<!doctype html>
 <html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="refresh" content="0;url={{.}}"><meta name="referrer" content="no-referrer">
 <title>osFoundry</title>
 <p style="font:16px system-ui,sans-serif;margin:2rem">Signing you in… <a href="{{.}}">Continue</a></p>
 </html>
-`))
+`)
 
 // writeLanding answers with the landing page that goes on to to (a path on
 // this server).
@@ -32,7 +33,7 @@ func (s *Service) writeLanding(w http.ResponseWriter, to string) {
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'")
 	w.WriteHeader(http.StatusOK)
-	_ = landingPage.Execute(w, safeReturn(to))
+	_ = landingPage().Execute(w, safeReturn(to))
 }
 
 // CrossSite says whether r is a navigation another site started (the

@@ -8,11 +8,12 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"html/template"
 	"net"
 	"net/http"
 	"net/url"
 	"time"
+
+	"github.com/osfoundry/desktop/backend/lazy"
 )
 
 // callback is what the browser brings back to the loopback listener.
@@ -114,7 +115,7 @@ func (c *Client) signIn(ctx context.Context, d Discovery) (tokenResponse, error)
 			return
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_ = donePage.Execute(w, cb.err)
+		_ = donePage().Execute(w, cb.err)
 		select {
 		case got <- cb:
 		default:
@@ -166,12 +167,12 @@ func readCallback(q url.Values, state, issuer string) callback {
 	return callback{code: q.Get("code")}
 }
 
-var donePage = template.Must(template.New("done").Parse(`<!doctype html>
+var donePage = lazy.HTML("done", `<!doctype html>
 <meta charset="utf-8"><title>osFoundry</title>
 <style>body{font:16px system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem}</style>
 {{if .}}<h1>Not signed in</h1><p>{{.}}</p>{{else}}<h1>osFoundry desktop is signed in</h1>
 <p>You can close this tab and go back to the app.</p>{{end}}
-`))
+`)
 
 func randomString() string {
 	b := make([]byte, 32)

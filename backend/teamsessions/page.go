@@ -4,10 +4,10 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"html/template"
 	"net/http"
 	"time"
 
+	"github.com/osfoundry/desktop/backend/lazy"
 	"github.com/osfoundry/desktop/backend/teamauth"
 )
 
@@ -114,7 +114,7 @@ func (s *Service) page(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self'; "+
 		"style-src 'unsafe-inline'; manifest-src 'self'; worker-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 	w.WriteHeader(code)
-	if err := needsYouPage.Execute(w, v); err != nil {
+	if err := needsYouPage().Execute(w, v); err != nil {
 		s.cfg.Logger.Warn("writing the needs you page", "err", err)
 	}
 }
@@ -161,7 +161,7 @@ func Waited(now time.Time, since int64) string {
 	}
 }
 
-var needsYouPage = template.Must(template.New("needs-you").Parse(`<!doctype html>
+var needsYouPage = lazy.HTML("needs-you", `<!doctype html>
 <html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
 <title>Needs you · osFoundry</title>
 <link rel="manifest" href="/needs-you/manifest.webmanifest"><link rel="icon" href="/needs-you/icon.svg">
@@ -232,4 +232,4 @@ code{overflow-wrap:anywhere}
 </details>{{end}}
 <script src="/needs-you/needs-you.js" defer></script>
 </html>
-`))
+`)

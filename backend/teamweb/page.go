@@ -3,12 +3,12 @@ package teamweb
 import (
 	"context"
 	"errors"
-	"html/template"
 	"mime"
 	"net/http"
 	"slices"
 
 	"github.com/osfoundry/desktop/backend/connect"
+	"github.com/osfoundry/desktop/backend/lazy"
 	"github.com/osfoundry/desktop/backend/notes"
 	"github.com/osfoundry/desktop/backend/teamauth"
 )
@@ -190,12 +190,12 @@ func (w *Web) write(rw http.ResponseWriter, code int, d pageData) {
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 	rw.WriteHeader(code)
-	if err := homePage.Execute(rw, d); err != nil {
+	if err := homePage().Execute(rw, d); err != nil {
 		w.cfg.Logger.Warn("writing the team page", "err", err)
 	}
 }
 
-var homePage = template.Must(template.New("home").Parse(`<!doctype html>
+var homePage = lazy.HTML("home", `<!doctype html>
 <html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>osFoundry team server</title>
 <style>
@@ -239,4 +239,4 @@ code{overflow-wrap:anywhere}
 </section>{{end}}
 {{end}}
 </html>
-`))
+`)

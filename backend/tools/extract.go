@@ -13,11 +13,12 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"syscall"
 	"time"
 	"unicode/utf8"
+
+	"github.com/osfoundry/desktop/backend/lazy"
 )
 
 const (
@@ -111,12 +112,12 @@ func extractURL(ctx context.Context, web *http.Client, src string) Result {
 }
 
 var (
-	reDropBlocks = regexp.MustCompile(`(?is)<(script|style|noscript|template|svg|head)\b.*?</(script|style|noscript|template|svg|head)\s*>`)
-	reComments   = regexp.MustCompile(`(?s)<!--.*?-->`)
-	reBlockTags  = regexp.MustCompile(`(?i)<\s*(br|/p|/div|/li|/h[1-6]|/tr|/section|/article|/header|/footer|hr)\b[^>]*>`)
-	reTags       = regexp.MustCompile(`(?s)<[^>]*>`)
-	reBlankRuns  = regexp.MustCompile(`\n[ \t]*(\n[ \t]*)+`)
-	reSpaceRuns  = regexp.MustCompile(`[ \t\f\v]+`)
+	reDropBlocks = lazy.Regexp(`(?is)<(script|style|noscript|template|svg|head)\b.*?</(script|style|noscript|template|svg|head)\s*>`)
+	reComments   = lazy.Regexp(`(?s)<!--.*?-->`)
+	reBlockTags  = lazy.Regexp(`(?i)<\s*(br|/p|/div|/li|/h[1-6]|/tr|/section|/article|/header|/footer|hr)\b[^>]*>`)
+	reTags       = lazy.Regexp(`(?s)<[^>]*>`)
+	reBlankRuns  = lazy.Regexp(`\n[ \t]*(\n[ \t]*)+`)
+	reSpaceRuns  = lazy.Regexp(`[ \t\f\v]+`)
 )
 
 // toText turns bytes into model-readable text: HTML loses its markup,
@@ -132,13 +133,13 @@ func toText(name string, data []byte, isHTML bool) Result {
 	}
 	s := string(data)
 	if isHTML {
-		s = reComments.ReplaceAllString(s, "")
-		s = reDropBlocks.ReplaceAllString(s, "")
-		s = reBlockTags.ReplaceAllString(s, "\n")
-		s = reTags.ReplaceAllString(s, " ")
+		s = reComments().ReplaceAllString(s, "")
+		s = reDropBlocks().ReplaceAllString(s, "")
+		s = reBlockTags().ReplaceAllString(s, "\n")
+		s = reTags().ReplaceAllString(s, " ")
 		s = html.UnescapeString(s)
-		s = reSpaceRuns.ReplaceAllString(s, " ")
-		s = reBlankRuns.ReplaceAllString(s, "\n\n")
+		s = reSpaceRuns().ReplaceAllString(s, " ")
+		s = reBlankRuns().ReplaceAllString(s, "\n\n")
 	}
 	s = strings.TrimSpace(strings.ToValidUTF8(s, "\uFFFD"))
 	truncated := false

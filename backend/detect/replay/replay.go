@@ -8,11 +8,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/osfoundry/desktop/backend/detect"
+	"github.com/osfoundry/desktop/backend/lazy"
 	"github.com/osfoundry/desktop/backend/terminal"
 )
 
@@ -177,7 +177,7 @@ func resolveHint(reg *detect.Registry, hint string) string {
 	return ""
 }
 
-var agentPart = regexp.MustCompile(`^([a-z][a-z0-9_]*(?:-[a-z][a-z0-9_]*)*)(?:-v?\d.*)?$`)
+var agentPart = lazy.Regexp(`^([a-z][a-z0-9_]*(?:-[a-z][a-z0-9_]*)*)(?:-v?\d.*)?$`)
 
 // ParseName reads `<agent>[-<renderer>][-<version>].<state>[.<detail>].raw`,
 // e.g. "claude-2.1.328.blocked.edit.raw" → ("claude", "blocked"). Besides
@@ -201,7 +201,7 @@ func ParseName(base string) (agent, expected string) {
 	}
 	// The version's own dots ("2.1.328") are split off above; the agent is
 	// the first part without its "-<version>".
-	if m := agentPart.FindStringSubmatch(parts[0]); m != nil {
+	if m := agentPart().FindStringSubmatch(parts[0]); m != nil {
 		agent = m[1]
 	}
 	return agent, expected
