@@ -81,9 +81,11 @@ xvfb-run -a -e "$home/xvfb.log" -s "-screen 0 1280x820x24" dbus-run-session -- b
   # The saved panes come back after the first frame (and after the login
   # shell was read): the screenshot and the memory are of the window with
   # its panes running, counted by the pane id in their environment.
+  # /proc/PID/environ of each pane process this run started.
+  pane_environs() { grep -lsz "OSF_CHECK_MARKER=$marker" /proc/[0-9]*/environ 2>/dev/null | xargs -r grep -lsz "^OSF_PANE_ID=" 2>/dev/null; }
   if [ -n "$painted" ] && [ "$npanes" -gt 0 ]; then
     for i in $(seq 1 300); do
-      n=$(grep -lsz "OSF_CHECK_MARKER=$marker" /proc/[0-9]*/environ 2>/dev/null | xargs -r grep -lsz "^OSF_PANE_ID=" 2>/dev/null | wc -l)
+      n=$(pane_environs | wc -l)
       [ "$n" -ge "$npanes" ] && break
       sleep 0.1
     done
@@ -94,7 +96,7 @@ xvfb-run -a -e "$home/xvfb.log" -s "-screen 0 1280x820x24" dbus-run-session -- b
     quiet=0
     for i in $(seq 1 60); do
       busy=0
-      for f in $(grep -lsz "OSF_CHECK_MARKER=$marker" /proc/[0-9]*/environ 2>/dev/null | xargs -r grep -lsz "^OSF_PANE_ID=" 2>/dev/null); do
+      for f in $(pane_environs); do
         p=${f#/proc/}; p=${p%/environ}
         [ "$(awk "{print \$3}" /proc/$p/stat 2>/dev/null)" = S ] || busy=1
         [ -z "$(pgrep -P $p)" ] || busy=1
