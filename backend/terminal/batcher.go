@@ -150,8 +150,14 @@ func (b *batcher) snapshot(render func(recent []byte, wrapped bool) []byte) (seq
 func (b *batcher) recentCopy() (gen uint64, data []byte, wrapped bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	data = append(b.recent.bytes(), b.buf...)
-	return b.recent.total + uint64(len(b.buf)), data, b.recent.full
+	return b.recent.total + uint64(len(b.buf)), append(b.recent.bytes(), b.buf...), b.recent.full
+}
+
+// generation is recentCopy's gen without the copy.
+func (b *batcher) generation() uint64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.recent.total + uint64(len(b.buf))
 }
 
 // stop delivers what is pending and refuses further output.

@@ -42,11 +42,16 @@ type ScrollbackPolicy struct {
 	Lines int  // at most this many lines per pane
 }
 
-// saveEvery is how often changed output is written while the app runs, so
-// a crash, or a quit the app does not see through, loses at most this
-// much. Only panes whose output changed are written; one costs a few ms
-// (256 KiB of recent output compresses in ~3 ms).
-const saveEvery = 10 * time.Second
+// Changed output is written while the app runs, so a crash, or a quit the
+// app does not see through, loses little: a pane's output once it has
+// been still for saveSettled (an agent's answer, a command's result), and
+// at least every saveEvery while it keeps coming. Only panes whose output
+// changed are written; one costs a few ms (256 KiB of recent output
+// compresses in ~3 ms).
+const (
+	saveSettled = time.Second
+	saveEvery   = 10 * time.Second
+)
 
 // scrollbackState is the Manager's side of saved scrollback.
 type scrollbackState struct {
@@ -76,7 +81,7 @@ func (m *Manager) SetScrollback(pol ScrollbackPolicy) {
 	m.scroll.saved = nil
 	m.scroll.mu.Unlock()
 	if start {
-		go m.saveLoop(stopCh, saveEvery)
+		go m.saveLoop(stopCh)
 	}
 	if was && !pol.Keep {
 		if st := m.scrollStore(); st != nil {
@@ -119,19 +124,70 @@ func (m *Manager) scrollPolicy() ScrollbackPolicy {
 	return m.scroll.policy
 }
 
-func (m *Manager) saveLoop(stop chan struct{}, every time.Duration) {
-	t := time.NewTicker(every)
+// saveClock is the timer's view of each open pane (saveLoop's own).
+type saveClock struct {
+	seen    map[string]uint64    // output generation at the last tick
+	wroteAt map[string]time.Time // when the timer last wrote its output
+}
+
+func (m *Manager) saveLoop(stop chan struct{}) {
+	t := time.NewTicker(saveSettled)
 	defer t.Stop()
+	c := saveClock{seen: map[string]uint64{}, wroteAt: map[string]time.Time{}}
 	for {
 		select {
 		case <-stop:
 			return
-		case <-t.C:
-			if err := m.SaveScrollbacks(); err != nil {
+		case now := <-t.C:
+			if err := m.saveDue(&c, now); err != nil {
 				fmt.Fprintln(os.Stderr, "osfoundry:", err)
 			}
 		}
 	}
+}
+
+// saveDue writes the panes whose output changed and has been still since
+// the last tick, or has kept changing for saveEvery since it was last
+// written.
+func (m *Manager) saveDue(c *saveClock, now time.Time) error {
+	pol, st := m.scrollPolicy(), m.scrollStore()
+	if !pol.Keep || st == nil {
+		return nil
+	}
+	open := m.openPanes()
+	seen := make(map[string]uint64, len(open)) // closed panes drop out
+	var errs []error
+	for _, p := range open {
+		id, gen := p.ID(), p.batch.generation()
+		seen[id] = gen
+		m.scroll.mu.Lock()
+		changed := m.scroll.saved[id] != gen
+		m.scroll.mu.Unlock()
+		if !changed || (c.seen[id] != gen && now.Sub(c.wroteAt[id]) < saveEvery) {
+			continue
+		}
+		if err := m.saveScrollback(st, p, pol); err != nil {
+			errs = append(errs, err)
+		}
+		c.wroteAt[id] = now
+	}
+	c.seen = seen
+	for id := range c.wroteAt {
+		if _, ok := seen[id]; !ok {
+			delete(c.wroteAt, id)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (m *Manager) openPanes() []*Pane {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ps := make([]*Pane, 0, len(m.pan))
+	for _, p := range m.pan {
+		ps = append(ps, p)
+	}
+	return ps
 }
 
 // SaveScrollbacks writes the output of every open pane that changed since
@@ -141,14 +197,8 @@ func (m *Manager) SaveScrollbacks() error {
 	if !pol.Keep || st == nil {
 		return nil
 	}
-	m.mu.Lock()
-	ps := make([]*Pane, 0, len(m.pan))
-	for _, p := range m.pan {
-		ps = append(ps, p)
-	}
-	m.mu.Unlock()
 	var errs []error
-	for _, p := range ps {
+	for _, p := range m.openPanes() {
 		if err := m.saveScrollback(st, p, pol); err != nil {
 			errs = append(errs, err)
 		}

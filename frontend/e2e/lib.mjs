@@ -94,3 +94,22 @@ export async function openNewPaneForm(page) {
   });
   return form;
 }
+
+/** devBridgeGuard is an init script (page or context addInitScript) for
+ * pages of the dev build. Wails' browser bridge (ipc_websocket.js, used only
+ * when a browser drives the dev build) closes its websocket at beforeunload
+ * but keeps its sender, so a call a timer makes between a reload's
+ * beforeunload and the unload throws "Cannot read properties of null
+ * (reading 'send')". A page that is going away drops such calls, as a closed
+ * desktop window does; a call failing at any other time still shows. */
+export function devBridgeGuard() {
+  let leaving = false;
+  addEventListener('beforeunload', () => (leaving = true));
+  addEventListener('pageshow', () => (leaving = false));
+  let invoke;
+  Object.defineProperty(window, 'WailsInvoke', {
+    configurable: true,
+    get: () => invoke && ((m) => leaving || invoke(m)),
+    set: (f) => (invoke = f),
+  });
+}

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { freePort, waitHTTP, patience } from './lib.mjs';
+import { freePort, waitHTTP, patience, devBridgeGuard } from './lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = resolve(process.argv[2] ?? '../build/bin/osfoundry-dev');
@@ -52,6 +52,27 @@ async function resetFakeModel() {
   if (url) await fetch(url + '/_testkit/reset', { method: 'POST' });
 }
 
+// stopGroup ends the app's process group (xvfb-run, Xvfb, the app and
+// its children): SIGTERM, then SIGKILL only for what is left after 10 s.
+// Killing Xvfb at once leaves its display's lock file behind.
+async function stopGroup(pid) {
+  const alive = () => {
+    try {
+      process.kill(-pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  try {
+    process.kill(-pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  for (let end = Date.now() + 10000; alive() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 100));
+  if (alive()) process.kill(-pid, 'SIGKILL');
+}
+
 let failed = 0;
 let browser;
 try {
@@ -63,6 +84,7 @@ try {
   const specs = readdirSync(join(here, 'specs')).filter((f) => f.endsWith('.mjs') && f.includes(filter)).sort();
   for (const f of specs) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.addInitScript(devBridgeGuard);
     // Playwright's own waits (locator actions, waitFor) stretch like until().
     page.setDefaultTimeout(30000 * patience);
     const errors = [];
@@ -76,6 +98,7 @@ try {
       errors.push(e.message);
     });
     const t0 = Date.now();
+    const logFrom = appLog.length;
     try {
       await resetFakeModel();
       const spec = await import(pathToFileURL(join(here, 'specs', f)).href);
@@ -85,6 +108,9 @@ try {
     } catch (e) {
       failed++;
       console.log(`FAIL ${f}: ${e.stack ?? e}`);
+      // What the app logged while the spec ran: the cause is often there.
+      const log = appLog.slice(logFrom);
+      if (log) console.log(`     the app's log during ${f}${log.length > 4000 ? ' (its end)' : ''}:\n${log.slice(-4000)}`);
       await page.screenshot({ path: join(here, '..', 'test-results', f + '.failure.png') }).catch(() => {});
     }
     await page.close();
@@ -94,13 +120,7 @@ try {
   console.log('FAIL e2e setup:', e.message, '\n', appLog.slice(-2000));
 } finally {
   await browser?.close();
-  try {
-    process.kill(-app.pid, 'SIGTERM');
-  } catch {}
-  await new Promise((r) => setTimeout(r, 500));
-  try {
-    process.kill(-app.pid, 'SIGKILL');
-  } catch {}
+  await stopGroup(app.pid);
   rmSync(tmp, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);

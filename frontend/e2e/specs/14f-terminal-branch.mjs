@@ -82,7 +82,10 @@ export default async function ({ page, base, home, tmp, env, shot }) {
   const info = (await goCall(page, 'terminal.Service.List')).find((p) => p.id === id);
   assert(info.branch?.name === 'osf/release-notes' && info.branch.base === 'main' && info.dir === worktree, `pane: ${JSON.stringify(info)}`);
   try {
-    await until('the set-up output in the pane', async () => (await xtermText(page, id)).includes(`installing-deps-at-offset-${info.branch.portOffset}`), 30000);
+    await until('the set-up output in the pane', async () => (await xtermText(page, id)).includes(`installing-deps-at-offset-${info.branch.portOffset}`), 30000).catch(async (e) => {
+      const screen = await goCall(page, 'terminal.Service.ScreenText', id).catch((err) => [String(err)]);
+      throw new Error(`${e.message}\nthe view:\n${await xtermText(page, id)}\nthe pane's screen:\n${screen.join('\n')}`);
+    });
     assert(readFileSync(join(worktree, '.env'), 'utf8') === 'SHOP_KEY=local\n', '.env should be copied into the worktree');
     await until('Claude Code to be ready', async () => ready.test(await xtermText(page, id)), 45000);
 

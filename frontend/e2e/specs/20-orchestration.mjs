@@ -239,7 +239,9 @@ export default async function ({ page, base, tmp, env, bin, shot }) {
     await until('the card to open the terminal job', async () => page.url().includes('#/orchestration?job='));
     await until('the job screen to show it', async () => ((await job.locator('h1').textContent().catch(() => '')) ?? '').includes('From the terminal'));
     await job.getByRole('button', { name: 'Cancel all' }).click();
-    await until('the terminal job to be cancelled', async () => (await job.getAttribute('data-state')) === 'cancelled', 30000);
+    await until('the terminal job to be cancelled', async () => (await job.getAttribute('data-state')) === 'cancelled', 30000).catch(async (e) => {
+      throw new Error(`${e.message}\njob screen (${await job.getAttribute('data-state')}):\n${await job.innerText()}\nosfoundry run printed:\n${terminalOut.slice(-3000)}`);
+    });
     const code = await Promise.race([terminalExit, new Promise((done) => setTimeout(() => done('still running'), 30000))]);
     assert(code === 1, `osfoundry run after the window cancelled its job: exit ${code}\n${terminalOut}`);
     assert(terminalOut.includes('cancelled'), `osfoundry run says the job was cancelled:\n${terminalOut}`);

@@ -30,9 +30,10 @@ export default async function ({ page, tmp, env, bin, shot }) {
 
     // 1. The quit here ends the X server with the app, and losing its
     // display ends the app before its shutdown hook runs, as a crash would:
-    // what survives is what the app wrote while running (every 10 s while
-    // output changes). The Go tests cover the write at a normal quit.
-    await new Promise((r) => setTimeout(r, 12000));
+    // what survives is what the app wrote while running (a pane's output
+    // once it has been still for a second). The Go tests cover the write
+    // at a normal quit.
+    await new Promise((r) => setTimeout(r, 5000));
     assert(await app.quit(), 'the app should quit on SIGTERM');
     app = await startApp(bin, env, data);
     await open(app);
@@ -42,7 +43,9 @@ export default async function ({ page, tmp, env, bin, shot }) {
     const text = await until('the restored output and the new prompt', async () => {
       const t = await xtermText(page, id);
       return /Restored from the last session \(.+\) · scroll up to read it/.test(t) && /Restored from the last session[^\n]*\nbash-[\d.]+[$#] /.test(t) && t;
-    }, 20000);
+    }, 20000).catch(async (e) => {
+      throw new Error(`${e.message}\nscreen:\n${await xtermText(page, id)}\napp log:\n${app.log().slice(-3000)}`);
+    });
     const old = text.indexOf('\nosf-scroll-42');
     const banner = text.indexOf('Restored from the last session');
     assert(old >= 0 && old < banner, `the earlier output should come before the restored line:\n${text}`);

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { until, assert, goCall, patience } from '../lib.mjs';
+import { until, assert, goCall, patience, devBridgeGuard } from '../lib.mjs';
 import { startTeam, startDesktop } from '../team.mjs';
 
 // Two desktops join one team server (teamkit: PostgreSQL, two replicas,
@@ -44,6 +44,7 @@ export default async function ({ page, tmp, bin, dist }) {
     const browser = page.context().browser();
     const computer = async () => {
       const c = await browser.newContext({ viewport: view, ignoreHTTPSErrors: true });
+      await c.addInitScript(devBridgeGuard);
       contexts.push(c);
       return c;
     };

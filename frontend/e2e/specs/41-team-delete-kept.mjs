@@ -1,4 +1,4 @@
-import { until, assert, goCall, patience } from '../lib.mjs';
+import { until, assert, goCall, patience, devBridgeGuard } from '../lib.mjs';
 import { join } from 'node:path';
 import { startTeam, startDesktop } from '../team.mjs';
 
@@ -25,6 +25,7 @@ export default async function ({ page, tmp, bin, dist }) {
     const browser = page.context().browser();
     const computer = async () => {
       const c = await browser.newContext({ viewport: view, ignoreHTTPSErrors: true });
+      await c.addInitScript(devBridgeGuard);
       contexts.push(c);
       return c;
     };
