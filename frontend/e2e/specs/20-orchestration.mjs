@@ -240,7 +240,8 @@ export default async function ({ page, base, tmp, env, bin, shot }) {
     await until('the job screen to show it', async () => ((await job.locator('h1').textContent().catch(() => '')) ?? '').includes('From the terminal'));
     await job.getByRole('button', { name: 'Cancel all' }).click();
     await until('the terminal job to be cancelled', async () => (await job.getAttribute('data-state')) === 'cancelled', 30000).catch(async (e) => {
-      throw new Error(`${e.message}\njob screen (${await job.getAttribute('data-state')}):\n${await job.innerText()}\nosfoundry run printed:\n${terminalOut.slice(-3000)}`);
+      const asked = (await (await fake('/_testkit/requests')).json()).slice(beforeTerminal).map((r) => `turn ${r.turn} ${r.model}: ${(r.last ?? '').slice(0, 160)}`);
+      throw new Error(`${e.message}\njob screen (${await job.getAttribute('data-state')}):\n${await job.innerText()}\nosfoundry run printed:\n${terminalOut.slice(-3000)}\nthe model was asked since:\n${asked.join('\n')}`);
     });
     const code = await Promise.race([terminalExit, new Promise((done) => setTimeout(() => done('still running'), 30000))]);
     assert(code === 1, `osfoundry run after the window cancelled its job: exit ${code}\n${terminalOut}`);

@@ -88,9 +88,12 @@ var scenarios = map[string]func(q url.Values) ([]fakemodel.Turn, error){
 			fakemodel.Text("Wrote "+file+"."),
 		), nil
 	},
-	// slow: an answer that takes long enough to cancel.
+	// slow: an answer that takes long enough to cancel or pause. It
+	// outlasts the specs' own waits on a loaded machine (the e2e runner
+	// stretches them fourfold, to 2 minutes) and stays under Claude Code's
+	// 10-minute request timeout, after which it would ask again.
 	"slow": func(url.Values) ([]fakemodel.Turn, error) {
-		return []fakemodel.Turn{fakemodel.Slow(60*time.Second, "too late")}, nil
+		return []fakemodel.Turn{fakemodel.Slow(5*time.Minute, "too late")}, nil
 	},
 	// say: one plain answer, text=… (a conversation in a terminal pane),
 	// after delay=… (a Go duration; the agent works meanwhile).
