@@ -56,21 +56,18 @@ async function resetFakeModel() {
 // its children): SIGTERM, then SIGKILL only for what is left after 10 s.
 // Killing Xvfb at once leaves its display's lock file behind.
 async function stopGroup(pid) {
-  const alive = () => {
+  // signal reports whether the group still had a process to take it.
+  const signal = (sig) => {
     try {
-      process.kill(-pid, 0);
+      process.kill(-pid, sig);
       return true;
     } catch {
       return false;
     }
   };
-  try {
-    process.kill(-pid, 'SIGTERM');
-  } catch {
-    return;
-  }
-  for (let end = Date.now() + 10000; alive() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 100));
-  if (alive()) process.kill(-pid, 'SIGKILL');
+  if (!signal('SIGTERM')) return;
+  for (let end = Date.now() + 10000; signal(0) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 100));
+  signal('SIGKILL');
 }
 
 let failed = 0;
