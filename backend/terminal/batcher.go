@@ -150,15 +150,18 @@ func (b *batcher) snapshot(render func(recent []byte, wrapped bool) []byte) (seq
 func (b *batcher) recentCopy() (gen uint64, data []byte, wrapped bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.recent.total + uint64(len(b.buf)), append(b.recent.bytes(), b.buf...), b.recent.full
+	return b.genLocked(), append(b.recent.bytes(), b.buf...), b.recent.full
 }
 
 // generation is recentCopy's gen without the copy.
 func (b *batcher) generation() uint64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.recent.total + uint64(len(b.buf))
+	return b.genLocked()
 }
+
+// genLocked counts every byte the pane ever output (b.mu held).
+func (b *batcher) genLocked() uint64 { return b.recent.total + uint64(len(b.buf)) }
 
 // stop delivers what is pending and refuses further output.
 func (b *batcher) stop() {
