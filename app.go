@@ -59,7 +59,6 @@ type App struct {
 
 	panes      *terminal.Manager
 	inv        *inventory.Service
-	invCancel  context.CancelFunc
 	notes      *notes.Store // the one notes store every feature shares
 	notesWatch *notes.Watcher
 	links      *windowlinks.Router // desktop notifications and what opens them
@@ -68,7 +67,8 @@ type App struct {
 	conn       *connectwin.Connected
 	prefs      *settings.Store
 	usage      *usage.Service
-	usageStop  context.CancelFunc
+
+	stopBackground context.CancelFunc // ends what startBackground started
 
 	Terminal  *terminal.Service
 	Inventory *inventory.Binding
@@ -76,6 +76,7 @@ type App struct {
 	Records   *notes.RecordsBinding
 	Board     *board.Service
 	Quit      *quitask.Guard // asks before the window quits while panes are at work
+	Shown     *wailsui.Shown // the page's first frame is on screen: the background work starts
 	Settings  *settings.Binding
 	Policy    *toolpolicy.Binding  // Settings → Tool policy over the one executor
 	Rules     *rulesupdate.Binding // Settings → Agent detection rules
@@ -211,6 +212,13 @@ func newApp(dir string, inst *instance.Instance) (*App, error) {
 		fmt.Fprintln(os.Stderr, "osfoundry:", err)
 	}
 	a.Quit = quitask.New(a.watch.Busy, a.emit, a.emit.Quit)
+	bg, stop := context.WithCancel(context.Background())
+	a.stopBackground = stop
+	a.Shown = wailsui.NewShown(func() {
+		if bg.Err() == nil { // not after quitting
+			a.startBackground(bg)
+		}
+	})
 	return a, nil
 }
 
@@ -237,6 +245,7 @@ func (a *App) bound(about *settings.About) []any {
 		a.work.OrchestrateBinding,
 		a.Board,
 		a.Quit,
+		a.Shown,
 		shellenv.NewBinding(),
 		a.Settings,
 		a.Policy,
@@ -255,27 +264,18 @@ func (a *App) startup(ctx context.Context) {
 	a.emit.SetContext(ctx)
 	a.inst.Handle(a.links.Launched)
 	a.watch.Start()
-	// Saved panes start after the window's first frame (the page calls
-	// Terminal.RestoreSaved): four shells starting beside the web view cost
-	// ~0.4 s of first paint on two cores. The restore also begins the read
-	// of the login shell the window held (shellenv.StartForWindow). The
-	// timer covers a page that never calls; the restore runs once either way.
+	// Saved panes and the background work start after the window's first
+	// frame (the page calls Terminal.RestoreSaved and Shown.FirstFrame):
+	// four shells starting beside the web view cost ~0.4 s of first paint
+	// on two cores, the background work ~25 ms. The restore also begins
+	// the read of the login shell the window held (shellenv.StartForWindow).
+	// The timer covers a page that never calls; each runs once either way.
 	time.AfterFunc(5*time.Second, func() {
 		if err := a.panes.RestoreExpected(shellenv.TerminalEnviron()); err != nil {
 			fmt.Fprintln(os.Stderr, "osfoundry:", err)
 		}
+		a.Shown.FirstFrame()
 	})
-	var invCtx context.Context
-	invCtx, a.invCancel = context.WithCancel(context.Background())
-	go a.inv.Start(invCtx) // reads the other apps' stores off the UI's path
-	var usageCtx context.Context
-	usageCtx, a.usageStop = context.WithCancel(context.Background())
-	go a.usage.Watch(usageCtx, 20*time.Second, time.Minute)
-	go a.team.Watch(usageCtx, time.Minute)
-	go a.replica.Run(usageCtx)
-	go a.runner.Run(usageCtx)
-	go a.sessions.Run(usageCtx)
-	go a.prCards.Follow(usageCtx, a.Forge, 2*time.Minute)
 	if err := a.notesWatch.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "osfoundry:", err)
 	}
@@ -285,6 +285,20 @@ func (a *App) startup(ctx context.Context) {
 	if err := a.conn.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "osfoundry:", err)
 	}
+}
+
+// startBackground starts what reads other apps' files and the network on
+// its own schedule: the External agents index, usage, the team's status,
+// synced projects, team runs, shared sessions and the pull requests'
+// states. Nothing on screen waits for it; ctx ends it at quit.
+func (a *App) startBackground(ctx context.Context) {
+	go a.inv.Start(ctx) // reads the other apps' stores off the UI's path
+	go a.usage.Watch(ctx, 20*time.Second, time.Minute)
+	go a.team.Watch(ctx, time.Minute)
+	go a.replica.Run(ctx)
+	go a.runner.Run(ctx)
+	go a.sessions.Run(ctx)
+	go a.prCards.Follow(ctx, a.Forge, 2*time.Minute)
 }
 
 // shutdown ends every pane's whole session before the process exits. On
@@ -301,13 +315,8 @@ func (a *App) end() {
 	if err := a.panes.SaveScrollbacks(); err != nil {
 		fmt.Fprintln(os.Stderr, "osfoundry:", err)
 	}
-	a.work.Close() // kills running CLI workers and their process groups
-	if a.invCancel != nil {
-		a.invCancel()
-	}
-	if a.usageStop != nil {
-		a.usageStop()
-	}
+	a.work.Close()     // kills running CLI workers and their process groups
+	a.stopBackground() // and a first frame after this starts nothing
 	a.inv.Close()
 	a.panes.CloseAll()
 	a.watch.Close()

@@ -63,7 +63,7 @@ function tipElement(): HTMLDivElement {
   el.style.cssText =
     'position:fixed;z-index:1000;max-width:min(340px,calc(100vw - 12px));padding:5px 8px;border-radius:6px;' +
     'background:#2c2c33;color:#e4e4e7;border:1px solid #3f3f46;box-shadow:0 6px 18px rgba(0,0,0,.45);' +
-    'font:12px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;white-space:pre-line;overflow-wrap:anywhere;pointer-events:none;';
+    'font:12px/1.4 system-ui,sans-serif;white-space:pre-line;overflow-wrap:anywhere;pointer-events:none;';
   document.body.append(el);
   return el;
 }

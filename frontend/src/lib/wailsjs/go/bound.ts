@@ -26,6 +26,7 @@ import type * as teamclient_SessionsBinding from './teamclient/SessionsBinding';
 import type * as terminal_Service from './terminal/Service';
 import type * as toolpolicy_Binding from './toolpolicy/Binding';
 import type * as usage_Binding from './usage/Binding';
+import type * as wailsui_Shown from './wailsui/Shown';
 
 export interface Bound {
   agentcli: {
@@ -100,5 +101,8 @@ export interface Bound {
   };
   usage: {
     Binding: typeof usage_Binding;
+  };
+  wailsui: {
+    Shown: typeof wailsui_Shown;
   };
 }
