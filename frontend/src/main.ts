@@ -22,11 +22,11 @@ first?.view.load().catch(() => {});
 const target = document.getElementById('app')!;
 const app = Promise.resolve(target.firstChild ? hydrate(App, { target }) : mount(App, { target }));
 
-// The last session's panes and the app's background work start once the
-// chrome is on screen and this script has built the page: four shells
-// starting beside the web view made its first frames ~0.4 s later on two
-// cores. A pane that could not come back (its folder is gone, …) is named
-// in a notice.
+// The last session's panes and the app's background work start 400 ms
+// after the hydrated page's first animation frame, so the screen it opens
+// on draws first: four shells starting beside the web view made its first
+// frames ~0.4 s later on two cores. A pane that could not come back (its
+// folder is gone, …) is named in a notice.
 app.then(() =>
   requestAnimationFrame(() =>
     setTimeout(() => {
