@@ -60,6 +60,9 @@ func TestModelPickedByNameRunsTheTurn(t *testing.T) {
 	waitFor(t, out, "Model: claude-haiku-4-5 (Haiku).")
 	io.WriteString(typed, "which model?\n")
 	waitFor(t, out, "running on claude-haiku-4-5")
+	// /model waits for the turn's end: during a turn the pane says the agent
+	// is still working, and the text above comes before the turn ends.
+	waitFor(t, out, "[turn ended: end_turn]")
 	io.WriteString(typed, "/model\n")
 	waitFor(t, out, "* claude-haiku-4-5 (Haiku)")
 	if !strings.Contains(out.String(), "  opus (Opus)") {
