@@ -62,12 +62,12 @@ for i in "${!paints[@]}"; do
   floors+=("$(( xmems[i] - bmems[i] ))")
   lfloors+=("$(( lmems[i] - bmems[i] ))")
 done
+shellmib=$(( $(median "${shells[@]}") / 1024 ))
 printf '\nStart-up of the real window (Xvfb, 4 panes restored), %s runs\n\n' "$runs"
 printf '%-34s %-24s %-26s %-26s %s\n' "measure" "osFoundry (median, range)" "bare Wails, same run" "ours vs bare (median of pairs)" "target"
 printf '%-34s %-24s %-26s %-26s %s\n' "exec → first painted frame" "$(median "${paints[@]}") ms ($(mn "${paints[@]}")–$(mx "${paints[@]}"))" "$(median "${bpaints[@]}") ms ($(mn "${bpaints[@]}")–$(mx "${bpaints[@]}"))" "$(median "${ratios[@]}")×" "≤ 1.15× the bare window"
 printf '%-34s %-24s %-26s %-26s %s\n' "  first start, new data folder" "$(median "${fpaints[@]}") ms ($(mn "${fpaints[@]}")–$(mx "${fpaints[@]}"))" "$(median "${bfpaints[@]}") ms ($(mn "${bfpaints[@]}")–$(mx "${bfpaints[@]}"))" "$(median "${fratios[@]}")×" "(the app creates its tables)"
 printf '%-34s %-24s %-26s %-26s %s\n' "RSS app + web view, 4 idle panes" "$(median "${mems[@]}") MiB ($(mn "${mems[@]}")–$(mx "${mems[@]}"))" "$(median "${bmems[@]}") MiB" "+$(median "${extras[@]}") MiB" "≤ bare window + 50 MiB"
-printf '%-34s %-24s %-26s %-26s %s\n' "  of which the 4 panes' programs" "$(( $(median "${shells[@]}") / 1024 )) MiB" "-" "app without them: +$(median "${apps[@]}") MiB" "(the person's shell and its start-up files)"
-printf '%-34s %-24s %-26s %-26s %s\n' "  floor: bare + 4 xterm.js views" "$(median "${xmems[@]}") MiB" "-" "+$(median "${floors[@]}") MiB, with the programs +$(( $(median "${floors[@]}") + $(median "${shells[@]}") / 1024 )) MiB" "(no app code: the terminal views alone)"
-shellmib=$(( $(median "${shells[@]}") / 1024 ))
+printf '%-34s %-24s %-26s %-26s %s\n' "  of which the 4 panes' programs" "$shellmib MiB" "-" "app without them: +$(median "${apps[@]}") MiB" "(the person's shell and its start-up files)"
+printf '%-34s %-24s %-26s %-26s %s\n' "  floor: bare + 4 xterm.js views" "$(median "${xmems[@]}") MiB" "-" "+$(median "${floors[@]}") MiB, with the programs +$(( $(median "${floors[@]}") + shellmib )) MiB" "(no app code: the terminal views alone)"
 printf '%-34s %-24s %-26s %-26s %s\n' "  floor: and the app's $npkgs packages" "$(median "${lmems[@]}") MiB" "-" "+$(median "${lfloors[@]}") MiB, with the programs +$(( $(median "${lfloors[@]}") + shellmib )) MiB" "(their code mapped and their init run; none of the app runs)"

@@ -50,7 +50,6 @@ export OSFOUNDRY_HOME="$home" WEBKIT_DISABLE_DMABUF_RENDERER=1
 done
 [ "$reference" = yes ] || echo "window-check: OK — with no display and with a display that cannot open, the app says so, exits 1 and leaves no pane running"
 
-# Xvfb's own messages go to xvfb.log, shown when the app cannot start.
 # The first frame is read off the display through MIT-SHM every 5 ms
 # (backend/testkit/cmd/firstframe): a screenshot program polled instead
 # took ~150 ms a try, which added up to that much to every figure.

@@ -30,7 +30,7 @@ const app = Promise.resolve(target.firstChild ? hydrate(App, { target }) : mount
 app.then(() =>
   requestAnimationFrame(() =>
     setTimeout(() => {
-      if (bound('wailsui', 'Shown')) shownApi.firstFrame().catch(() => {}); // the app's own timer covers a failure
+      shownApi.firstFrame().catch(() => {}); // unbound or failed: the app's own timer starts it
       if (!bound('terminal', 'Service')) return;
       terminalApi.restoreSaved().catch((e) => notices.show(e instanceof Error ? e.message : String(e), 'Some panes were not restored'));
     }, 400),
