@@ -14,7 +14,8 @@ import { notices } from './lib/notices.svelte';
 // in, whose fetch starts here (LazyView draws nothing meanwhile, and names
 // a failed load). Drawing the chrome from this script made the first frame
 // 1.24–1.41× the bare window's (build/scripts/bench-startup.sh); with it in
-// the page, the font stack trimmed and the background work after it, 1.08×.
+// the page, the font stack trimmed and the background work after it,
+// 1.08–1.16× in two runs of 5 pairs.
 const open = mainScreens.filter((s) => s.available());
 const first = open.find((s) => s.path === Router.read()) ?? open[0];
 first?.view.load().catch(() => {});
